@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "mockapi",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mockapi", targets: ["mockapi"]),
+        .library(name: "MockAPICore", targets: ["MockAPICore"]),
+        .library(name: "MockAPIServer", targets: ["MockAPIServer"]),
+        .library(name: "ClientKit", targets: ["ClientKit"]),
+        .library(name: "ExampleAPI", targets: ["ExampleAPI"]),
+        .library(name: "MockAPIVerify", targets: ["MockAPIVerify"]),
+        .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libmicrohttpd as the system provides it (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
+        ),
+        // Fixed-arity wrappers for MHD's variadic calls, which Swift cannot import.
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
+        // Pure Swift: contracts, route table, validation, responses. No sockets, no C.
+        .target(name: "MockAPICore"),
+        // The only Swift module that touches libmicrohttpd.
+        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims"]),
+        // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
+        .target(name: "ClientKit"),
+        // The bundled example API's client, built on APIClient.
+        .target(name: "ExampleAPI", dependencies: ["ClientKit"]),
+        // The contract runner behind `mockapi verify`.
+        .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "ClientKit"]),
+        // `withMockServer { … }` and friends for tests, ours and a team's.
+        .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
+        .executableTarget(
+            name: "mockapi",
+            dependencies: [
+                "MockAPICore", "MockAPIServer", "MockAPIVerify", "ExampleAPI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
+        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport"]),
+        .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport"]),
+        .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport"]),
+        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "ExampleAPI", "MockAPITestSupport"]),
+        .testTarget(name: "mockapiTests", dependencies: ["MockAPITestSupport"]),
+    ]
+)

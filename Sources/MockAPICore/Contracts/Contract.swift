@@ -1,0 +1,101 @@
+/// One route of the mock API: what a request must look like and the responses it may get.
+public struct Contract: Sendable {
+    public var name: String
+    public var description: String?
+    /// The file it came from, relative to the contracts folder.
+    public var file: String
+    public var request: RequestExpectation
+    /// Named responses in file order; one is named `default`.
+    public var responses: [ResponseDefinition]
+    /// Indexes into `responses`, served in turn; the last repeats.
+    public var sequence: [Int]?
+
+    public var defaultResponseIndex: Int { responses.firstIndex { $0.name == "default" } ?? 0 }
+
+    public func responseIndex(named name: String) -> Int? { responses.firstIndex { $0.name == name } }
+}
+
+/// What a request to a contract must carry.
+public struct RequestExpectation: Sendable {
+    public var method: HTTPMethod
+    public var path: PathTemplate
+    public var query: [QueryExpectation] = []
+    public var headers: [HeaderExpectation] = []
+    /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
+    public var json: [JSONKeyExpectation]?
+    /// Parts of a multipart/form-data body; nil when the contract expects no upload.
+    public var multipart: [PartExpectation]?
+}
+
+/// Scalar types a query value can be declared as.
+public enum QueryValueType: String, Sendable, CaseIterable {
+    case string, int, number, bool
+
+    func accepts(_ value: String) -> Bool {
+        switch self {
+        case .string: true
+        case .int: Int(value) != nil
+        case .number: Double(value) != nil
+        case .bool: ["true", "false", "1", "0"].contains(value)
+        }
+    }
+}
+
+public struct QueryExpectation: Sendable {
+    public var name: String
+    public var type: QueryValueType = .string
+    public var required = true
+    /// Sent as `name[]=a&name[]=b`.
+    public var array = false
+}
+
+public struct HeaderExpectation: Sendable {
+    public var name: String
+    public var required = true
+    public var prefix: String?
+}
+
+/// Types a top-level JSON body value can be declared as.
+public enum JSONValueType: String, Sendable, CaseIterable {
+    case string, int, number, bool, object, array, null, any
+
+    func accepts(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.any, _), (.string, .string), (.int, .int), (.number, .int), (.number, .double), (.bool, .bool),
+             (.object, .object), (.array, .array), (.null, .null):
+            true
+        case (.int, .double(let d)): d.rounded() == d && abs(d) < 9e15
+        default: false
+        }
+    }
+}
+
+public struct JSONKeyExpectation: Sendable {
+    public var key: String
+    public var type: JSONValueType = .any
+    public var required = true
+}
+
+public struct PartExpectation: Sendable {
+    public var name: String
+    public var required = true
+    /// The part must carry a filename (a file upload rather than a text field).
+    public var filename = true
+    /// Allowed content types, lowercased; nil allows any.
+    public var contentTypes: [String]?
+    public var maxBytes: Int?
+}
+
+/// A named response a contract can give.
+public struct ResponseDefinition: Sendable {
+    public var name: String
+    public var status: Int
+    public var body: [UInt8]
+    /// Nil for an empty body.
+    public var contentType: String?
+    /// Fixture path relative to the fixtures folder, when the body came from one.
+    public var fixture: String?
+    public var headers: [(name: String, value: String)] = []
+    /// Query values that select this response automatically.
+    public var when: [(name: String, value: String)]?
+}

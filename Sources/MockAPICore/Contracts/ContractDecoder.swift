@@ -1,0 +1,264 @@
+/// Turns one parsed contract file into a `Contract`, strictly: unknown keys and wrong types are
+/// problems named by their JSON path, and every problem in the file is collected, not just the first.
+struct ContractDecoder {
+    let file: String
+    let displayFile: String
+    let fixtures: FixtureStore
+    private(set) var problems: [LoadProblem] = []
+
+    init(file: String, displayFile: String, fixtures: FixtureStore) {
+        self.file = file
+        self.displayFile = displayFile
+        self.fixtures = fixtures
+    }
+
+    mutating func decode(_ root: JSONValue) -> Contract? {
+        guard let object = expectObject(root, at: "$") else { return nil }
+        checkKeys(object, allowed: ["name", "description", "request", "responses", "sequence"], at: "$")
+        let name = requireString(object, "name", at: "$")
+        if let name, name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) {
+            problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
+        }
+        let description = optionalString(object, "description", at: "$")
+        let request = object["request"].flatMap { decodeRequest($0, at: "$.request") }
+        if object["request"] == nil { problem(at: "$", "missing key \"request\"") }
+        let responses = object["responses"].map { decodeResponses($0, at: "$.responses") } ?? []
+        if object["responses"] == nil { problem(at: "$", "missing key \"responses\"") }
+        var sequence: [Int]?
+        if let value = object["sequence"] {
+            sequence = decodeSequence(value, responses: responses, at: "$.sequence")
+        }
+        guard let name, let request, !responses.isEmpty else { return nil }
+        return Contract(name: name, description: description, file: file, request: request, responses: responses, sequence: sequence)
+    }
+
+    // MARK: request
+
+    private mutating func decodeRequest(_ value: JSONValue, at path: String) -> RequestExpectation? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart"], at: path)
+        var method: HTTPMethod?
+        if let text = requireString(object, "method", at: path) {
+            method = HTTPMethod(rawValue: text)
+            if method == nil {
+                problem(at: "\(path).method", "unknown method \"\(text)\" (known: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        var template: PathTemplate?
+        if let text = requireString(object, "path", at: path) {
+            do { template = try PathTemplate(text) } catch { problem(at: "\(path).path", error.description) }
+        }
+        let query = object["query"].map { decodeQuery($0, at: "\(path).query") } ?? []
+        let headers = object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? []
+        let json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
+        let multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
+        if json != nil, multipart != nil { problem(at: path, "a request has either \"json\" or \"multipart\", not both") }
+        if let method, [.GET, .HEAD].contains(method), json != nil || multipart != nil {
+            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
+        }
+        guard let method, let template else { return nil }
+        return RequestExpectation(method: method, path: template, query: query, headers: headers, json: json, multipart: multipart)
+    }
+
+    private mutating func decodeQuery(_ value: JSONValue, at path: String) -> [QueryExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            if key.hasSuffix("[]") { problem(at: here, "name the key without \"[]\" and set \"array\": true") }
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["type", "required", "array"], at: here)
+            var expectation = QueryExpectation(name: key)
+            if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
+            expectation.required = optionalBool(spec, "required", at: here) ?? true
+            expectation.array = optionalBool(spec, "array", at: here) ?? false
+            return expectation
+        }
+    }
+
+    private mutating func decodeHeaders(_ value: JSONValue, at path: String) -> [HeaderExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["required", "prefix"], at: here)
+            return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true,
+                                     prefix: optionalString(spec, "prefix", at: here))
+        }
+    }
+
+    private mutating func decodeJSONKeys(_ value: JSONValue, at path: String) -> [JSONKeyExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["type", "required"], at: here)
+            return JSONKeyExpectation(key: key, type: enumValue(spec, "type", JSONValueType.self, at: here) ?? .any,
+                                      required: optionalBool(spec, "required", at: here) ?? true)
+        }
+    }
+
+    private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {
+        guard case .array(let elements) = value else {
+            problem(at: path, "expected an array of parts, found \(value.typeName)")
+            return []
+        }
+        var seen: Set<String> = []
+        return elements.enumerated().compactMap { offset, element in
+            let here = "\(path)[\(offset)]"
+            guard let spec = expectObject(element, at: here) else { return nil }
+            checkKeys(spec, allowed: ["name", "required", "filename", "contentTypes", "maxBytes"], at: here)
+            guard let name = requireString(spec, "name", at: here) else { return nil }
+            if !seen.insert(name).inserted { problem(at: here, "part \"\(name)\" is declared twice") }
+            var part = PartExpectation(name: name)
+            part.required = optionalBool(spec, "required", at: here) ?? true
+            part.filename = optionalBool(spec, "filename", at: here) ?? true
+            if let types = spec["contentTypes"] {
+                part.contentTypes = stringArray(types, at: "\(here).contentTypes")?.map { $0.lowercased() }
+            }
+            if let maxBytes = spec["maxBytes"] {
+                if case .int(let n) = maxBytes, n > 0 { part.maxBytes = n } else {
+                    problem(at: "\(here).maxBytes", "expected a positive int, found \(maxBytes.serialized)")
+                }
+            }
+            return part
+        }
+    }
+
+    // MARK: responses
+
+    private mutating func decodeResponses(_ value: JSONValue, at path: String) -> [ResponseDefinition] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        if object["default"] == nil { problem(at: path, "missing the \"default\" response") }
+        return object.members.compactMap { name, spec in
+            let here = "\(path).\(name)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when"], at: here)
+            var status = 200
+            if case .int(let n)? = spec["status"], (100...599).contains(n) { status = n } else {
+                problem(at: "\(here).status", spec["status"].map { "expected an HTTP status 100-599, found \($0.serialized)" } ?? "missing key \"status\"")
+            }
+            var response = ResponseDefinition(name: name, status: status, body: [], contentType: nil)
+            if spec["fixture"] != nil, spec["body"] != nil { problem(at: here, "a response has \"fixture\" or \"body\", not both") }
+            if let fixture = optionalString(spec, "fixture", at: here) {
+                response.fixture = fixture
+                switch fixtures.load(fixture) {
+                case .success(let loaded):
+                    response.body = loaded.bytes
+                    response.contentType = loaded.contentType
+                case .failure(let failure):
+                    problems.append(failure.problem(referencedFrom: displayFile, at: "\(here).fixture"))
+                }
+            } else if let body = spec["body"] {
+                response.body = Array(body.serialized.utf8)
+                response.contentType = "application/json"
+            }
+            if let headers = spec["headers"], let headerObject = expectObject(headers, at: "\(here).headers") {
+                response.headers = headerObject.members.compactMap { key, value in
+                    guard let text = value.stringValue else {
+                        problem(at: "\(here).headers.\(key)", "expected a string, found \(value.typeName)")
+                        return nil
+                    }
+                    return (key, text)
+                }
+            }
+            if let when = spec["when"], let whenObject = expectObject(when, at: "\(here).when") {
+                checkKeys(whenObject, allowed: ["query"], at: "\(here).when")
+                if let query = whenObject["query"], let queryObject = expectObject(query, at: "\(here).when.query") {
+                    response.when = queryObject.members.compactMap { key, value in
+                        switch value {
+                        case .string(let s): return (key, s)
+                        case .int(let i): return (key, String(i))
+                        case .bool(let b): return (key, String(b))
+                        default:
+                            problem(at: "\(here).when.query.\(key)", "expected a string or number, found \(value.typeName)")
+                            return nil
+                        }
+                    }
+                }
+            }
+            return response
+        }
+    }
+
+    private mutating func decodeSequence(_ value: JSONValue, responses: [ResponseDefinition], at path: String) -> [Int]? {
+        guard let names = stringArray(value, at: path) else { return nil }
+        if names.isEmpty { problem(at: path, "a sequence needs at least one response name") }
+        var indexes: [Int] = []
+        for (offset, name) in names.enumerated() {
+            if let index = responses.firstIndex(where: { $0.name == name }) { indexes.append(index) } else {
+                problem(at: "\(path)[\(offset)]", "no response named \"\(name)\" (have: \(responses.map(\.name).joined(separator: ", ")))")
+            }
+        }
+        return indexes.isEmpty ? nil : indexes
+    }
+
+    // MARK: primitives
+
+    mutating func problem(at path: String, _ message: String) {
+        problems.append(LoadProblem(file: displayFile, location: .jsonPath(path), message: message))
+    }
+
+    private mutating func expectObject(_ value: JSONValue, at path: String) -> JSONObject? {
+        if case .object(let object) = value { return object }
+        problem(at: path, "expected an object, found \(value.typeName)")
+        return nil
+    }
+
+    private mutating func checkKeys(_ object: JSONObject, allowed: [String], at path: String) {
+        for key in object.keys where !allowed.contains(key) {
+            problem(at: path, "unknown key \"\(key)\" (allowed: \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    private mutating func requireString(_ object: JSONObject, _ key: String, at path: String) -> String? {
+        guard object[key] != nil else {
+            problem(at: path, "missing key \"\(key)\"")
+            return nil
+        }
+        return optionalString(object, key, at: path)
+    }
+
+    private mutating func optionalString(_ object: JSONObject, _ key: String, at path: String) -> String? {
+        guard let value = object[key] else { return nil }
+        guard case .string(let text) = value else {
+            problem(at: "\(path).\(key)", "expected a string, found \(value.typeName)")
+            return nil
+        }
+        return text
+    }
+
+    private mutating func optionalBool(_ object: JSONObject, _ key: String, at path: String) -> Bool? {
+        guard let value = object[key] else { return nil }
+        guard case .bool(let flag) = value else {
+            problem(at: "\(path).\(key)", "expected true or false, found \(value.typeName)")
+            return nil
+        }
+        return flag
+    }
+
+    private mutating func enumValue<E: RawRepresentable & CaseIterable>(_ object: JSONObject, _ key: String, _: E.Type, at path: String) -> E?
+    where E.RawValue == String {
+        guard let text = optionalString(object, key, at: path) else { return nil }
+        guard let value = E(rawValue: text) else {
+            problem(at: "\(path).\(key)", "unknown \(key) \"\(text)\" (known: \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func stringArray(_ value: JSONValue, at path: String) -> [String]? {
+        guard case .array(let elements) = value else {
+            problem(at: path, "expected an array of strings, found \(value.typeName)")
+            return nil
+        }
+        var strings: [String] = []
+        for (offset, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                problem(at: "\(path)[\(offset)]", "expected a string, found \(element.typeName)")
+                return nil
+            }
+            strings.append(text)
+        }
+        return strings
+    }
+}

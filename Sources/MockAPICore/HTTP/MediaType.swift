@@ -1,0 +1,50 @@
+/// Small helpers for `Content-Type` values.
+public enum MediaType {
+    /// The bare type, lowercased, without parameters: `multipart/form-data; boundary=x` → `multipart/form-data`.
+    public static func essence(of value: String) -> String {
+        let end = value.firstIndex(of: ";") ?? value.endIndex
+        return value[..<end].trimmingWhitespace().lowercased()
+    }
+
+    /// A parameter's value, unquoted: `parameter("boundary", in: "multipart/form-data; boundary=\"a b\"")` → `a b`.
+    public static func parameter(_ name: String, in value: String) -> String? {
+        for piece in value.split(separator: ";").dropFirst() {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            guard piece[..<equals].trimmingWhitespace().lowercased() == name else { continue }
+            var result = piece[piece.index(after: equals)...].trimmingWhitespace()
+            if result.count >= 2, result.hasPrefix("\""), result.hasSuffix("\"") { result = String(result.dropFirst().dropLast()) }
+            return result
+        }
+        return nil
+    }
+
+    /// The content type served for a fixture file, by extension.
+    public static func forFile(named name: String) -> String {
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        switch ext {
+        case "json": return "application/json"
+        case "txt": return "text/plain; charset=utf-8"
+        case "html", "htm": return "text/html; charset=utf-8"
+        case "xml": return "application/xml"
+        case "csv": return "text/csv"
+        case "png": return "image/png"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        case "svg": return "image/svg+xml"
+        case "mp4": return "video/mp4"
+        case "mov": return "video/quicktime"
+        case "pdf": return "application/pdf"
+        default: return "application/octet-stream"
+        }
+    }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}

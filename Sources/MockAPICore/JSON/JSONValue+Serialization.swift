@@ -1,0 +1,83 @@
+extension JSONValue {
+    /// Compact JSON text. Keys keep their order, so output is stable for stable input.
+    public var serialized: String {
+        var out = ""
+        write(to: &out, indent: nil, level: 0)
+        return out
+    }
+
+    /// Indented JSON text (two spaces), for bodies people read.
+    public var prettySerialized: String {
+        var out = ""
+        write(to: &out, indent: "  ", level: 0)
+        return out
+    }
+
+    private func write(to out: inout String, indent: String?, level: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d): out += d.isFinite ? "\(d)" : "null"
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let elements):
+            writeContainer(open: "[", close: "]", count: elements.count, to: &out, indent: indent, level: level) { i, out in
+                elements[i].write(to: &out, indent: indent, level: level + 1)
+            }
+        case .object(let object):
+            let members = object.members
+            writeContainer(open: "{", close: "}", count: members.count, to: &out, indent: indent, level: level) { i, out in
+                Self.writeString(members[i].key, to: &out)
+                out += indent == nil ? ":" : ": "
+                members[i].value.write(to: &out, indent: indent, level: level + 1)
+            }
+        }
+    }
+
+    private func writeContainer(open: String, close: String, count: Int, to out: inout String, indent: String?, level: Int,
+                                element: (Int, inout String) -> Void) {
+        out += open
+        guard count > 0 else { out += close; return }
+        for i in 0..<count {
+            if i > 0 { out += "," }
+            if let indent { out += "\n" + String(repeating: indent, count: level + 1) }
+            element(i, &out)
+        }
+        if let indent { out += "\n" + String(repeating: indent, count: level) }
+        out += close
+    }
+
+    static func writeString(_ string: String, to out: inout String) {
+        out += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+{
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension Optional where Wrapped == String {
+    /// A string or JSON null.
+    public var json: JSONValue { map(JSONValue.string) ?? .null }
+}

@@ -1,0 +1,81 @@
+/// What arrived and what was answered, for one request: the journal's unit.
+public struct JournalEntry: Sendable, Equatable {
+    public var id: Int = 0
+    /// Milliseconds since 1970 when the request's headers arrived.
+    public var receivedAt: Int64
+    public var method: String
+    public var path: String
+    /// The query as sent, re-encoded from its decoded pairs (`a=1&ids%5B%5D=2`).
+    public var query: String
+    public var headers: [(name: String, value: String)]
+    public var bodyBytes: Int
+    public var parts: [ReceivedPart]
+    /// Nil when no contract matched.
+    public var contract: String?
+    /// The named response served, when one was.
+    public var response: String?
+    public var status: Int
+
+    public init(receivedAt: Int64, method: String, path: String, query: String, headers: [(name: String, value: String)],
+                bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int) {
+        self.receivedAt = receivedAt
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.bodyBytes = bodyBytes
+        self.parts = parts
+        self.contract = contract
+        self.response = response
+        self.status = status
+    }
+
+    public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
+        lhs.id == rhs.id && lhs.receivedAt == rhs.receivedAt && lhs.method == rhs.method && lhs.path == rhs.path
+            && lhs.query == rhs.query && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }) && lhs.bodyBytes == rhs.bodyBytes
+            && lhs.parts == rhs.parts && lhs.contract == rhs.contract && lhs.response == rhs.response && lhs.status == rhs.status
+    }
+
+    public var json: JSONValue {
+        [
+            "id": .int(id),
+            "receivedAt": .int(Int(receivedAt)),
+            "method": .string(method),
+            "path": .string(path),
+            "query": .string(query),
+            "headers": .object(JSONObject(headers.map { ($0.name, .string($0.value)) })),
+            "bodyBytes": .int(bodyBytes),
+            "parts": .array(parts.map { part in
+                ["name": .string(part.name), "filename": part.filename.json, "contentType": part.contentType.json,
+                 "bytes": .int(part.bytes), "sha256": .string(part.sha256)]
+            }),
+            "contract": contract.json,
+            "response": response.json,
+            "status": .int(status),
+        ]
+    }
+}
+
+extension JournalEntry {
+    /// Re-encodes decoded query pairs the way a client would send them.
+    public static func encodeQuery(_ pairs: [(name: String, value: String?)]) -> String {
+        pairs.map { name, value in
+            value.map { "\(percentEncode(name))=\(percentEncode($0))" } ?? percentEncode(name)
+        }.joined(separator: "&")
+    }
+
+    static func percentEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

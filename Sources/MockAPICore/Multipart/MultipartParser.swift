@@ -1,0 +1,159 @@
+/// A streaming multipart/form-data parser: feed it body chunks as they arrive and it reports
+/// part headers, part bytes and part ends, holding back only what could be a split boundary.
+///
+/// Nothing is buffered beyond one part's headers (bounded) and a boundary's length, so an
+/// upload of any size passes through in constant memory.
+public struct MultipartParser {
+    public struct PartHeaders: Sendable, Equatable {
+        public var name: String
+        public var filename: String?
+        public var contentType: String?
+    }
+
+    public enum Event {
+        case begin(PartHeaders)
+        case data(UnsafeRawBufferPointer)
+        case end
+    }
+
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Part headers larger than this are refused.
+    public static let maximumHeaderBytes = 16 * 1024
+
+    private enum State {
+        /// Before the first boundary (a preamble is allowed and ignored).
+        case preamble
+        /// Just after a boundary: `\r\n` starts a part, `--` ends the body.
+        case afterBoundary
+        case headers
+        case body
+        case finished
+    }
+
+    private let delimiter: [UInt8]
+    private var state = State.preamble
+    private var pending: [UInt8] = []
+    private var sawBoundary = false
+    public private(set) var partCount = 0
+
+    /// The boundary from the request's `Content-Type`.
+    public init(boundary: String) throws(Failure) {
+        guard !boundary.isEmpty, boundary.utf8.count <= 70 else {
+            throw Failure(description: "the multipart boundary must be 1 to 70 characters")
+        }
+        delimiter = Array("\r\n--\(boundary)".utf8)
+        // The first boundary has no CRLF before it; pretend it does so one search finds them all.
+        pending = [0x0D, 0x0A]
+    }
+
+    public var isFinished: Bool { if case .finished = state { true } else { false } }
+
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Void) throws(Failure) {
+        if case .finished = state { return }
+        pending.append(contentsOf: chunk)
+        try drain(handle)
+    }
+
+    /// Call when the body has ended; throws if it ended inside a part or never had a boundary.
+    public func finish() throws(Failure) {
+        switch state {
+        case .finished: return
+        case .preamble:
+            throw Failure(description: "no part starts with the boundary given in Content-Type (wrong boundary?)")
+        default:
+            throw Failure(description: "the body ended before the closing boundary (truncated upload?)")
+        }
+    }
+
+    private mutating func drain(_ handle: (Event) -> Void) throws(Failure) {
+        var consumed = 0
+        defer { if consumed > 0 { pending.removeFirst(consumed) } }
+        while true {
+            switch state {
+            case .finished:
+                consumed = pending.count
+                return
+            case .preamble, .body:
+                let found = indexOfDelimiter(from: consumed)
+                let dataEnd = found ?? max(consumed, pending.count - (delimiter.count - 1))
+                if case .body = state, dataEnd > consumed {
+                    pending.withUnsafeBytes { handle(.data(UnsafeRawBufferPointer(rebasing: $0[consumed..<dataEnd]))) }
+                }
+                consumed = dataEnd
+                guard let found else { return }
+                if case .body = state { handle(.end) }
+                consumed = found + delimiter.count
+                state = .afterBoundary
+            case .afterBoundary:
+                guard pending.count - consumed >= 2 else { return }
+                let first = pending[consumed], second = pending[consumed + 1]
+                if first == UInt8(ascii: "-"), second == UInt8(ascii: "-") {
+                    state = .finished
+                } else if first == 0x0D, second == 0x0A {
+                    consumed += 2
+                    state = .headers
+                } else {
+                    // Transport padding (spaces/tabs) may follow a boundary before its CRLF.
+                    guard first == 0x20 || first == 0x09 else { throw Failure(description: "unexpected bytes after a boundary") }
+                    consumed += 1
+                }
+            case .headers:
+                guard let end = indexOf([0x0D, 0x0A, 0x0D, 0x0A], from: consumed) else {
+                    if pending.count - consumed > Self.maximumHeaderBytes { throw Failure(description: "part headers are longer than \(Self.maximumHeaderBytes) bytes") }
+                    return
+                }
+                let headers = try Self.parseHeaders(pending[consumed..<end])
+                partCount += 1
+                handle(.begin(headers))
+                consumed = end + 4
+                state = .body
+            }
+        }
+    }
+
+    private func indexOfDelimiter(from start: Int) -> Int? { indexOf(delimiter, from: start) }
+
+    private func indexOf(_ needle: [UInt8], from start: Int) -> Int? {
+        let first = needle[0]
+        return pending.withUnsafeBufferPointer { haystack -> Int? in
+            var index = start
+            let last = haystack.count - needle.count
+            while index <= last {
+                if haystack[index] == first {
+                    var offset = 1
+                    while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return index }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    static func parseHeaders(_ bytes: ArraySlice<UInt8>) throws(Failure) -> PartHeaders {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var name: String?
+        var filename: String?
+        var contentType: String?
+        for line in text.split(separator: "\r\n") {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "malformed part header \"\(line)\"") }
+            let field = line[..<colon].trimmingWhitespace().lowercased()
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
+            switch field {
+            case "content-disposition":
+                guard MediaType.essence(of: value) == "form-data" else { throw Failure(description: "part disposition is not form-data: \"\(value)\"") }
+                name = MediaType.parameter("name", in: value)
+                filename = MediaType.parameter("filename", in: value)
+            case "content-type":
+                contentType = value
+            default:
+                continue
+            }
+        }
+        guard let name, !name.isEmpty else { throw Failure(description: "a part has no name in its Content-Disposition header") }
+        return PartHeaders(name: name, filename: filename, contentType: contentType)
+    }
+}

@@ -1,0 +1,60 @@
+/// The bodies mockapi answers with when a request does not fit the contracts. Each says what
+/// was sent, what was expected, and what to do, so a developer can act on one read.
+public enum ErrorResponses {
+    static let problemType = "application/problem+json"
+
+    public static func notFound(method: HTTPMethod?, rawMethod: String, path: String, set: ContractSet) -> GeneratedResponse {
+        let nearest = NearestContracts.find(method: method ?? .GET, path: path, in: set.contracts)
+        let candidates: [JSONValue] = nearest.map { candidate in
+            let contract = set.contracts[candidate.contract]
+            return [
+                "contract": .string(contract.name),
+                "method": .string(contract.request.method.rawValue),
+                "path": .string(contract.request.path.text),
+                "file": .string("\(set.contractsDirectory)/\(contract.file)"),
+                "reason": .string(candidate.reason),
+            ]
+        }
+        return GeneratedResponse(status: 404, json: [
+            "error": .string("no contract matches \(rawMethod) \(path)"),
+            "nearest": .array(candidates),
+        ])
+    }
+
+    public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
+        let list = allowed.map(\.rawValue).joined(separator: ", ")
+        return GeneratedResponse(status: 405, json: [
+            "error": .string("\(rawMethod) is not allowed on \(path); the contracts allow \(list)"),
+            "allowed": .array(allowed.map { .string($0.rawValue) }),
+        ], headers: [("Allow", list)])
+    }
+
+    public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
+        GeneratedResponse(status: 422, contentType: problemType, json: [
+            "type": "urn:mockapi:contract-violation",
+            "title": .string("request does not match contract \"\(contract.name)\""),
+            "status": 422,
+            "contract": .string(contract.name),
+            "file": .string("\(set.contractsDirectory)/\(contract.file)"),
+            "violations": .array(violations.map { ["location": .string($0.location), "message": .string($0.message)] }),
+        ], headers: [("Mockapi-Contract", contract.name)])
+    }
+
+    /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
+    public static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
+        var json: JSONObject = ["type": "urn:mockapi:malformed-request", "title": "malformed request", "status": 400, "detail": .string(detail)]
+        if let contract { json["contract"] = .string(contract.name) }
+        return GeneratedResponse(status: 400, contentType: problemType, json: .object(json))
+    }
+
+    public static func tooLarge(limit: Int) -> GeneratedResponse {
+        GeneratedResponse(status: 413, contentType: problemType, json: [
+            "type": "urn:mockapi:body-too-large", "title": "request body too large", "status": 413,
+            "detail": .string("the body is larger than the server's limit of \(limit) bytes (mockapi serve --max-body-bytes)"),
+        ])
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+}

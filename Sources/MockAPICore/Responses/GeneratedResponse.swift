@@ -1,0 +1,18 @@
+/// A response built for one request (errors, admin answers), as opposed to a prepared fixture.
+public struct GeneratedResponse: Sendable {
+    public var status: Int
+    public var contentType: String
+    public var body: [UInt8]
+    public var headers: [(name: String, value: String)]
+
+    public init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = []) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+        self.headers = headers
+    }
+
+    public init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = []) {
+        self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers)
+    }
+}

@@ -1,0 +1,82 @@
+/// A path template such as `/v1/projects/{projectId:int}/backers/{backerId:int}`.
+///
+/// Literal segments match exactly; `{name}` matches any non-empty segment and `{name:int}`
+/// an optionally signed run of digits.
+public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
+    public enum ParameterType: String, Sendable, CaseIterable {
+        case int, string
+
+        func accepts(_ segment: Substring) -> Bool {
+            switch self {
+            case .string: return !segment.isEmpty
+            case .int:
+                let digits = segment.utf8.first == UInt8(ascii: "-") ? segment.utf8.dropFirst() : segment.utf8[...]
+                return !digits.isEmpty && digits.count <= 18 && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+            }
+        }
+    }
+
+    public enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(name: String, type: ParameterType)
+    }
+
+    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public let text: String
+    public let segments: [Segment]
+
+    public var description: String { text }
+
+    /// Names of the parameters, in path order.
+    public var parameterNames: [String] {
+        segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
+    }
+
+    public init(_ text: String) throws(ParseError) {
+        guard text.hasPrefix("/") else { throw ParseError(description: "a path must start with '/', found \"\(text)\"") }
+        if text.contains("?") { throw ParseError(description: "a path must not contain a query; declare query keys under \"query\"") }
+        self.text = text
+        var segments: [Segment] = []
+        var seen: Set<String> = []
+        let pieces = text == "/" ? [] : text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for piece in pieces {
+            guard !piece.isEmpty else { throw ParseError(description: "empty segment in \"\(text)\" (double or trailing '/')") }
+            if piece.hasPrefix("{") {
+                guard piece.hasSuffix("}") else { throw ParseError(description: "unclosed parameter \"\(piece)\"") }
+                let inner = piece.dropFirst().dropLast()
+                let parts = inner.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = String(parts[0])
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+                    throw ParseError(description: "bad parameter name in \"\(piece)\": use letters, digits and '_'")
+                }
+                guard seen.insert(name).inserted else { throw ParseError(description: "parameter {\(name)} appears twice") }
+                var type = ParameterType.string
+                if parts.count == 2 {
+                    guard let parsed = ParameterType(rawValue: String(parts[1])) else {
+                        throw ParseError(description: "unknown parameter type \"\(parts[1])\" in \"\(piece)\" (known: int, string)")
+                    }
+                    type = parsed
+                }
+                segments.append(.parameter(name: name, type: type))
+            } else {
+                guard !piece.contains("{"), !piece.contains("}") else { throw ParseError(description: "braces inside a literal segment \"\(piece)\"") }
+                segments.append(.literal(String(piece)))
+            }
+        }
+        self.segments = segments
+    }
+
+    /// The shape two templates share when they would match the same requests:
+    /// literals kept, parameter names dropped.
+    var shape: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let text): text
+            case .parameter(_, let type): "{:\(type.rawValue)}"
+            }
+        }.joined(separator: "/")
+    }
+}

@@ -1,0 +1,59 @@
+/// What the server learned about a request once its body has arrived; the input to validation.
+public struct IncomingRequest: Sendable {
+    public enum Body: Sendable {
+        case none
+        case json(JSONValue)
+        case invalidJSON(JSONParser.Failure)
+        case multipart([ReceivedPart])
+        /// A body that was counted but not kept (no contract asked for it).
+        case other(bytes: Int)
+    }
+
+    public var method: HTTPMethod
+    public var path: String
+    /// Decoded query pairs in arrival order; a key without `=` has a nil value.
+    public var query: [(name: String, value: String?)]
+    /// Header name (any case) and value, in arrival order.
+    public var headers: [(name: String, value: String)]
+    public var contentType: String?
+    public var body: Body
+
+    public init(method: HTTPMethod, path: String, query: [(name: String, value: String?)] = [],
+                headers: [(name: String, value: String)] = [], contentType: String? = nil, body: Body = .none) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.contentType = contentType
+        self.body = body
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+}
+
+/// One part of a multipart body as it arrived.
+public struct ReceivedPart: Sendable, Equatable {
+    public var name: String
+    public var filename: String?
+    public var contentType: String?
+    public var bytes: Int
+    /// Lowercase hex SHA-256 of the part's body.
+    public var sha256: String
+
+    public init(name: String, filename: String?, contentType: String?, bytes: Int, sha256: String) {
+        self.name = name
+        self.filename = filename
+        self.contentType = contentType
+        self.bytes = bytes
+        self.sha256 = sha256
+    }
+}
+
+extension String {
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+}

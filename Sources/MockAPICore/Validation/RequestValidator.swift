@@ -1,0 +1,122 @@
+/// Checks a request against its contract and lists every violation, not just the first.
+public enum RequestValidator {
+    public static func violations(of request: IncomingRequest, against expectation: RequestExpectation) -> [Violation] {
+        var found = queryViolations(request.query, expectation.query)
+        found += headerViolations(request, expectation.headers)
+        if let keys = expectation.json { found += jsonViolations(request, keys) }
+        if let parts = expectation.multipart { found += partViolations(request, parts) }
+        return found
+    }
+
+    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation]) -> [Violation] {
+        var found: [Violation] = []
+        var byName: [String: [String?]] = [:]
+        var order: [String] = []
+        for (name, value) in query {
+            if byName[name] == nil { order.append(name) }
+            byName[name, default: []].append(value)
+        }
+        var known: Set<String> = []
+        for spec in expected {
+            let key = spec.array ? spec.name + "[]" : spec.name
+            known.insert(key)
+            let where_ = "query.\(spec.name)"
+            guard let values = byName[key] else {
+                if spec.array, byName[spec.name] != nil {
+                    known.insert(spec.name)
+                    found.append(Violation(where_, "is an array: send it as \(spec.name)[]=…&\(spec.name)[]=…"))
+                } else if spec.required {
+                    found.append(Violation(where_, "required query key is missing"))
+                }
+                continue
+            }
+            if !spec.array, values.count > 1 { found.append(Violation(where_, "sent \(values.count) times, expected once")) }
+            for value in values {
+                guard let value else {
+                    found.append(Violation(where_, "has no value (expected \(spec.type.rawValue))"))
+                    continue
+                }
+                if !spec.type.accepts(value) { found.append(Violation(where_, "expected \(spec.type.rawValue), found \"\(value)\"")) }
+            }
+        }
+        for name in order where !known.contains(name) {
+            found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
+        }
+        return found
+    }
+
+    static func headerViolations(_ request: IncomingRequest, _ expected: [HeaderExpectation]) -> [Violation] {
+        expected.compactMap { spec in
+            guard let value = request.header(spec.name) else {
+                return spec.required ? Violation("header.\(spec.name)", "required header is missing") : nil
+            }
+            if let prefix = spec.prefix, !value.hasPrefix(prefix) {
+                return Violation("header.\(spec.name)", "expected a value starting with \"\(prefix)\"")
+            }
+            return nil
+        }
+    }
+
+    static func jsonViolations(_ request: IncomingRequest, _ expected: [JSONKeyExpectation]) -> [Violation] {
+        let contentType = request.contentType.map(MediaType.essence) ?? "none"
+        if contentType != "application/json" {
+            return [Violation("body", "expected a JSON body (Content-Type: application/json), found Content-Type \(contentType)")]
+        }
+        let object: JSONObject
+        switch request.body {
+        case .json(.object(let o)): object = o
+        case .json(let other): return [Violation("body", "expected a JSON object, found \(other.typeName)")]
+        case .invalidJSON(let failure): return [Violation("body", "not valid JSON: \(failure)")]
+        case .none, .other: return [Violation("body", "expected a JSON object, found an empty body")]
+        case .multipart: return [Violation("body", "expected a JSON object, found a multipart body")]
+        }
+        var found: [Violation] = []
+        for spec in expected {
+            guard let value = object[spec.key] else {
+                if spec.required { found.append(Violation("body.\(spec.key)", "required key is missing")) }
+                continue
+            }
+            if !spec.type.accepts(value) {
+                found.append(Violation("body.\(spec.key)", "expected \(spec.type.rawValue), found \(value.typeName)"))
+            }
+        }
+        let known = Set(expected.map(\.key))
+        for key in object.keys where !known.contains(key) {
+            found.append(Violation("body.\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))
+        }
+        return found
+    }
+
+    static func partViolations(_ request: IncomingRequest, _ expected: [PartExpectation]) -> [Violation] {
+        guard case .multipart(let parts) = request.body else {
+            let contentType = request.contentType.map(MediaType.essence) ?? "none"
+            return [Violation("body", "expected multipart/form-data, found Content-Type \(contentType)")]
+        }
+        var found: [Violation] = []
+        for spec in expected {
+            let matching = parts.filter { $0.name == spec.name }
+            let where_ = "part.\(spec.name)"
+            guard let part = matching.first else {
+                if spec.required { found.append(Violation(where_, "required part is missing")) }
+                continue
+            }
+            if matching.count > 1 { found.append(Violation(where_, "sent \(matching.count) times, expected once")) }
+            if spec.filename, (part.filename ?? "").isEmpty { found.append(Violation(where_, "expected a filename in Content-Disposition")) }
+            if let allowed = spec.contentTypes {
+                let actual = part.contentType.map(MediaType.essence)
+                if actual.map({ !allowed.contains($0) }) ?? true {
+                    found.append(Violation(where_, "content type \(actual ?? "(none)") is not allowed (allowed: \(allowed.joined(separator: ", ")))"))
+                }
+            }
+            if let max = spec.maxBytes, part.bytes > max {
+                found.append(Violation(where_, "\(part.bytes) bytes is over the limit of \(max)"))
+            }
+        }
+        let known = Set(expected.map(\.name))
+        var reported: Set<String> = []
+        for part in parts where !known.contains(part.name) && reported.insert(part.name).inserted {
+            found.append(Violation("part.\(part.name)", "unexpected part (the contract names: \(expected.map(\.name).joined(separator: ", ")))"))
+        }
+        return found
+    }
+}

@@ -1,0 +1,98 @@
+import CMicroHTTPD
+import CMicroHTTPDShims
+import MockAPICore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A libmicrohttpd server answering from a `Responder`.
+///
+/// ```swift
+/// let set = try ContractSet.load(contracts: contractsURL, fixtures: fixturesURL)
+/// var configuration = ServerConfiguration()
+/// configuration.port = 0
+/// let server = try MockServer(set: set, configuration: configuration)
+/// print(server.baseURL)   // http://127.0.0.1:PORT
+/// server.stop()
+/// ```
+public final class MockServer: Sendable {
+    public let responder: Responder
+    public let configuration: ServerConfiguration
+    /// The port actually bound (the real one when configured with 0).
+    public let port: UInt16
+    private let handler: RequestHandler
+    private let daemon: Mutex<DaemonHandle?>
+
+    public var journal: RequestJournal { responder.journal }
+
+    /// `http://HOST:PORT`, with IPv6 hosts in brackets.
+    public var baseURL: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "http://\(host):\(port)"
+    }
+
+    /// Starts serving at once; the route table and every fixture response are ready before the
+    /// first connection is accepted.
+    public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
+        self.configuration = configuration
+        responder = Responder(set: set, journalCapacity: configuration.journalCapacity)
+        handler = RequestHandler(responder: responder, prepared: PreparedResponses(set: set), configuration: configuration)
+
+        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        var options: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        if configuration.threads > 1 {
+            options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil), at: 0)
+        }
+        let context = Unmanaged.passUnretained(handler).toOpaque()
+        var badHost: Int32 = 0
+        errno = 0
+        let started = options.withUnsafeBufferPointer { options in
+            CMicroHTTPDShims_start_daemon(flags, configuration.host, configuration.port, RequestHandler.access, context,
+                                          RequestHandler.completed, context, options.baseAddress, &badHost)
+        }
+        guard let started else {
+            handler.prepared.destroyAll()
+            if badHost != 0 { throw .invalidHost(configuration.host) }
+            throw .startFailed(host: configuration.host, port: configuration.port, errno: errno)
+        }
+        daemon = Mutex(DaemonHandle(pointer: started))
+        port = CMicroHTTPDShims_daemon_port(started)
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes
+    /// every connection. Safe to call more than once.
+    public func stop(grace: Double = 5) {
+        let taken: DaemonHandle? = self.daemon.withLock { handle in
+            let current = handle
+            handle = nil
+            return current
+        }
+        guard let running = taken?.pointer else { return }
+        let listener = MHD_quiesce_daemon(running)
+        if listener >= 0 { close(listener) }
+        let deadline = System.monotonicNanoseconds() + UInt64(grace * 1_000_000_000)
+        while handler.inFlight.load(ordering: .acquiring) > 0, System.monotonicNanoseconds() < deadline {
+            usleep(2_000)
+        }
+        MHD_stop_daemon(running)
+        // Only now can no callback run: the prepared responses may go.
+        handler.prepared.destroyAll()
+        configuration.requestLog?.flush()
+    }
+
+    deinit { stop(grace: 0) }
+}
+
+/// An MHD daemon pointer that may cross threads.
+// Why unchecked: MHD documents quiesce, stop and info calls as safe from any thread; the
+// pointer is only stopped once, under the server's lock.
+private struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

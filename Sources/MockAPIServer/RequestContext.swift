@@ -1,0 +1,138 @@
+import MockAPICore
+
+/// Everything one request accumulates between its headers and its answer: where it was routed
+/// and its body, streamed through with hard limits.
+///
+/// Lives from the first access-handler call to MHD's request-completed callback; only the
+/// connection's own thread touches it, one call at a time.
+final class RequestContext {
+    let method: String
+    let path: String
+    let route: Responder.Route
+    let query: [(name: String, value: String?)]
+    let headers: [(name: String, value: String)]
+    let contentType: String?
+    let receivedAt = System.epochMilliseconds()
+    let started = System.monotonicNanoseconds()
+    private(set) var bodyBytes = 0
+    /// Set once the answer has been queued, so later calls only drain.
+    var answered = false
+
+    private enum Body {
+        case discard
+        case json([UInt8])
+        case multipart(MultipartParser, MultipartCollector)
+        /// The body cannot be parsed; the reason is answered as a 400 once it has all arrived.
+        case malformed(String)
+    }
+
+    private var body: Body
+
+    init(method: String, path: String, route: Responder.Route, query: [(name: String, value: String?)],
+         headers: [(name: String, value: String)], expectation: RequestExpectation?) {
+        self.method = method
+        self.path = path
+        self.route = route
+        self.query = query
+        self.headers = headers
+        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value
+        self.contentType = contentType
+        body = Self.plan(for: expectation, contentType: contentType)
+    }
+
+    /// What to keep of the body: only what the contract can check.
+    private static func plan(for expectation: RequestExpectation?, contentType: String?) -> Body {
+        guard let expectation else { return .discard }
+        let essence = contentType.map(MediaType.essence)
+        if expectation.multipart != nil, essence == "multipart/form-data" {
+            guard let boundary = MediaType.parameter("boundary", in: contentType!) else {
+                return .malformed("Content-Type multipart/form-data has no boundary parameter")
+            }
+            do throws(MultipartParser.Failure) {
+                return .multipart(try MultipartParser(boundary: boundary), MultipartCollector())
+            } catch {
+                return .malformed(error.description)
+            }
+        }
+        if expectation.json != nil, essence == "application/json" { return .json([]) }
+        return .discard
+    }
+
+    func consume(_ chunk: UnsafeRawBufferPointer) {
+        bodyBytes += chunk.count
+        switch body {
+        case .discard, .malformed:
+            return
+        case .json(var buffer):
+            body = .discard // drop the reference so the append below does not copy
+            buffer.append(contentsOf: chunk)
+            body = .json(buffer)
+        case .multipart(var parser, let collector):
+            do throws(MultipartParser.Failure) {
+                try parser.feed(chunk) { collector.handle($0) }
+                body = .multipart(parser, collector)
+            } catch {
+                body = .malformed("multipart body: \(error.description)")
+            }
+        }
+    }
+
+    /// The body as validation sees it, or why it is malformed.
+    func finishBody() -> Result<IncomingRequest.Body, MalformedBody> {
+        switch body {
+        case .discard:
+            return .success(bodyBytes == 0 ? .none : .other(bytes: bodyBytes))
+        case .malformed(let reason):
+            return .failure(MalformedBody(reason: reason))
+        case .json(let buffer):
+            if buffer.isEmpty { return .success(.none) }
+            do throws(JSONParser.Failure) { return .success(.json(try JSONParser.parse(buffer))) } catch { return .success(.invalidJSON(error)) }
+        case .multipart(let parser, let collector):
+            do throws(MultipartParser.Failure) {
+                try parser.finish()
+                return .success(.multipart(collector.parts))
+            } catch {
+                return .failure(MalformedBody(reason: "multipart body: \(error.description)"))
+            }
+        }
+    }
+
+    var receivedParts: [ReceivedPart] {
+        if case .multipart(_, let collector) = body { return collector.parts }
+        return []
+    }
+
+    func incomingRequest(body: IncomingRequest.Body) -> IncomingRequest {
+        IncomingRequest(method: HTTPMethod(rawValue: method) ?? .GET, path: path, query: query, headers: headers,
+                        contentType: contentType, body: body)
+    }
+}
+
+struct MalformedBody: Error {
+    var reason: String
+}
+
+/// Turns multipart parser events into journaled parts: name, filename, type, size and SHA-256.
+final class MultipartCollector {
+    private(set) var parts: [ReceivedPart] = []
+    private var current: MultipartParser.PartHeaders?
+    private var hasher = SHA256()
+    private var count = 0
+
+    func handle(_ event: MultipartParser.Event) {
+        switch event {
+        case .begin(let headers):
+            current = headers
+            hasher = SHA256()
+            count = 0
+        case .data(let bytes):
+            hasher.update(bytes)
+            count += bytes.count
+        case .end:
+            guard let headers = current else { return }
+            parts.append(ReceivedPart(name: headers.name, filename: headers.filename, contentType: headers.contentType,
+                                      bytes: count, sha256: hasher.finalizeHex()))
+            current = nil
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// How a `MockServer` listens and what it tolerates.
+public struct ServerConfiguration: Sendable {
+    /// An IPv4 or IPv6 literal; `127.0.0.1` keeps the mock off the network.
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; read the real one from `MockServer.port`.
+    public var port: UInt16 = 8080
+    /// Bodies larger than this get a 413.
+    public var maxBodyBytes = 32 * 1024 * 1024
+    /// Idle connections are closed after this many seconds.
+    public var connectionTimeoutSeconds = 30
+    public var maxConnections = 1024
+    /// libmicrohttpd worker threads; defaults to the number of cores.
+    public var threads = System.coreCount
+    /// Requests the journal keeps.
+    public var journalCapacity = 10_000
+    /// Where one line per request goes; nil for none (`--quiet`).
+    public var requestLog: RequestLog?
+
+    public init() {}
+}

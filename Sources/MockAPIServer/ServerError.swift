@@ -1,0 +1,21 @@
+/// Why a server could not start, with the facts a person needs to fix it.
+public enum ServerError: Error, Sendable, CustomStringConvertible {
+    case invalidHost(String)
+    case startFailed(host: String, port: UInt16, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .invalidHost(let host):
+            return "cannot listen on \"\(host)\": use an IPv4 or IPv6 address such as 127.0.0.1"
+        case .startFailed(let host, let port, let code):
+            let reason = code == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(code))
+            return "cannot listen on \(host):\(port): \(reason)"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,40 @@
+import Foundation
+@_exported import MockAPICore
+@_exported import MockAPIServer
+
+/// A server started for a test, on 127.0.0.1 and a free port.
+public struct RunningMockServer: Sendable {
+    public let server: MockServer
+
+    public var port: Int { Int(server.port) }
+    public var baseURL: URL { URL(string: server.baseURL)! }
+
+    /// What arrived so far, oldest first (read in-process, not over HTTP).
+    public func journal() -> [JournalEntry] { server.journal.entries() }
+    public func resetJournal() { server.journal.reset() }
+    public func resetScenarios() { server.responder.scenarios.reset() }
+}
+
+/// Runs `body` against a mock server on 127.0.0.1 port 0 serving the given contract set
+/// (the bundled one by default), and stops it afterwards, whatever happens.
+///
+/// ```swift
+/// try await withMockServer { server in
+///     let (data, _) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("v1/categories"))
+/// }
+/// ```
+public func withMockServer<T>(
+    contracts: URL = BundledAPI.contracts,
+    fixtures: URL = BundledAPI.fixtures,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (RunningMockServer) async throws -> T
+) async throws -> T {
+    let set = try ContractSet.load(contracts: contracts, fixtures: fixtures)
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.threads = 2
+    configure(&configuration)
+    let server = try MockServer(set: set, configuration: configuration)
+    defer { server.stop(grace: 1) }
+    return try await body(RunningMockServer(server: server))
+}

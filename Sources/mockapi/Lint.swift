@@ -1,0 +1,19 @@
+import ArgumentParser
+import MockAPICore
+
+extension MockAPICommand {
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check contracts and fixtures without serving (exit 0 when usable, 2 otherwise)."
+        )
+
+        @OptionGroup var contractOptions: ContractOptions
+
+        func run() throws {
+            let set = try contractOptions.load()
+            let responses = set.contracts.reduce(0) { $0 + $1.responses.count }
+            let fixtures = Set(set.contracts.flatMap { $0.responses.compactMap(\.fixture) }).count
+            Output.line("\(set.contractsDirectory): \(set.contracts.count) contracts, \(responses) responses, \(fixtures) fixtures: usable")
+        }
+    }
+}

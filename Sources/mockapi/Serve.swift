@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import MockAPICore
+import MockAPIServer
+
+extension MockAPICommand {
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM."
+        )
+
+        @OptionGroup var contractOptions: ContractOptions
+
+        @Option(help: "Address to listen on (an IPv4 or IPv6 literal).")
+        var host = "127.0.0.1"
+
+        @Option(help: "Port to listen on; 0 picks a free one.")
+        var port: UInt16 = 8080
+
+        @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
+        var maxBodyBytes = 32 * 1024 * 1024
+
+        @Option(help: "Seconds before an idle connection is closed.")
+        var timeout = 30
+
+        @Option(help: "Most connections open at once.")
+        var maxConnections = 1024
+
+        @Option(help: "Worker threads (default: one per core).")
+        var threads = System.coreCount
+
+        @Option(help: "Requests the journal keeps (GET /__mockapi/requests).")
+        var journalSize = 10_000
+
+        @Flag(help: "No per-request log lines on stderr.")
+        var quiet = false
+
+        func validate() throws {
+            guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+            guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+            guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+            guard threads > 0 else { throw ValidationError("--threads must be positive") }
+            guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
+        }
+
+        func run() throws {
+            let set = try contractOptions.load()
+            // Block the stop signals before libmicrohttpd starts its threads, so they inherit
+            // the mask and only sigwait below ever sees them.
+            let signals = StopSignals.block()
+
+            var configuration = ServerConfiguration()
+            configuration.host = host
+            configuration.port = port
+            configuration.maxBodyBytes = maxBodyBytes
+            configuration.connectionTimeoutSeconds = timeout
+            configuration.maxConnections = maxConnections
+            configuration.threads = threads
+            configuration.journalCapacity = journalSize
+            configuration.requestLog = quiet ? nil : RequestLog()
+
+            let server: MockServer
+            do {
+                server = try MockServer(set: set, configuration: configuration)
+            } catch {
+                Output.error("mockapi: \(error.description)")
+                throw ExitCode(2)
+            }
+            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
+            let received = signals.wait()
+            server.stop()
+            Output.error("mockapi: \(received), stopped")
+        }
+    }
+}
