@@ -49,6 +49,6 @@ let package = Package(
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport"]),
         .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "ExampleAPI", "MockAPITestSupport"]),
-        .testTarget(name: "mockapiTests", dependencies: ["MockAPITestSupport"]),
+        .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport"]),
     ]
 )

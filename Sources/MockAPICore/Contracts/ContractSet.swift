@@ -67,7 +67,9 @@ public struct ContractSet: Sendable {
     }
 
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
-    private static func contractFiles(in directory: URL) -> (files: [String], problem: String?) {
+    private static func contractFiles(in folder: URL) -> (files: [String], problem: String?) {
+        // Resolved first: the enumerator does not descend into a symlinked root folder.
+        let directory = folder.resolvingSymlinksInPath()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             return ([], "contracts folder not found")

@@ -77,15 +77,18 @@ public struct MultipartParser {
                 consumed = pending.count
                 return
             case .preamble, .body:
-                let found = indexOfDelimiter(from: consumed)
-                let dataEnd = found ?? max(consumed, pending.count - (delimiter.count - 1))
-                if case .body = state, dataEnd > consumed {
-                    pending.withUnsafeBytes { handle(.data(UnsafeRawBufferPointer(rebasing: $0[consumed..<dataEnd]))) }
+                guard let found = nextBoundary(from: consumed) else {
+                    // No boundary yet: everything but a possible partial delimiter is data.
+                    let dataEnd = max(consumed, pending.count - (delimiter.count + 1))
+                    emitData(consumed, dataEnd, handle)
+                    consumed = dataEnd
+                    return
                 }
-                consumed = dataEnd
-                guard let found else { return }
+                emitData(consumed, found.index, handle)
+                consumed = found.index
+                guard found.complete else { return }
                 if case .body = state { handle(.end) }
-                consumed = found + delimiter.count
+                consumed = found.index + delimiter.count
                 state = .afterBoundary
             case .afterBoundary:
                 guard pending.count - consumed >= 2 else { return }
@@ -114,7 +117,27 @@ public struct MultipartParser {
         }
     }
 
-    private func indexOfDelimiter(from start: Int) -> Int? { indexOf(delimiter, from: start) }
+    /// The next delimiter that really is a boundary: followed by `--`, CRLF or padding. A
+    /// delimiter-like run followed by anything else is part data. `complete` is false when the
+    /// bytes that decide have not arrived yet.
+    private func nextBoundary(from start: Int) -> (index: Int, complete: Bool)? {
+        var searchFrom = start
+        while let index = indexOf(delimiter, from: searchFrom) {
+            let after = index + delimiter.count
+            guard after + 2 <= pending.count else { return (index, false) }
+            let first = pending[after], second = pending[after + 1]
+            let endsBody = first == UInt8(ascii: "-") && second == UInt8(ascii: "-")
+            let startsPart = (first == 0x0D && second == 0x0A) || first == 0x20 || first == 0x09
+            if endsBody || startsPart { return (index, true) }
+            searchFrom = index + 1
+        }
+        return nil
+    }
+
+    private func emitData(_ start: Int, _ end: Int, _ handle: (Event) -> Void) {
+        guard case .body = state, end > start else { return }
+        pending.withUnsafeBytes { handle(.data(UnsafeRawBufferPointer(rebasing: $0[start..<end]))) }
+    }
 
     private func indexOf(_ needle: [UInt8], from start: Int) -> Int? {
         let first = needle[0]

@@ -1,0 +1,4 @@
+/// A success body with nothing in it: `{}`.
+public struct EmptyResponse: Codable, Sendable, Equatable {
+    public init() {}
+}

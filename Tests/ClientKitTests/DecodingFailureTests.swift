@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+@testable import ClientKit
+
+@Suite struct DecodingFailureTests {
+    struct Creator: Decodable { var id: Int; var avatarUrl: String? }
+    struct Project: Decodable { var creator: Creator; var backersCount: Int }
+    struct Activity: Decodable { var project: Project }
+
+    private let client = APIClient(configuration: ClientConfiguration(environment: .local(port: 1)))
+
+    private func failure<M: Decodable>(decoding json: String, as type: M.Type) -> DecodingFailure? {
+        do {
+            _ = try client.decode(M.self, from: Data(json.utf8), endpoint: "GET /v1/activities")
+            return nil
+        } catch let APIError.decoding(failure) {
+            return failure
+        } catch {
+            return nil
+        }
+    }
+
+    private func activities(_ lastCreatorID: String) -> String {
+        let good = #"{"project": {"backers_count": 1, "creator": {"id": 1}}}"#
+        let bad = #"{"project": {"backers_count": 1, "creator": {"id": \#(lastCreatorID)}}}"#
+        return "[\(good), \(good), \(good), \(bad)]"
+    }
+
+    @Test func typeMismatchNamesIndexPathAndBothTypes() {
+        let failure = failure(decoding: activities(#""7""#), as: [Activity].self)
+        #expect(failure?.path == "[3].project.creator.id")
+        #expect(failure?.message == "expected Int, found String")
+        #expect(failure?.description == "GET /v1/activities: [3].project.creator.id: expected Int, found String")
+    }
+
+    @Test func nullWhereAValueIsRequired() {
+        let failure = failure(decoding: activities("null"), as: [Activity].self)
+        #expect(failure?.path == "[3].project.creator.id")
+        #expect(failure?.message == "expected Int, found null")
+    }
+
+    @Test func missingKeyIsNamedAsTheBodySpellsIt() {
+        let failure = failure(decoding: #"{"creator": {"id": 1}}"#, as: Project.self)
+        #expect(failure?.path == "backers_count")
+        #expect(failure?.message == "missing key")
+    }
+
+    @Test func snakeCaseKeysKeepTheirSpellingInThePath() {
+        let failure = failure(decoding: #"{"backers_count": 1, "creator": {"id": 1, "avatar_url": 5}}"#, as: Project.self)
+        #expect(failure?.path == "creator.avatar_url")
+        #expect(failure?.message == "expected String, found Int")
+    }
+
+    @Test func objectWhereAnArrayIsExpected() {
+        let failure = failure(decoding: #"{"project": {}}"#, as: [Activity].self)
+        #expect(failure?.path == "")
+        #expect(failure?.message == "expected Array, found Object")
+    }
+
+    @Test func invalidValueKeepsDecodersExplanation() {
+        enum State: String, Decodable { case live, successful }
+        struct Summary: Decodable { var state: State }
+        let failure = failure(decoding: #"{"state": "archived"}"#, as: Summary.self)
+        #expect(failure?.path == "state")
+        #expect(failure?.message.contains("archived") == true)
+    }
+
+    @Test func fractionWhereAnIntIsExpectedIsNotCalledInvalidJSON() {
+        let failure = failure(decoding: #"{"id": 1.5}"#, as: Creator.self)
+        #expect(failure?.message.contains("does not fit") == true)
+    }
+
+    @Test func jsonNullIsNilForAnOptional() throws {
+        #expect(try client.decode(Creator?.self, from: Data("null".utf8)) == nil)
+    }
+
+    @Test func invalidAndEmptyBodies() {
+        #expect(failure(decoding: "{", as: Project.self)?.message == "invalid JSON")
+        #expect(failure(decoding: "", as: Project.self)?.message == "empty body")
+    }
+
+    @Test func snakeCaseConversionMatchesFoundation() {
+        #expect(DecodingFailure.snakeCase("backersCount") == "backers_count")
+        #expect(DecodingFailure.snakeCase("avatarURL") == "avatar_url")
+        #expect(DecodingFailure.snakeCase("urlString") == "url_string")
+        #expect(DecodingFailure.snakeCase("id") == "id")
+    }
+}

@@ -1,0 +1,56 @@
+import ClientKit
+import ExampleAPI
+import Foundation
+
+/// The token tests sign in with; the bundled contracts only check its `token ` prefix.
+let sampleToken = "sample-token"
+
+extension Service {
+    /// A service talking to the mock server on `port`, signed in unless `token` is `nil`.
+    static func local(port: Int, token: String? = sampleToken) -> Service {
+        Service(client: APIClient(configuration: ClientConfiguration(environment: .local(port: port), appName: "ExampleAPITests", token: token)))
+    }
+}
+
+extension EndpointConvertible {
+    /// This route's request asking the mock server for its response called `name` (`Prefer: example=name`).
+    func preferring(_ name: String) -> Endpoint {
+        var endpoint = self.endpoint
+        endpoint.headers["Prefer"] = "example=\(name)"
+        return endpoint
+    }
+}
+
+extension Date {
+    /// The date `seconds` after 1970, as the fixtures write timestamps.
+    static func epoch(_ seconds: TimeInterval) -> Date {
+        Date(timeIntervalSince1970: seconds)
+    }
+}
+
+extension APIError {
+    /// The status and envelope of a `.server` error; `nil` for other failures.
+    var serverFailure: (status: Int, envelope: ErrorEnvelope?)? {
+        if case let .server(status, envelope, _) = self { return (status, envelope) }
+        return nil
+    }
+}
+
+/// The SHA-256 of `data` as lowercase hex, from the system's `sha256sum`: a digest computed
+/// outside the server, so the journal's checksum is checked against an independent one.
+func sha256Hex(_ data: Data) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["sha256sum"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    // Write and close before reading: sha256sum prints only after end of input.
+    try input.fileHandleForWriting.write(contentsOf: data)
+    try input.fileHandleForWriting.close()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: printed.prefix(64), as: UTF8.self)
+}

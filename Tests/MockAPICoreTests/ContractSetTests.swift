@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import MockAPICore
+
+/// One test per kind of load error; each asserts the report names the file and the place.
+struct ContractSetTests {
+    static let okFixture = ["ok.json": #"{"ok": true}"#]
+
+    static func contract(_ name: String = "ping", method: String = "GET", path: String = "/ping",
+                         responses: String = #"{"default": {"status": 200, "fixture": "ok.json"}}"#, extra: String = "") -> String {
+        #"{"name": "\#(name)", "request": {"method": "\#(method)", "path": "\#(path)"}, "responses": \#(responses)\#(extra)}"#
+    }
+
+    private func problems(contracts: [String: String], fixtures: [String: String] = okFixture) throws -> [String] {
+        let folder = try TestFolder(contracts: contracts, fixtures: fixtures)
+        do {
+            _ = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
+            return []
+        } catch {
+            return error.problems.map { $0.description.replacingOccurrences(of: folder.root.path + "/", with: "") }
+        }
+    }
+
+    @Test func validSetLoadsWithItsRoutesAndFixtureBytes() throws {
+        let folder = try TestFolder(contracts: ["ping.json": Self.contract()], fixtures: Self.okFixture)
+        let set = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
+        #expect(set.contracts.map(\.name) == ["ping"])
+        #expect(set.contracts[0].responses[0].body == Array(#"{"ok": true}"#.utf8))
+        #expect(set.contracts[0].responses[0].contentType == "application/json")
+        #expect(set.routes.match(method: .GET, path: "/ping") == .found(contract: 0))
+    }
+
+    @Test func badJSONNamesFileLineAndColumn() throws {
+        let report = try problems(contracts: ["broken.json": "{\n  \"name\": \"x\",\n  oops\n}"])
+        #expect(report == ["contracts/broken.json:3:3: not valid JSON: unexpected 'o', expected a string key"])
+    }
+
+    @Test func unknownKeyNamesItsJSONPath() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract(extra: #", "respones": {}"#)])
+        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (allowed: name, description, request, responses, sequence)"#])
+    }
+
+    @Test func wrongTypeNamesItsJSONPath() throws {
+        let text = #"{"name": "q", "request": {"method": "GET", "path": "/q", "query": {"page": {"type": "integer", "required": "yes"}}}, "responses": {"default": {"status": 200}}}"#
+        let report = try problems(contracts: ["q.json": text])
+        #expect(report == [
+            #"contracts/q.json: $.request.query.page.type: unknown type "integer" (known: string, int, number, bool)"#,
+            "contracts/q.json: $.request.query.page.required: expected true or false, found string",
+        ])
+    }
+
+    @Test func missingFixtureNamesTheReference() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "fixture": "nope.json"}}"#)])
+        #expect(report == [#"contracts/ping.json: $.responses.default.fixture: fixture "nope.json" does not exist"#])
+    }
+
+    @Test func fixtureOutsideTheFixturesFolderIsRefused() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "fixture": "../contracts/ping.json"}}"#)])
+        #expect(report == [#"contracts/ping.json: $.responses.default.fixture: fixture "../contracts/ping.json" leaves the fixtures folder; references must stay inside it"#])
+    }
+
+    @Test func invalidJSONFixtureNamesTheFixtureLine() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract()], fixtures: ["ok.json": "{\n\"a\": tru\n}"])
+        #expect(report == ["fixtures/ok.json:2:6: not valid JSON: unexpected 't', expected a value"])
+    }
+
+    @Test func ambiguousRoutesNameBothFiles() throws {
+        let report = try problems(contracts: [
+            "a.json": Self.contract("a", path: "/users/{id}"),
+            "b.json": Self.contract("b", path: "/users/{name}"),
+        ])
+        #expect(report == [#"contracts/b.json: $.request.path: GET /users/{name} can match the same requests as /users/{id} in contracts/a.json (contract "a")"#])
+    }
+
+    @Test func duplicateNamesNameBothFiles() throws {
+        let report = try problems(contracts: ["a.json": Self.contract("same", path: "/a"), "b.json": Self.contract("same", path: "/b")])
+        #expect(report == [#"contracts/b.json: $.name: contract name "same" is already used by contracts/a.json"#])
+    }
+
+    @Test func missingDefaultResponseAndUnknownSequenceStep() throws {
+        let report = try problems(contracts: ["s.json": Self.contract(responses: #"{"ok": {"status": 200}}"#, extra: #", "sequence": ["ok", "later"]"#)])
+        #expect(report == [
+            #"contracts/s.json: $.responses: missing the "default" response"#,
+            #"contracts/s.json: $.sequence[1]: no response named "later" (have: ok)"#,
+        ])
+    }
+
+    @Test func everyProblemInTheSetIsReportedTogether() throws {
+        let report = try problems(contracts: [
+            "a.json": "{",
+            "b.json": Self.contract("b", method: "FETCH"),
+            "c.json": Self.contract("c", path: "no-slash"),
+        ])
+        #expect(report.count == 3)
+        #expect(report[0].hasPrefix("contracts/a.json:1:2: not valid JSON"))
+        #expect(report[1].hasPrefix(#"contracts/b.json: $.request.method: unknown method "FETCH""#))
+        #expect(report[2] == #"contracts/c.json: $.request.path: a path must start with '/', found "no-slash""#)
+    }
+
+    @Test func emptyOrMissingFoldersAreProblems() throws {
+        let report = try problems(contracts: [:])
+        #expect(report == ["contracts: no contract files (*.json) found"])
+    }
+}
+
+/// A temporary contracts/ + fixtures/ pair, removed when released.
+final class TestFolder {
+    let root: URL
+    var contracts: URL { root.appendingPathComponent("contracts") }
+    var fixtures: URL { root.appendingPathComponent("fixtures") }
+
+    init(contracts: [String: String], fixtures: [String: String]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("mockapi-core-\(UUID().uuidString)")
+        for (base, files) in [("contracts", contracts), ("fixtures", fixtures)] {
+            let folder = root.appendingPathComponent(base)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (path, text) in files {
+                let url = folder.appendingPathComponent(path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(text.utf8).write(to: url)
+            }
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+}

@@ -1,0 +1,69 @@
+import Testing
+@testable import MockAPICore
+
+struct MultipartParserTests {
+    static let body = Array((
+        "preamble to ignore\r\n"
+        + "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n"
+        + "--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a b.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+        + "\u{FF}\u{D8}data with \r\n--XyZnot a boundary\r\n"
+        + "--XyZ--\r\n"
+    ).utf8)
+
+    struct Part: Equatable {
+        var headers: MultipartParser.PartHeaders
+        var data: [UInt8] = []
+    }
+
+    /// Feeds `body` in chunks of `chunkSize` and collects the parts.
+    private func parse(_ body: [UInt8], boundary: String = "XyZ", chunkSize: Int) throws -> [Part] {
+        var parser = try MultipartParser(boundary: boundary)
+        var parts: [Part] = []
+        var start = 0
+        while start < body.count {
+            let end = min(start + chunkSize, body.count)
+            try body[start..<end].withUnsafeBytes { chunk in
+                try parser.feed(chunk) { event in
+                    switch event {
+                    case .begin(let headers): parts.append(Part(headers: headers))
+                    case .data(let bytes): parts[parts.count - 1].data += bytes
+                    case .end: break
+                    }
+                }
+            }
+            start = end
+        }
+        try parser.finish()
+        return parts
+    }
+
+    @Test func parsesPartsWhateverTheChunkBoundaries() throws {
+        let expected = try parse(Self.body, chunkSize: Self.body.count)
+        #expect(expected.map(\.headers.name) == ["caption", "image"])
+        #expect(expected[0].data == Array("hello".utf8))
+        #expect(expected[1].headers == .init(name: "image", filename: "a b.jpg", contentType: "image/jpeg"))
+        #expect(expected[1].data == Array("\u{FF}\u{D8}data with \r\n--XyZnot a boundary".utf8))
+        for size in 1...40 {
+            #expect(try parse(Self.body, chunkSize: size) == expected, "chunk size \(size)")
+        }
+    }
+
+    @Test func wrongBoundaryIsReported() {
+        #expect(throws: MultipartParser.Failure(description: "no part starts with the boundary given in Content-Type (wrong boundary?)")) {
+            try parse(Self.body, boundary: "other", chunkSize: 7)
+        }
+    }
+
+    @Test func truncatedBodyIsReported() {
+        #expect(throws: MultipartParser.Failure(description: "the body ended before the closing boundary (truncated upload?)")) {
+            try parse(Array(Self.body.prefix(150)), chunkSize: 13)
+        }
+    }
+
+    @Test func partWithoutANameIsReported() {
+        let body = Array("--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--".utf8)
+        #expect(throws: MultipartParser.Failure(description: "a part has no name in its Content-Disposition header")) {
+            try parse(body, boundary: "b", chunkSize: 5)
+        }
+    }
+}

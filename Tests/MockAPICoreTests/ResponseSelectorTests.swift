@@ -1,0 +1,50 @@
+import Testing
+@testable import MockAPICore
+
+struct ResponseSelectorTests {
+    private func contract(sequence: [Int]? = nil) throws -> Contract {
+        try Contract.make(responses: [
+            ResponseDefinition(name: "default", status: 200, body: [], contentType: nil),
+            ResponseDefinition(name: "not_found", status: 404, body: [], contentType: nil),
+            ResponseDefinition(name: "unavailable", status: 503, body: [], contentType: nil),
+            ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: [("cursor", "2")]),
+        ], sequence: sequence)
+    }
+
+    private func select(_ contract: Contract, query: [(name: String, value: String?)] = [], prefer: String? = nil,
+                        scenarios: ScenarioState = ScenarioState()) -> String {
+        switch ResponseSelector.select(for: contract, index: 0, query: query, prefer: prefer, scenarios: scenarios) {
+        case .success(let index): contract.responses[index].name
+        case .failure(let violation): violation.description
+        }
+    }
+
+    @Test func defaultWhenNothingElseApplies() throws {
+        #expect(select(try contract()) == "default")
+    }
+
+    @Test func preferPicksByNameOrByStatus() throws {
+        let contract = try contract()
+        #expect(select(contract, prefer: "example=not_found") == "not_found")
+        #expect(select(contract, prefer: "code=503") == "unavailable")
+        #expect(select(contract, prefer: #"return=minimal, example="not_found""#) == "not_found")
+        #expect(select(contract, prefer: "example=nope") == #"header.Prefer: contract "c" has no response named "nope" (has: default, not_found, unavailable, page2)"#)
+        #expect(select(contract, prefer: "code=418") == #"header.Prefer: contract "c" has no response with status 418 (has: 200, 404, 503)"#)
+    }
+
+    @Test func whenQueryMatchesPicksThatResponse() throws {
+        #expect(select(try contract(), query: [("cursor", "2")]) == "page2")
+        #expect(select(try contract(), query: [("cursor", "3")]) == "default")
+    }
+
+    @Test func sequenceAdvancesRepeatsItsLastStepAndResets() throws {
+        let contract = try contract(sequence: [2, 2, 0])
+        let scenarios = ScenarioState()
+        let served = (0..<4).map { _ in select(contract, scenarios: scenarios) }
+        #expect(served == ["unavailable", "unavailable", "default", "default"])
+        scenarios.reset()
+        #expect(select(contract, scenarios: scenarios) == "unavailable")
+        #expect(select(contract, prefer: "example=default", scenarios: scenarios) == "default")
+        #expect(select(contract, scenarios: scenarios) == "unavailable", "Prefer does not advance the sequence")
+    }
+}

@@ -1,0 +1,77 @@
+import Testing
+@testable import MockAPICore
+
+struct RouteTableTests {
+    private func table(_ routes: [(HTTPMethod, String)]) throws -> ([Contract], RouteTable) {
+        let contracts = try routes.enumerated().map { index, route in
+            try Contract.make(name: "c\(index)", method: route.0, path: route.1)
+        }
+        return (contracts, RouteTable(contracts: contracts))
+    }
+
+    @Test func literalBeatsIntParameterWhichBeatsStringParameter() throws {
+        let (_, table) = try table([(.GET, "/v1/users/{slug}"), (.GET, "/v1/users/{id:int}"), (.GET, "/v1/users/self")])
+        #expect(table.match(method: .GET, path: "/v1/users/self") == .found(contract: 2))
+        #expect(table.match(method: .GET, path: "/v1/users/42") == .found(contract: 1))
+        #expect(table.match(method: .GET, path: "/v1/users/-7") == .found(contract: 1))
+        #expect(table.match(method: .GET, path: "/v1/users/sam") == .found(contract: 0))
+    }
+
+    @Test func backtracksFromALiteralThatLeadsNowhere() throws {
+        let (_, table) = try table([(.GET, "/a/self/edit"), (.GET, "/a/{id}/view")])
+        #expect(table.match(method: .GET, path: "/a/self/view") == .found(contract: 1))
+    }
+
+    @Test func wrongMethodListsTheAllowedOnes() throws {
+        let (_, table) = try table([(.GET, "/x/{id:int}"), (.DELETE, "/x/{id:int}")])
+        #expect(table.match(method: .POST, path: "/x/1") == .methodNotAllowed(allowed: [.GET, .DELETE]))
+    }
+
+    @Test func headFallsBackToGet() throws {
+        let (_, table) = try table([(.GET, "/x")])
+        #expect(table.match(method: .HEAD, path: "/x") == .found(contract: 0))
+    }
+
+    @Test func emptyAndTrailingSegmentsDoNotMatch() throws {
+        let (_, table) = try table([(.GET, "/x/{id}"), (.GET, "/")])
+        #expect(table.match(method: .GET, path: "/x/") == .notFound)
+        #expect(table.match(method: .GET, path: "/x//") == .notFound)
+        #expect(table.match(method: .GET, path: "/") == .found(contract: 1))
+        #expect(table.match(method: .GET, path: "x") == .notFound)
+    }
+
+    @Test func sameShapeSameMethodIsAConflict() throws {
+        let (_, table) = try table([(.GET, "/x/{a}"), (.GET, "/x/{b}"), (.PUT, "/x/{c}"), (.GET, "/x/{d:int}")])
+        #expect(table.conflicts == [RouteTable.Conflict(first: 0, second: 1)])
+    }
+
+    @Test func templateParsingRejectsBadTemplates() {
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("v1/x") }
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("/v1//x") }
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("/v1/{id:uuid}") }
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("/v1/{id}/{id}") }
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("/v1/x?y=1") }
+        #expect(throws: PathTemplate.ParseError.self) { try PathTemplate("/v1/{open") }
+    }
+
+    @Test func nearestContractsExplainTheFirstDifference() throws {
+        let (contracts, _) = try table([(.GET, "/v1/projects/{id:int}/backers/{backerId:int}"), (.GET, "/v1/categories")])
+        let nearest = NearestContracts.find(method: .GET, path: "/v1/projects/1/backer/2", in: contracts)
+        #expect(nearest.first == .init(contract: 0, reason: "segment 4 is \"backer\", /v1/projects/{id:int}/backers/{backerId:int} expects \"backers\""))
+        let notInt = NearestContracts.find(method: .GET, path: "/v1/projects/abc/backers/2", in: contracts)
+        #expect(notInt.first?.reason == "segment 3 is \"abc\", not an int for {id:int} in /v1/projects/{id:int}/backers/{backerId:int}")
+    }
+}
+
+extension Contract {
+    /// A contract with a default 200 response and whatever request expectation the test needs.
+    static func make(name: String = "c", method: HTTPMethod = .GET, path: String = "/x",
+                     query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+                     json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
+                     responses: [ResponseDefinition] = [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil)],
+                     sequence: [Int]? = nil) throws -> Contract {
+        Contract(name: name, file: "\(name).json",
+                 request: RequestExpectation(method: method, path: try PathTemplate(path), query: query, headers: headers, json: json, multipart: multipart),
+                 responses: responses, sequence: sequence)
+    }
+}

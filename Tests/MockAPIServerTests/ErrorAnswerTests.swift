@@ -1,0 +1,71 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+struct ErrorAnswerTests {
+    @Test func unmatchedPathGets404NamingTheNearestContractsAndWhy() async throws {
+        try await withMockServer { server in
+            let response = try RawHTTP.request(server.port, "GET", "/v1/projects/1/backer/2")
+            #expect(response.status == 404)
+            let body = try #require(response.json as? [String: Any])
+            #expect(body["error"] as? String == "no contract matches GET /v1/projects/1/backer/2")
+            let nearest = try #require(body["nearest"] as? [[String: Any]])
+            #expect(nearest.first?["contract"] as? String == "backing")
+            #expect(nearest.first?["reason"] as? String == #"segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers""#)
+            #expect(server.journal().last?.contract == nil)
+            #expect(server.journal().last?.status == 404)
+        }
+    }
+
+    @Test func wrongMethodGets405WithAllow() async throws {
+        try await withMockServer { server in
+            let response = try RawHTTP.request(server.port, "DELETE", "/v1/projects/1/backers/2")
+            #expect(response.status == 405)
+            #expect(response.headers["allow"] == "GET, PUT")
+        }
+    }
+
+    @Test func contractViolationsGet422ProblemListingEveryOne() async throws {
+        try await withMockServer { server in
+            let response = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2?x=1",
+                                               headers: ["Content-Type": "application/json"], body: Data(#"{"amount": "ten"}"#.utf8))
+            #expect(response.status == 422)
+            #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.headers["mockapi-contract"] == "update_backing")
+            let body = try #require(response.json as? [String: Any])
+            let violations = (body["violations"] as? [[String: String]] ?? []).map { "\($0["location"]!): \($0["message"]!)" }
+            #expect(violations == [
+                "query.x: unexpected query key (the contract names: none)",
+                "header.Authorization: required header is missing",
+                "body.amount: expected number, found string",
+                "body.reward_id: required key is missing",
+            ])
+        }
+    }
+
+    @Test func preferHeaderPicksANamedResponse() async throws {
+        try await withMockServer { server in
+            let byName = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "example=not_found"])
+            #expect(byName.status == 404)
+            #expect((byName.json as? [String: Any])?["ksr_code"] != nil)
+            let byCode = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "code=404"])
+            #expect(byCode.status == 404)
+            let unknown = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "example=teapot"])
+            #expect(unknown.status == 422)
+        }
+    }
+
+    @Test func sequencesAdvanceAndResetOverHTTP() async throws {
+        let set = try TemporaryContractSet(contracts: ["flaky.json": #"""
+            {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},
+             "responses": {"default": {"status": 200, "body": {"ok": true}}, "unavailable": {"status": 503}},
+             "sequence": ["unavailable", "unavailable", "default"]}
+            """#])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let statuses = try (0..<4).map { _ in try RawHTTP.request(server.port, "GET", "/flaky").status }
+            #expect(statuses == [503, 503, 200, 200])
+            #expect(try RawHTTP.request(server.port, "DELETE", "/__mockapi/scenarios").status == 200)
+            #expect(try RawHTTP.request(server.port, "GET", "/flaky").status == 503)
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A deliberately small HTTP/1.1 client on a raw socket, so tests can send exactly the bytes
+/// they mean (malformed requests, truncated bodies, two requests on one connection).
+final class RawHTTP {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: Data
+        var text: String { String(decoding: body, as: UTF8.self) }
+        var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    private let fd: Int32
+    private var buffer = Data()
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(fd); throw Failure(description: "connect failed: errno \(errno)") }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) throws { try send(Data(text.utf8)) }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let sent = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { throw Failure(description: "send failed: errno \(errno)") }
+                offset += sent
+            }
+        }
+    }
+
+    /// Stops sending; the server sees the end of the request stream.
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Reads one response (by Content-Length); nil when the server closed without one.
+    func readResponse() throws -> Response? {
+        while true {
+            if let headerEnd = buffer.range(of: Data("\r\n\r\n".utf8)) {
+                let head = String(decoding: buffer[..<headerEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+                let status = Int(head[0].split(separator: " ")[1]) ?? 0
+                var headers: [String: String] = [:]
+                for line in head.dropFirst() {
+                    guard let colon = line.firstIndex(of: ":") else { continue }
+                    headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                }
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                let bodyStart = headerEnd.upperBound
+                if buffer.count - (bodyStart - buffer.startIndex) >= length {
+                    let body = buffer[bodyStart..<(bodyStart + length)]
+                    let response = Response(status: status, headers: headers, body: Data(body))
+                    buffer = Data(buffer[(bodyStart + length)...])
+                    return response
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = recv(fd, &chunk, chunk.count, 0)
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// One request on a fresh connection.
+    static func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
+        let client = try RawHTTP(port: port)
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
+        try client.send(Data((head + "\r\n").utf8) + body)
+        guard let response = try client.readResponse() else { throw Failure(description: "no response to \(method) \(target)") }
+        return response
+    }
+}
+
+/// A multipart/form-data body built by hand, for tests that need to break it on purpose.
+struct MultipartBody {
+    var boundary = "mockapi-test-boundary"
+    var parts: [(name: String, filename: String?, contentType: String?, data: Data)] = []
+
+    var contentType: String { "multipart/form-data; boundary=\(boundary)" }
+
+    var data: Data {
+        var out = Data()
+        for part in parts {
+            var head = "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\""
+            if let filename = part.filename { head += "; filename=\"\(filename)\"" }
+            head += "\r\n"
+            if let type = part.contentType { head += "Content-Type: \(type)\r\n" }
+            out += Data((head + "\r\n").utf8) + part.data + Data("\r\n".utf8)
+        }
+        return out + Data("--\(boundary)--\r\n".utf8)
+    }
+}
+
+/// Fake JPEG bytes: the magic number, then a deterministic pattern.
+func jpegBytes(_ count: Int) -> Data {
+    Data([0xFF, 0xD8, 0xFF, 0xE0] + (0..<max(0, count - 4)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+}

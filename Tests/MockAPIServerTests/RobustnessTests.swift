@@ -1,0 +1,84 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+struct RobustnessTests {
+    @Test func malformedRequestLineGetsAnErrorOrCloseAndTheServerGoesOn() async throws {
+        try await withMockServer { server in
+            for garbage in ["NOT HTTP AT ALL\r\n\r\n", "GET /x HTTP/9.9\r\n\r\n", "GET /x HTTP/1.1\r\nBad Header Line\r\n\r\n", "\u{01}\u{02}\u{03}\r\n\r\n"] {
+                let client = try RawHTTP(port: server.port)
+                try client.send(garbage)
+                client.shutdownWrite()
+                if let response = try client.readResponse() {
+                    #expect((400..<600).contains(response.status), "\(garbage.debugDescription) got \(response.status)")
+                }
+            }
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+        }
+    }
+
+    @Test func declaredOversizedBodyGets413BeforeItIsSent() async throws {
+        try await withMockServer(configure: { $0.maxBodyBytes = 1024 }) { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 999999\r\n\r\n")
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 413)
+            #expect(response.text.contains("1024 bytes"))
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+        }
+    }
+
+    @Test func chunkedBodyOverTheLimitIsRefused() async throws {
+        try await withMockServer(configure: { $0.maxBodyBytes = 1024 }) { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            let chunk = String(repeating: "a", count: 800)
+            try client.send("320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response == nil || response?.status == 413)
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+        }
+    }
+
+    @Test func fiftyConcurrentRequestsAreAllJournaled() async throws {
+        try await withMockServer { server in
+            let port = server.port
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for i in 0..<50 {
+                    group.addTask { try RawHTTP.request(port, "GET", "/v1/users/\(i)").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 50))
+            let journal = server.journal()
+            #expect(journal.count == 50)
+            #expect(Set(journal.map(\.path)) == Set((0..<50).map { "/v1/users/\($0)" }))
+            #expect(Set(journal.map(\.id)).count == 50)
+        }
+    }
+
+    @Test func journalIsBoundedToItsCapacity() async throws {
+        try await withMockServer(configure: { $0.journalCapacity = 5 }) { server in
+            for i in 0..<8 { _ = try RawHTTP.request(server.port, "GET", "/v1/users/\(i)") }
+            #expect(server.journal().map(\.path) == (3..<8).map { "/v1/users/\($0)" })
+        }
+    }
+
+    @Test func stopWaitsForARequestInFlight() async throws {
+        let set = try TemporaryContractSet(contracts: ["echo.json": #"""
+            {"name": "echo", "request": {"method": "POST", "path": "/echo"}, "responses": {"default": {"status": 201}}}
+            """#])
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        let server = try MockServer(set: try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures), configuration: configuration)
+        let client = try RawHTTP(port: Int(server.port))
+        try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab")
+        try await Task.sleep(for: .milliseconds(100))
+        let stopping = Task.detached { server.stop(grace: 5) }
+        try await Task.sleep(for: .milliseconds(100))
+        try client.send("cd")
+        let response = try client.readResponse()
+        await stopping.value
+        #expect(response?.status == 201)
+    }
+}

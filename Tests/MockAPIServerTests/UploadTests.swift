@@ -1,0 +1,95 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+struct UploadTests {
+    static let uploadPath = "/v1/projects/1/updates/draft/images"
+
+    /// SHA-256 by coreutils, so the journal is checked against an implementation not ours.
+    private func sha256sum(_ file: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        process.waitUntilExit()
+        return String(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64))
+    }
+
+    @Test func curlUploadIsJournaledWithTheFilesSHA256() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString).jpg")
+        try jpegBytes(200 * 1024).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await withMockServer { server in
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            curl.arguments = ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "image=@\(file.path);type=image/jpeg",
+                              server.baseURL.absoluteString + Self.uploadPath]
+            let output = Pipe()
+            curl.standardOutput = output
+            try curl.run()
+            curl.waitUntilExit()
+            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "200")
+            let entry = try #require(server.journal().last)
+            #expect(entry.contract == "upload_draft_image")
+            #expect(entry.parts == [ReceivedPart(name: "image", filename: file.lastPathComponent, contentType: "image/jpeg",
+                                                 bytes: 200 * 1024, sha256: try sha256sum(file))])
+        }
+    }
+
+    @Test func journalOverHTTPListsPartsWithDigest() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("image", "cover.png", "image/png", Data("png bytes".utf8))]
+            _ = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: body.data)
+            let journal = try RawHTTP.request(server.port, "GET", "/__mockapi/requests")
+            let entries = try #require(journal.json as? [[String: Any]])
+            #expect(entries.count == 1, "admin requests are not journaled")
+            let part = try #require((entries[0]["parts"] as? [[String: Any]])?.first)
+            #expect(part["name"] as? String == "image")
+            #expect(part["filename"] as? String == "cover.png")
+            #expect(part["contentType"] as? String == "image/png")
+            #expect(part["bytes"] as? Int == 9)
+            #expect(part["sha256"] as? String == SHA256.hex(of: Array("png bytes".utf8)))
+            #expect(entries[0]["status"] as? Int == 200)
+            #expect(entries[0]["contract"] as? String == "upload_draft_image")
+            #expect(try RawHTTP.request(server.port, "DELETE", "/__mockapi/requests").status == 200)
+            #expect((try RawHTTP.request(server.port, "GET", "/__mockapi/requests").json as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func disallowedContentTypeAndRenamedPartGet422() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("photo", "a.txt", "text/plain", Data("x".utf8))]
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: body.data)
+            #expect(response.status == 422)
+            #expect(response.text.contains("part.image"))
+            #expect(response.text.contains("unexpected part"))
+        }
+    }
+
+    @Test func truncatedMultipartGets400AndTheServerGoesOn() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("image", "a.jpg", "image/jpeg", jpegBytes(5000))]
+            let truncated = body.data.prefix(3000)
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: truncated)
+            #expect(response.status == 400)
+            #expect(response.text.contains("truncated upload"))
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+        }
+    }
+
+    @Test func wrongBoundaryGets400() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("image", "a.jpg", "image/jpeg", jpegBytes(100))]
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath,
+                                               headers: ["Content-Type": "multipart/form-data; boundary=not-the-one"], body: body.data)
+            #expect(response.status == 400)
+            #expect(response.text.contains("wrong boundary"))
+        }
+    }
+}
