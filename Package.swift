@@ -35,12 +35,14 @@ let package = Package(
         .target(name: "ExampleAPI", dependencies: ["ClientKit"]),
         // The contract runner behind `mockapi verify`.
         .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "ClientKit"]),
+        // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
+        .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerify"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerify", "ExampleAPI",
+                "MockAPICore", "MockAPIServer", "MockAPIVerify", "ExampleAPIChecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,7 +50,7 @@ let package = Package(
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport"]),
-        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "ExampleAPI", "MockAPITestSupport"]),
+        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "ExampleAPIChecks", "MockAPITestSupport"]),
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport"]),
     ]
 )

@@ -27,7 +27,7 @@ extension MockAPICommand {
         var maxConnections = 1024
 
         @Option(help: "Worker threads (default: one per core).")
-        var threads = System.coreCount
+        var threads: Int?
 
         @Option(help: "Requests the journal keeps (GET /__mockapi/requests).")
         var journalSize = 10_000
@@ -39,15 +39,12 @@ extension MockAPICommand {
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
-            guard threads > 0 else { throw ValidationError("--threads must be positive") }
+            guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
             guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
         }
 
         func run() throws {
             let set = try contractOptions.load()
-            // Block the stop signals before libmicrohttpd starts its threads, so they inherit
-            // the mask and only sigwait below ever sees them.
-            let signals = StopSignals.block()
 
             var configuration = ServerConfiguration()
             configuration.host = host
@@ -55,7 +52,7 @@ extension MockAPICommand {
             configuration.maxBodyBytes = maxBodyBytes
             configuration.connectionTimeoutSeconds = timeout
             configuration.maxConnections = maxConnections
-            configuration.threads = threads
+            configuration.threads = threads ?? System.coreCount
             configuration.journalCapacity = journalSize
             configuration.requestLog = quiet ? nil : RequestLog()
 
@@ -67,7 +64,7 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
-            let received = signals.wait()
+            let received = StopSignals.wait()
             server.stop()
             Output.error("mockapi: \(received), stopped")
         }

@@ -1,0 +1,36 @@
+import MockAPICore
+
+/// The machine report (`--format json`): stable keys, in a fixed order.
+public enum JSONReport {
+    public static func render(_ report: VerifyReport) -> String {
+        let routes: [JSONValue] = report.routes.map { route in
+            var request: JSONValue = nil
+            if let sent = route.request {
+                request = ["method": .string(sent.method), "url": .string(sent.url), "parts": .array(sent.parts.map(JSONValue.string))]
+            }
+            return [
+                "name": .string(route.name),
+                "contract": .string(route.contract),
+                "outcome": .string(route.outcome.rawValue),
+                "request": request,
+                "failures": .array(route.failures.map { ["check": .string($0.check), "message": .string($0.message)] }),
+                "warnings": .array(route.warnings.map(JSONValue.string)),
+                "seconds": .double(route.seconds),
+            ]
+        }
+        let document: JSONValue = [
+            "summary": [
+                "routes": .int(report.routes.count),
+                "passed": .int(report.passed),
+                "failed": .int(report.failed),
+                "uncoveredContracts": .array(report.uncoveredContracts.map(JSONValue.string)),
+                "strict": .bool(report.strict),
+                "exitCode": .int(Int(report.exitCode)),
+                "seconds": .double(report.seconds),
+            ],
+            "target": .string(report.target),
+            "routes": .array(routes),
+        ]
+        return document.prettySerialized
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// JUnit XML (`--junit FILE`): one testcase per route, plus one per uncovered contract
+/// (a failure under `--strict`, skipped otherwise), as CI systems expect it.
+public enum JUnitReport {
+    public static func render(_ report: VerifyReport) -> String {
+        let uncoveredFailures = report.strict ? report.uncoveredContracts.count : 0
+        let tests = report.routes.count + report.uncoveredContracts.count
+        let skipped = report.strict ? 0 : report.uncoveredContracts.count
+        var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
+                   #"<testsuites name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
+                   #"  <testsuite name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
+        for route in report.routes {
+            let open = #"    <testcase classname="mockapi.verify.routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
+            if route.failures.isEmpty && route.warnings.isEmpty {
+                xml.append(open + "/>")
+                continue
+            }
+            xml.append(open + ">")
+            for failure in route.failures {
+                let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check
+                xml.append(#"      <failure type="\#(escape(failure.check))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
+            }
+            if !route.warnings.isEmpty && !report.strict {
+                xml.append("      <system-out>\(escape(route.warnings.map { "drift: " + $0 }.joined(separator: "\n")))</system-out>")
+            }
+            xml.append("    </testcase>")
+        }
+        for contract in report.uncoveredContracts {
+            let message = "no client route exercises contract \(contract)"
+            let verdict = report.strict ? #"<failure type="coverage" message="\#(escape(message))"/>"# : #"<skipped message="\#(escape(message))"/>"#
+            xml.append(#"    <testcase classname="mockapi.verify.coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
+        }
+        xml += ["  </testsuite>", "</testsuites>"]
+        return xml.joined(separator: "\n") + "\n"
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20: continue // not allowed in XML 1.0
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

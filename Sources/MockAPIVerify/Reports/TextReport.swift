@@ -1,0 +1,40 @@
+import Foundation
+
+/// The human report: one line per passing route, one block per failing one, a summary last.
+public enum TextReport {
+    public static func render(_ report: VerifyReport, color: Bool = false) -> String {
+        func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+        var lines = ["mockapi verify: \(report.routes.count) routes against \(report.target)", ""]
+        let width = report.routes.map(\.name.count).max() ?? 0
+        for route in report.routes {
+            let request = route.request.map { "\($0.method) \(pathAndQuery($0.url))" } ?? ""
+            let label = route.outcome == .pass ? paint("PASS", "32") : paint("FAIL", "31")
+            lines.append("\(label)  \(route.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(request)")
+            for failure in route.failures {
+                lines.append("      [\(failure.check)]")
+                lines += failure.message.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
+            }
+            for warning in route.warnings where !report.strict {
+                lines.append("      " + paint("warning", "33") + " [drift] " + warning)
+            }
+        }
+        if !report.uncoveredContracts.isEmpty {
+            lines.append("")
+            let label = report.strict ? paint("FAIL", "31") : paint("warning", "33")
+            lines.append("\(label)  contracts no client route exercises: \(report.uncoveredContracts.joined(separator: ", "))")
+        }
+        let warnings = report.routes.reduce(0) { $0 + $1.warnings.count }
+        lines.append("")
+        lines.append("\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
+            + (report.strict ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
+            + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
+            + " (\(String(format: "%.2f", report.seconds)) s)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `http://127.0.0.1:8080/v1/x?a=1` → `/v1/x?a=1`: the host is already in the header line.
+    private static func pathAndQuery(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"), let slash = url[scheme.upperBound...].firstIndex(of: "/") else { return url }
+        return String(url[slash...])
+    }
+}

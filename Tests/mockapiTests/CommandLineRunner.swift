@@ -1,0 +1,70 @@
+import Foundation
+import MockAPITestSupport
+
+/// Runs the built `mockapi` binary as a user would, from the repository root.
+enum CommandLineRunner {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The binary SwiftPM built next to the test bundle.
+    static var binary: URL {
+        let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mockapi")
+        if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+        return BundledAPI.root.appendingPathComponent(".build/debug/mockapi")
+    }
+
+    static func process(_ arguments: [String]) -> (Process, stdout: Pipe, stderr: Pipe) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = BundledAPI.root
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        return (process, stdout, stderr)
+    }
+
+    /// Runs to completion (commands that end by themselves).
+    static func run(_ arguments: [String]) throws -> Result {
+        let (process, stdout, stderr) = process(arguments)
+        try process.run()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A `mockapi serve` running until `stop()`.
+    final class Server {
+        let process: Process
+        let stdout: Pipe
+        let stderr: Pipe
+        /// The first stdout line.
+        let firstLine: String
+
+        init(_ arguments: [String]) throws {
+            (process, stdout, stderr) = CommandLineRunner.process(["serve", "--port", "0"] + arguments)
+            try process.run()
+            var buffer = Data()
+            while !buffer.contains(0x0A) {
+                let chunk = stdout.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                buffer += chunk
+            }
+            firstLine = String(decoding: buffer.prefix { $0 != 0x0A }, as: UTF8.self)
+        }
+
+        var baseURL: String { firstLine.split(separator: " ").dropFirst(3).first.map(String.init) ?? "" }
+
+        /// SIGTERM, then the exit status and everything it wrote to stderr.
+        func stop() -> (status: Int32, stderr: String) {
+            process.terminate()
+            let err = stderr.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: err, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+struct OtherCommandTests {
+    @Test func helpTextIsPinned() throws {
+        let result = try CommandLineRunner.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            OVERVIEW: A mock API server and contract-test harness for Swift API clients.
+
+            USAGE: mockapi <subcommand>
+
+            OPTIONS:
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+              serve                   Serve the contract set over HTTP until SIGINT or
+                                      SIGTERM.
+              verify                  Fire every route of the bundled client at the server
+                                      and check it against the contracts.
+              lint                    Check contracts and fixtures without serving (exit 0
+                                      when usable, 2 otherwise).
+              routes                  Print the route table: method, path template,
+                                      contract, file.
+
+              See 'mockapi help <subcommand>' for detailed help.
+
+            """)
+    }
+
+    @Test func lintExitsZeroOnTheBundledSetAndTwoOnABrokenOne() throws {
+        let good = try CommandLineRunner.run(["lint"])
+        #expect(good.status == 0)
+        #expect(good.stdout == "contracts: 17 contracts, 32 responses, 18 fixtures: usable\n")
+
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        try FileManager.default.removeItem(at: set.fixtures.appendingPathComponent("backings/backing.json"))
+        let broken = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains(#"backings/backing.json: $.responses.default.fixture: fixture "backings/backing.json" does not exist"#))
+    }
+
+    @Test func routesPrintsTheTableWithTheLiteralBeforeTheParameter() throws {
+        let result = try CommandLineRunner.run(["routes"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.first == "METHOD PATH CONTRACT FILE")
+        #expect(lines.count == 18)
+        #expect(lines.contains("GET /v1/users/self current_user contracts/users/current_user.json"))
+        #expect(lines.contains("GET /v1/users/{id:int} user contracts/users/user.json"))
+    }
+
+    @Test func verifyPassesOnTheBundleAndWritesJUnit() throws {
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let result = try CommandLineRunner.run(["verify", "--junit", junit.path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("17 routes: 17 passed, 0 failed"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="mockapi verify" tests="17" failures="0""#))
+    }
+
+    @Test func verifyAgainstARunningServerWithJSONOutput() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        let result = try CommandLineRunner.run(["verify", "--base-url", server.baseURL, "--format", "json"])
+        #expect(result.status == 0)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(summary["passed"] as? Int == 17)
+        #expect(summary["failed"] as? Int == 0)
+    }
+
+    @Test func verifyExitsTwoWhenInputsAreUnusable() throws {
+        let unreachable = try CommandLineRunner.run(["verify", "--base-url", "http://127.0.0.1:1"])
+        #expect(unreachable.status == 2)
+        #expect(unreachable.stderr.hasPrefix("mockapi verify: no mockapi server answers at http://127.0.0.1:1"))
+        let set = try TemporaryContractSet(contracts: ["a.json": "[]"])
+        let broken = try CommandLineRunner.run(["verify", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("a.json: $: expected an object, found array"))
+    }
+
+    @Test func verifyFailsWithExitOneWhenAFixtureBreaksTheModel() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let file = set.fixtures.appendingPathComponent("users/user.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        try text.replacingOccurrences(of: #""id": 1001"#, with: #""id": "1001""#).write(to: file, atomically: true, encoding: .utf8)
+        let result = try CommandLineRunner.run(["verify", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL  user "))
+        #expect(result.stdout.contains("users/user.json: id: expected Int, found String"), "\(result.stdout)")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+struct ServeCommandTests {
+    @Test func listeningLineNamesTheRealPortAndRouteCountThenSIGTERMExitsZero() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(17 routes\)/) != nil, "\(server.firstLine)")
+        let port = try #require(Int(server.baseURL.split(separator: ":").last ?? ""))
+        #expect(try curlStatus("http://127.0.0.1:\(port)/v1/categories") == "200")
+        let (status, stderr) = server.stop()
+        #expect(status == 0)
+        #expect(stderr == "mockapi: SIGTERM, stopped\n")
+    }
+
+    @Test func oneLogLinePerRequestOnStderr() throws {
+        let server = try CommandLineRunner.Server([])
+        #expect(try curlStatus(server.baseURL + "/v1/users/42") == "200")
+        let (_, stderr) = server.stop()
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.wholeMatch(of: /GET \/v1\/users\/42 200 user [0-9.]+ms/) != nil, "\(stderr)")
+    }
+
+    @Test func brokenContractSetExitsTwoWithTheWholeReportAndServesNothing() throws {
+        let set = try TemporaryContractSet(contracts: ["a.json": "{", "b.json": #"{"name": "b"}"#])
+        let result = try CommandLineRunner.run(["serve", "--port", "0", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("mockapi: the contract set is not usable (3 problems):"))
+        #expect(result.stderr.contains("a.json:1:2: not valid JSON"))
+        #expect(result.stderr.contains(#"b.json: $: missing key "request""#))
+    }
+
+    @Test func portInUseIsAClearError() throws {
+        let first = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = first.stop() }
+        let port = String(first.baseURL.split(separator: ":").last ?? "")
+        let result = try CommandLineRunner.run(["serve", "--port", port, "--quiet"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "mockapi: cannot listen on 127.0.0.1:\(port): Address already in use\n")
+    }
+}
+
+/// The status code curl gets for a GET.
+func curlStatus(_ url: String) throws -> String {
+    let curl = Process()
+    curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    curl.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url]
+    let output = Pipe()
+    curl.standardOutput = output
+    try curl.run()
+    curl.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+}
