@@ -11,6 +11,14 @@ extension ContractRunner {
             .init(check: "contract", message: (sentLines(exchange) + [expected] + problem).joined(separator: "\n"))
         }
         let body = exchange.bodyJSON
+        // Why the claimed contract itself did not match, for the cases where another (or none) did.
+        var whyNot: [String] = []
+        let sentMethod = exchange.endpoint.method.rawValue
+        if sentMethod != contract.request.method.rawValue {
+            whyNot.append("          the contract expects \(contract.request.method.rawValue), the client sent \(sentMethod)")
+        }
+        let reason = NearestContracts.explain(path: exchange.endpoint.path, template: contract.request.path)
+        if !reason.hasPrefix("the path matches") { whyNot.append("          \(reason)") }
         switch (exchange.matchedContract, exchange.status) {
         case (contract.name, 400) where exchange.refusedByServer:
             return failure(["problem:  the server could not read the body: \(body?["detail"] as? String ?? "malformed request")"])
@@ -23,15 +31,15 @@ extension ContractRunner {
             return nil
         case (let other?, _):
             let otherFile = set.contracts.first { $0.name == other }.map { " (\(file($0)))" } ?? ""
-            return failure(["problem:  the request matched contract \"\(other)\"\(otherFile) instead"])
+            return failure(["problem:  the request matched contract \"\(other)\"\(otherFile) instead"] + whyNot)
         case (nil, 405):
-            return failure(["problem:  \(body?["error"] as? String ?? "method not allowed")"])
+            return failure(["problem:  \(body?["error"] as? String ?? "method not allowed")"] + whyNot)
         case (nil, _):
             let nearest = (body?["nearest"] as? [[String: Any]] ?? []).map {
                 "  \($0["contract"] as? String ?? "?") (\($0["file"] as? String ?? "?")): \($0["reason"] as? String ?? "")"
             }
             let error = body?["error"] as? String ?? "no contract matched (status \(exchange.status))"
-            return failure(["problem:  \(error)" + (nearest.isEmpty ? "" : "; nearest:")] + nearest)
+            return failure(["problem:  \(error)"] + whyNot + (nearest.isEmpty ? [] : ["nearest:"] + nearest))
         }
     }
 

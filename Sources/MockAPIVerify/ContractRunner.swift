@@ -75,8 +75,13 @@ public struct ContractRunner: Sendable {
 
     private func verify(_ check: RouteCheck, number: Int, client: APIClient, admin: AdminClient) async -> RouteResult {
         let started = Date()
+        var result = await checkResponses(check, number: number, client: client, admin: admin)
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    private func checkResponses(_ check: RouteCheck, number: Int, client: APIClient, admin: AdminClient) async -> RouteResult {
         var result = RouteResult(name: check.name, contract: check.contract)
-        defer { result.seconds = Date().timeIntervalSince(started) }
         guard let contract = set.contracts.first(where: { $0.name == check.contract }) else {
             result.failures.append(.init(check: "coverage", message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
             return result

@@ -20,6 +20,12 @@ public enum NearestContracts {
             .prefix(limit).map(\.candidate)
     }
 
+    /// Why `template` does not match `path`, in one sentence.
+    public static func explain(path: String, template: PathTemplate) -> String {
+        let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        return compare(segments, with: template).1
+    }
+
     /// How many leading segments match, and a sentence on the first difference.
     private static func compare(_ segments: [Substring], with template: PathTemplate) -> (Int, String) {
         for (offset, expected) in template.segments.enumerated() {
