@@ -86,9 +86,14 @@ public struct ContractRunner: Sendable {
             result.failures.append(.init(check: "coverage", message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
             return result
         }
+        guard check.responses["default"] != nil else {
+            result.failures.append(.init(check: "contract", message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
+            return result
+        }
         do {
             try await admin.resetScenarios()
-            for name in responseOrder(check, contract) {
+            for name in responseOrder(check) {
+                let decoder = check.responses[name]!
                 guard let index = contract.responseIndex(named: name) else {
                     result.failures.append(.init(check: "contract", message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
                     continue
@@ -100,8 +105,8 @@ public struct ContractRunner: Sendable {
                     break // the other responses would fail the same way
                 }
                 if name == "default" { result.failures += uploadFailures(exchange, check: check) }
-                result.failures += responseFailures(exchange, contract: contract, index: index, decoder: check.responses[name]!, client: client)
-                if let drift = driftWarning(exchange, contract: contract, index: index, decoder: check.responses[name]!, client: client) {
+                result.failures += responseFailures(exchange, contract: contract, index: index, decoder: decoder, client: client)
+                if let drift = driftWarning(exchange, contract: contract, index: index, decoder: decoder, client: client) {
                     result.warnings.append(drift)
                 }
             }
@@ -112,7 +117,7 @@ public struct ContractRunner: Sendable {
     }
 
     /// `default` first, then the other names in a stable order.
-    private func responseOrder(_ check: RouteCheck, _ contract: Contract) -> [String] {
+    private func responseOrder(_ check: RouteCheck) -> [String] {
         ["default"] + check.responses.keys.filter { $0 != "default" }.sorted()
     }
 

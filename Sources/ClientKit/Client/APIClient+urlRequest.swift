@@ -52,6 +52,10 @@ extension APIClient {
     func urlRequest(_ endpoint: Endpoint, at url: URL, boundary: String = MultipartBody.randomBoundary()) throws -> URLRequest {
         var request = URLRequest(url: url, timeoutInterval: configuration.timeout)
         request.httpMethod = endpoint.method.rawValue
+        if endpoint.method == .get, !endpoint.body.isNone {
+            // URLSession on Linux fails such a request with an opaque "resource exceeds maximum size".
+            throw APIError.invalidResponse("\(endpoint) has a body, but a GET request cannot carry one")
+        }
         var headers = defaultHeaders
         if !isSameOrigin(url) {
             headers["Authorization"] = nil

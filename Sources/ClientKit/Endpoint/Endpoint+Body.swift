@@ -9,3 +9,10 @@ extension Endpoint {
         case upload(Upload)
     }
 }
+
+extension Endpoint.Body {
+    /// True for `.none`.
+    public var isNone: Bool {
+        if case .none = self { true } else { false }
+    }
+}

@@ -8,16 +8,39 @@ public enum NearestContracts {
 
     public static func find(method: HTTPMethod, path: String, in contracts: [Contract], limit: Int = 3) -> [Candidate] {
         let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        let scored = contracts.enumerated().map { index, contract -> (score: Int, candidate: Candidate) in
+        // Path likeness ranks first (matching leading segments, then a near-miss spelling of the
+        // first different literal, then length); the same method only breaks ties.
+        let scored = contracts.enumerated().map { index, contract -> (score: [Int], candidate: Candidate) in
             let (matched, reason) = compare(segments, with: contract.request.path)
-            var score = matched * 4 - abs(segments.count - contract.request.path.segments.count)
-            if contract.request.method == method { score += 1 }
-            let methodNote = contract.request.method == method ? "" : " (and it is a \(contract.request.method.rawValue) route)"
+            let template = contract.request.path.segments
+            var spelling = 0
+            if matched < segments.count, matched < template.count, case .literal(let expected) = template[matched],
+               editDistance(String(segments[matched]), expected, limit: 3) <= 2 {
+                spelling = 1
+            }
+            let sameMethod = contract.request.method == method ? 1 : 0
+            let methodNote = sameMethod == 1 ? "" : " (and it is a \(contract.request.method.rawValue) route)"
+            let score = [matched, spelling, -abs(segments.count - template.count), sameMethod]
             return (score, Candidate(contract: index, reason: reason + methodNote))
         }
-        return scored.filter { $0.score > 0 }
-            .sorted { $0.score != $1.score ? $0.score > $1.score : $0.candidate.contract < $1.candidate.contract }
+        return scored.filter { $0.score[0] > 0 }
+            .sorted { $0.score != $1.score ? $0.score.lexicographicallyPrecedes($1.score) == false : $0.candidate.contract < $1.candidate.contract }
             .prefix(limit).map(\.candidate)
+    }
+
+    /// Levenshtein distance, giving up (returning `limit`) once it must exceed it.
+    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        guard abs(a.count - b.count) < limit else { return limit }
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return min(previous[b.count], limit)
     }
 
     /// Why `template` does not match `path`, in one sentence.

@@ -1,0 +1,4 @@
+/// The JSON body of an adoption request (`{"adopter_name": …}`).
+struct Adoption: Encodable, Sendable {
+    var adopterName: String
+}
