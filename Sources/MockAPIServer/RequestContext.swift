@@ -35,7 +35,7 @@ final class RequestContext {
         self.route = route
         self.query = query
         self.headers = headers
-        let contentType = headers.first { $0.name.lowercased() == "content-type" }?.value
+        let contentType = headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value
         self.contentType = contentType
         body = Self.plan(for: expectation, contentType: contentType)
     }

@@ -1,14 +1,27 @@
 /// One route of the mock API: what a request must look like and the responses it may get.
-public struct Contract: Sendable {
-    public var name: String
-    public var description: String?
+///
+/// A class, immutable once loaded: the server reads it on every request, and passing a
+/// reference costs one retain where copying this struct-of-arrays cost dozens.
+public final class Contract: Sendable {
+    public let name: String
+    public let description: String?
     /// The file it came from, relative to the contracts folder.
-    public var file: String
-    public var request: RequestExpectation
+    public let file: String
+    public let request: RequestExpectation
     /// Named responses in file order; one is named `default`.
-    public var responses: [ResponseDefinition]
+    public let responses: [ResponseDefinition]
     /// Indexes into `responses`, served in turn; the last repeats.
-    public var sequence: [Int]?
+    public let sequence: [Int]?
+
+    public init(name: String, description: String? = nil, file: String, request: RequestExpectation,
+                responses: [ResponseDefinition], sequence: [Int]? = nil) {
+        self.name = name
+        self.description = description
+        self.file = file
+        self.request = request
+        self.responses = responses
+        self.sequence = sequence
+    }
 
     public var defaultResponseIndex: Int { responses.firstIndex { $0.name == "default" } ?? 0 }
 
@@ -25,6 +38,16 @@ public struct RequestExpectation: Sendable {
     public var json: [JSONKeyExpectation]?
     /// Parts of a multipart/form-data body; nil when the contract expects no upload.
     public var multipart: [PartExpectation]?
+
+    public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.json = json
+        self.multipart = multipart
+    }
 }
 
 /// Scalar types a query value can be declared as.

@@ -16,7 +16,7 @@ struct ContractDecoder {
         guard let object = expectObject(root, at: "$") else { return nil }
         checkKeys(object, allowed: ["name", "description", "request", "responses", "sequence"], at: "$")
         let name = requireString(object, "name", at: "$")
-        if let name, name.isEmpty || !name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_.-".contains($0)) }) {
+        if let name, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
         }
         let description = optionalString(object, "description", at: "$")

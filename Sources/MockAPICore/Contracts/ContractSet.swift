@@ -14,8 +14,7 @@ public struct ContractSet: Sendable {
         let contractsDisplay = displayPath(contracts)
         let fixturesDisplay = displayPath(fixtures)
         var problems: [LoadProblem] = []
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: fixtures.path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+        if FileSystem.kind(of: fixtures.path) != .directory {
             problems.append(LoadProblem(file: fixturesDisplay, message: "fixtures folder not found"))
         }
         let (files, listingProblem) = contractFiles(in: contracts)
@@ -29,12 +28,12 @@ public struct ContractSet: Sendable {
         var loaded: [Contract] = []
         for relative in files {
             let display = "\(contractsDisplay)/\(relative)"
-            guard let data = FileManager.default.contents(atPath: contracts.appendingPathComponent(relative).path) else {
+            guard case .success(let bytes) = FileSystem.read(contracts.path + "/" + relative) else {
                 problems.append(LoadProblem(file: display, message: "cannot be read"))
                 continue
             }
             let root: JSONValue
-            do throws(JSONParser.Failure) { root = try JSONParser.parse([UInt8](data)) } catch {
+            do throws(JSONParser.Failure) { root = try JSONParser.parse(bytes) } catch {
                 problems.append(LoadProblem(file: display, location: .line(error.line, column: error.column), message: "not valid JSON: \(error.message)"))
                 continue
             }
@@ -68,18 +67,8 @@ public struct ContractSet: Sendable {
 
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
     private static func contractFiles(in folder: URL) -> (files: [String], problem: String?) {
-        // Resolved first: the enumerator does not descend into a symlinked root folder.
-        let directory = folder.resolvingSymlinksInPath()
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return ([], "contracts folder not found")
-        }
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return ([], "cannot be listed") }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            if relative.hasSuffix(".json") { files.append(relative) }
-        }
-        return (files.sorted(), nil)
+        guard FileSystem.kind(of: folder.path) == .directory else { return ([], "contracts folder not found") }
+        return (FileSystem.files(under: folder.path, suffix: ".json"), nil)
     }
 
     private static func displayPath(_ url: URL) -> String {

@@ -27,12 +27,13 @@ final class FixtureStore {
         }
     }
 
-    private let root: URL
+    /// The fixtures folder's canonical path; nil when it does not exist (reported by the loader).
+    private let root: String?
     private let displayRoot: String
     private var cache: [String: Result<Fixture, Failure>] = [:]
 
     init(root: URL, displayRoot: String) {
-        self.root = root.standardizedFileURL.resolvingSymlinksInPath()
+        self.root = FileSystem.realPath(root.path)
         self.displayRoot = displayRoot
     }
 
@@ -45,15 +46,22 @@ final class FixtureStore {
 
     private func read(_ reference: String) -> Result<Fixture, Failure> {
         guard !reference.isEmpty, !reference.hasPrefix("/") else { return .failure(.escapes(reference)) }
-        let url = root.appendingPathComponent(reference).standardizedFileURL.resolvingSymlinksInPath()
-        guard url.path.hasPrefix(root.path + "/") else { return .failure(.escapes(reference)) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            return .failure(.missing(reference))
+        guard let root else { return .failure(.missing(reference)) }
+        // A reference that climbs out (`../x`) is refused even when the target does not exist.
+        var depth = 0
+        for component in reference.split(separator: "/") where component != "." {
+            depth += component == ".." ? -1 : 1
+            if depth < 0 { return .failure(.escapes(reference)) }
         }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { return .failure(.unreadable(reference, error.localizedDescription)) }
-        let bytes = [UInt8](data)
+        // realpath resolves symlinks, so a link inside fixtures/ pointing outside is caught too.
+        guard let path = FileSystem.realPath(root + "/" + reference) else { return .failure(.missing(reference)) }
+        guard path.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
+        guard FileSystem.kind(of: path) == .file else { return .failure(.missing(reference)) }
+        let bytes: [UInt8]
+        switch FileSystem.read(path) {
+        case .success(let read): bytes = read
+        case .failure(let failure): return .failure(.unreadable(reference, failure.description))
+        }
         let contentType = MediaType.forFile(named: reference)
         if contentType == "application/json" {
             do throws(JSONParser.Failure) { _ = try JSONParser.parse(bytes) } catch {

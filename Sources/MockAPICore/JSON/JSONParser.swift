@@ -170,6 +170,8 @@ public struct JSONParser {
     }
 
     private func decodeUTF8(_ slice: ArraySlice<UInt8>) throws(Failure) -> String {
+        // Keys and most values are ASCII, which needs no validation beyond this scan.
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
         guard let string = String(validating: slice, as: UTF8.self) else { throw failure("invalid UTF-8 in string") }
         return string
     }

@@ -35,10 +35,14 @@ public enum JSONValue: Sendable, Equatable {
     }
 }
 
-/// A JSON object: ordered members plus a key index.
+/// A JSON object: ordered members, with a key index only once it is large.
+///
+/// Contracts and most fixtures have a handful of keys per object, where a linear scan beats
+/// hashing; the index is built past `indexThreshold` keys so big objects stay O(1).
 public struct JSONObject: Sendable, Equatable {
     public private(set) var members: [(key: String, value: JSONValue)] = []
-    private var index: [String: Int] = [:]
+    private var index: [String: Int]?
+    private static let indexThreshold = 16
 
     public init() {}
 
@@ -49,21 +53,30 @@ public struct JSONObject: Sendable, Equatable {
     public var keys: [String] { members.map(\.key) }
     public var isEmpty: Bool { members.isEmpty }
 
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        return members.firstIndex { $0.key == key }
+    }
+
     public subscript(key: String) -> JSONValue? {
-        get { index[key].map { members[$0].value } }
+        get { position(of: key).map { members[$0].value } }
         set {
-            if let position = index[key] {
+            if let position = position(of: key) {
                 if let newValue { members[position].value = newValue } else { remove(at: position) }
             } else if let newValue {
-                index[key] = members.count
                 members.append((key, newValue))
+                if index != nil {
+                    index![key] = members.count - 1
+                } else if members.count > Self.indexThreshold {
+                    index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
+                }
             }
         }
     }
 
     private mutating func remove(at position: Int) {
         members.remove(at: position)
-        index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
+        if index != nil { index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) }
     }
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {

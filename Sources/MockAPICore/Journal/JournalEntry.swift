@@ -59,7 +59,8 @@ public struct JournalEntry: Sendable, Equatable {
 extension JournalEntry {
     /// Re-encodes decoded query pairs the way a client would send them.
     public static func encodeQuery(_ pairs: [(name: String, value: String?)]) -> String {
-        pairs.map { name, value in
+        if pairs.isEmpty { return "" }
+        return pairs.map { name, value in
             value.map { "\(percentEncode(name))=\(percentEncode($0))" } ?? percentEncode(name)
         }.joined(separator: "&")
     }

@@ -67,38 +67,50 @@ public struct RouteTable: Sendable {
     /// Matches a request path (no query, already percent-decoded) for a method.
     /// A `HEAD` request falls back to the `GET` contract when there is no `HEAD` one.
     public func match(method: HTTPMethod, path: String) -> Match {
-        guard path.utf8.first == UInt8(ascii: "/") else { return .notFound }
-        let segments = path == "/" ? [] : path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { Substring($0) }
-        var allowed: [HTTPMethod] = []
-        if let contract = search(node: 0, depth: 0, segments: segments, method: method, allowed: &allowed) {
-            return .found(contract: contract)
+        var path = path
+        return path.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return .notFound }
+            // Segment boundaries as byte ranges: no substrings, no per-segment allocation.
+            var segments: [Range<Int>] = []
+            segments.reserveCapacity(8)
+            if bytes.count > 1 {
+                var start = 1
+                for index in 1..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+                    segments.append(start..<index)
+                    start = index + 1
+                }
+                segments.append(start..<bytes.count)
+            }
+            var allowed: [HTTPMethod] = []
+            if let contract = search(node: 0, depth: 0, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
+                return .found(contract: contract)
+            }
+            if method == .HEAD, allowed.contains(.GET),
+               let contract = search(node: 0, depth: 0, bytes: bytes, segments: segments, method: .GET, allowed: &allowed) {
+                return .found(contract: contract)
+            }
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
         }
-        if method == .HEAD, allowed.contains(.GET),
-           let contract = search(node: 0, depth: 0, segments: segments, method: .GET, allowed: &allowed) {
-            return .found(contract: contract)
-        }
-        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
     }
 
-    private func search(node index: Int, depth: Int, segments: [Substring], method: HTTPMethod, allowed: inout [HTTPMethod]) -> Int? {
-        let node = nodes[index]
+    private func search(node index: Int, depth: Int, bytes: UnsafeBufferPointer<UInt8>, segments: [Range<Int>],
+                        method: HTTPMethod, allowed: inout [HTTPMethod]) -> Int? {
         guard depth < segments.count else {
-            if let hit = node.methods.first(where: { $0.method == method }) { return hit.contract }
-            allowed += node.methods.map(\.method)
+            for entry in nodes[index].methods where entry.method == method { return entry.contract }
+            allowed += nodes[index].methods.map(\.method)
             return nil
         }
-        let segment = segments[depth]
-        if let next = node.literals[String(segment)],
-           let hit = search(node: next, depth: depth + 1, segments: segments, method: method, allowed: &allowed) {
+        let segment = UnsafeBufferPointer(rebasing: bytes[segments[depth]])
+        if !nodes[index].literals.isEmpty, let next = nodes[index].literals[String(decoding: segment, as: UTF8.self)],
+           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
             return hit
         }
-        if let next = node.intParameter, PathTemplate.ParameterType.int.accepts(segment),
-           let hit = search(node: next, depth: depth + 1, segments: segments, method: method, allowed: &allowed) {
+        if let next = nodes[index].intParameter, PathTemplate.ParameterType.isInteger(segment),
+           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
             return hit
         }
-        if let next = node.stringParameter, !segment.isEmpty,
-           let hit = search(node: next, depth: depth + 1, segments: segments, method: method, allowed: &allowed) {
+        if let next = nodes[index].stringParameter, !segment.isEmpty,
+           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
             return hit
         }
         return nil

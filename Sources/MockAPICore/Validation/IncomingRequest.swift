@@ -53,7 +53,8 @@ public struct ReceivedPart: Sendable, Equatable {
 }
 
 extension String {
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    /// ASCII case-insensitive equality, for header names; allocates nothing.
+    public func caseInsensitiveEquals(_ other: String) -> Bool {
         utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 }

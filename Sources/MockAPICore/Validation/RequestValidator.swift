@@ -8,41 +8,47 @@ public enum RequestValidator {
         return found
     }
 
+    /// Query checks by linear scans: a request has a handful of keys, and this runs on every
+    /// request, so no dictionaries or sets are built.
     static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation]) -> [Violation] {
+        if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
-        var byName: [String: [String?]] = [:]
-        var order: [String] = []
-        for (name, value) in query {
-            if byName[name] == nil { order.append(name) }
-            byName[name, default: []].append(value)
-        }
-        var known: Set<String> = []
         for spec in expected {
-            let key = spec.array ? spec.name + "[]" : spec.name
-            known.insert(key)
             let where_ = "query.\(spec.name)"
-            guard let values = byName[key] else {
-                if spec.array, byName[spec.name] != nil {
-                    known.insert(spec.name)
-                    found.append(Violation(where_, "is an array: send it as \(spec.name)[]=…&\(spec.name)[]=…"))
-                } else if spec.required {
-                    found.append(Violation(where_, "required query key is missing"))
+            var count = 0
+            var sentWithoutBrackets = false
+            for (name, value) in query {
+                guard spec.array ? isArrayKey(name, of: spec.name) : name == spec.name else {
+                    if spec.array, name == spec.name { sentWithoutBrackets = true }
+                    continue
                 }
-                continue
-            }
-            if !spec.array, values.count > 1 { found.append(Violation(where_, "sent \(values.count) times, expected once")) }
-            for value in values {
+                count += 1
                 guard let value else {
                     found.append(Violation(where_, "has no value (expected \(spec.type.rawValue))"))
                     continue
                 }
                 if !spec.type.accepts(value) { found.append(Violation(where_, "expected \(spec.type.rawValue), found \"\(value)\"")) }
             }
+            if count == 0, sentWithoutBrackets {
+                found.append(Violation(where_, "is an array: send it as \(spec.name)[]=…&\(spec.name)[]=…"))
+            } else if count == 0, spec.required {
+                found.append(Violation(where_, "required query key is missing"))
+            } else if !spec.array, count > 1 {
+                found.append(Violation(where_, "sent \(count) times, expected once"))
+            }
         }
-        for name in order where !known.contains(name) {
-            found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
+        for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
+            let known = expected.contains { $0.array ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
+            if !known {
+                found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
+            }
         }
         return found
+    }
+
+    /// `ids[]` for `ids`, without building the string.
+    private static func isArrayKey(_ name: String, of base: String) -> Bool {
+        name.utf8.count == base.utf8.count + 2 && name.hasPrefix(base) && name.hasSuffix("[]")
     }
 
     static func headerViolations(_ request: IncomingRequest, _ expected: [HeaderExpectation]) -> [Violation] {

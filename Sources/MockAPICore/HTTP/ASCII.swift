@@ -1,0 +1,12 @@
+/// Byte classes for names in contracts, without Unicode property lookups.
+enum ASCII {
+    /// `A-Z`, `a-z`, `0-9` or `_`.
+    static func isIdentifier(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+}
