@@ -78,7 +78,7 @@ public final class MockServer: Sendable {
         let listener = MHD_quiesce_daemon(running)
         if listener >= 0 { close(listener) }
         let deadline = System.monotonicNanoseconds() + UInt64(grace * 1_000_000_000)
-        while handler.inFlight.load(ordering: .acquiring) > 0, System.monotonicNanoseconds() < deadline {
+        while handler.inFlight > 0, System.monotonicNanoseconds() < deadline {
             usleep(2_000)
         }
         MHD_stop_daemon(running)

@@ -11,8 +11,13 @@ final class RequestHandler: Sendable {
     let responder: Responder
     let prepared: PreparedResponses
     let configuration: ServerConfiguration
-    /// Requests between their first callback and their completion; shutdown waits for zero.
-    let inFlight = Atomic<Int>(0)
+    /// Requests between their first callback and their completion, counted per thread so the
+    /// workers never write a shared counter; shutdown waits for the sum to reach zero.
+    private let inFlightBySlot: [InFlightCounter] = (0..<16).map { _ in InFlightCounter() }
+
+    var inFlight: Int { inFlightBySlot.reduce(0) { $0 + $1.count.load(ordering: .acquiring) } }
+
+    private var inFlightHere: InFlightCounter { inFlightBySlot[ThreadSlot.current % inFlightBySlot.count] }
 
     init(responder: Responder, prepared: PreparedResponses, configuration: ServerConfiguration) {
         self.responder = responder
@@ -29,7 +34,7 @@ final class RequestHandler: Sendable {
         }
         let context = handler.beginRequest(connection: connection, url: url, method: method)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-        handler.inFlight.add(1, ordering: .relaxed)
+        handler.inFlightHere.count.add(1, ordering: .relaxed)
         return handler.checkDeclaredLength(context, connection: connection)
     }
 
@@ -37,7 +42,8 @@ final class RequestHandler: Sendable {
         guard let cls, let requestState, let state = requestState.pointee else { return }
         Unmanaged<RequestContext>.fromOpaque(state).release()
         requestState.pointee = nil
-        Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue().inFlight.subtract(1, ordering: .relaxed)
+        // Completion runs on the connection's own worker thread, the one that counted it in.
+        Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue().inFlightHere.count.subtract(1, ordering: .relaxed)
     }
 
     private func beginRequest(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestContext {
@@ -48,7 +54,7 @@ final class RequestHandler: Sendable {
         if case .contract(let index) = route { expectation = responder.set.contracts[index].request }
         return RequestContext(method: methodName, path: path, route: route,
                               query: ConnectionValues.pairs(connection, kind: .GET_ARGUMENT_KIND),
-                              headers: ConnectionValues.pairs(connection, kind: .HEADER_KIND).map { ($0.name, $0.value ?? "") },
+                              headers: ConnectionValues.pairs(connection, kind: .HEADER_KIND, expected: 8).map { ($0.name, $0.value ?? "") },
                               expectation: expectation)
     }
 
@@ -124,4 +130,8 @@ final class RequestHandler: Sendable {
         configuration.requestLog?.request(method: context.method, path: context.path, status: status, contract: contract,
                                           nanoseconds: System.monotonicNanoseconds() - context.started)
     }
+}
+
+final class InFlightCounter: Sendable {
+    let count = Atomic<Int>(0)
 }
