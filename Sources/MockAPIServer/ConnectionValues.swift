@@ -2,18 +2,32 @@ import CMicroHTTPD
 
 /// Reads a connection's headers or query arguments, in arrival order.
 enum ConnectionValues {
-    typealias Pairs = [(name: String, value: String?)]
+    /// Query arguments in arrival order; a key without `=` has a nil value.
+    static func arguments(_ connection: OpaquePointer) -> [(name: String, value: String?)] {
+        // Asking for the count first (no iterator) skips the walk for the common query-less request.
+        guard MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, nil, nil) > 0 else { return [] }
+        var pairs: [(name: String, value: String?)] = []
+        withUnsafeMutablePointer(to: &pairs) { pointer in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
+                guard let context, let key else { return .YES }
+                context.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
+                    .append((String(cString: key), value.map { String(cString: $0) }))
+                return .YES
+            }, pointer)
+        }
+        return pairs
+    }
 
-    /// `expected`: room to reserve up front (headers almost always come several at a time,
-    /// query arguments mostly not at all).
-    static func pairs(_ connection: OpaquePointer, kind: MHD_ValueKind, expected: Int = 0) -> Pairs {
-        var pairs: Pairs = []
-        if expected > 0 { pairs.reserveCapacity(expected) }
+    /// Request headers in arrival order.
+    static func headers(_ connection: OpaquePointer) -> [(name: String, value: String)] {
+        var pairs: [(name: String, value: String)] = []
+        pairs.reserveCapacity(8)
         // The array itself is the callback's context: no box object per call.
         withUnsafeMutablePointer(to: &pairs) { pointer in
-            _ = MHD_get_connection_values(connection, kind, { context, _, key, value in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
                 guard let context, let key else { return .YES }
-                context.assumingMemoryBound(to: Pairs.self).pointee.append((String(cString: key), value.map { String(cString: $0) }))
+                context.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
+                    .append((String(cString: key), value.map { String(cString: $0) } ?? ""))
                 return .YES
             }, pointer)
         }

@@ -9,6 +9,8 @@ final class RequestContext {
     let method: String
     let path: String
     let route: Responder.Route
+    /// The contract the request was routed to, if any.
+    let contract: Contract?
     let query: [(name: String, value: String?)]
     let headers: [(name: String, value: String)]
     let contentType: String?
@@ -29,20 +31,21 @@ final class RequestContext {
     private var body: Body
 
     init(method: String, path: String, route: Responder.Route, query: [(name: String, value: String?)],
-         headers: [(name: String, value: String)], expectation: RequestExpectation?) {
+         headers: [(name: String, value: String)], contract: Contract?) {
         self.method = method
         self.path = path
         self.route = route
+        self.contract = contract
         self.query = query
         self.headers = headers
         let contentType = headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value
         self.contentType = contentType
-        body = Self.plan(for: expectation, contentType: contentType)
+        body = Self.plan(for: contract, contentType: contentType)
     }
 
     /// What to keep of the body: only what the contract can check.
-    private static func plan(for expectation: RequestExpectation?, contentType: String?) -> Body {
-        guard let expectation else { return .discard }
+    private static func plan(for contract: Contract?, contentType: String?) -> Body {
+        guard let expectation = contract?.request else { return .discard }
         let essence = contentType.map(MediaType.essence)
         if expectation.multipart != nil, essence == "multipart/form-data" {
             guard let boundary = MediaType.parameter("boundary", in: contentType!) else {
@@ -103,7 +106,8 @@ final class RequestContext {
     }
 
     func incomingRequest(body: IncomingRequest.Body) -> IncomingRequest {
-        IncomingRequest(method: HTTPMethod(rawValue: method) ?? .GET, path: path, query: query, headers: headers,
+        // Only routed requests are validated, and their method is the one their contract names.
+        IncomingRequest(method: contract?.request.method ?? .GET, path: path, query: query, headers: headers,
                         contentType: contentType, body: body)
     }
 }

@@ -50,12 +50,10 @@ final class RequestHandler: Sendable {
         let path = url.map { String(cString: $0) } ?? "/"
         let methodName = method.map { String(cString: $0) } ?? "GET"
         let route = responder.route(method: methodName, path: path)
-        var expectation: RequestExpectation?
-        if case .contract(let index) = route { expectation = responder.set.contracts[index].request }
-        return RequestContext(method: methodName, path: path, route: route,
-                              query: ConnectionValues.pairs(connection, kind: .GET_ARGUMENT_KIND),
-                              headers: ConnectionValues.pairs(connection, kind: .HEADER_KIND, expected: 8).map { ($0.name, $0.value ?? "") },
-                              expectation: expectation)
+        var contract: Contract?
+        if case .contract(let index) = route { contract = responder.set.contracts[index] }
+        return RequestContext(method: methodName, path: path, route: route, query: ConnectionValues.arguments(connection),
+                              headers: ConnectionValues.headers(connection), contract: contract)
     }
 
     /// A declared body over the limit is refused before any of it is read.

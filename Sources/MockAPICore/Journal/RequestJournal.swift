@@ -26,14 +26,14 @@ public final class RequestJournal: Sendable {
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
     }
 
-    public func record(_ entry: JournalEntry) {
-        var entry = entry
+    public func record(_ entry: consuming JournalEntry) {
         entry.id = nextID.add(1, ordering: .relaxed).oldValue
+        let recorded = entry
         shards[ThreadSlot.current % shards.count].ring.withLock { ring in
             if ring.entries.count < capacity {
-                ring.entries.append(entry)
+                ring.entries.append(recorded)
             } else {
-                ring.entries[ring.start] = entry
+                ring.entries[ring.start] = recorded
                 ring.start = (ring.start + 1) % capacity
             }
         }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds the contract for a method and path with a segment trie, so matching costs the path's
 /// length, not the number of contracts.
 ///
@@ -19,13 +25,19 @@ public struct RouteTable: Sendable {
     }
 
     private struct Node: Sendable {
-        var literals: [String: Int] = [:]
+        /// Literal children: bytes and node, compared directly while there are few; past
+        /// `literalIndexThreshold` also indexed by a dictionary, whose hashing costs more than a
+        /// few byte compares.
+        var literalKeys: [[UInt8]] = []
+        var literalNodes: [Int] = []
+        var literalIndex: [String: Int]?
         var intParameter: Int?
         var stringParameter: Int?
         /// Contract index per method, for templates that end here.
         var methods: [(method: HTTPMethod, contract: Int)] = []
     }
 
+    private static let literalIndexThreshold = 8
     private var nodes: [Node] = [Node()]
     private(set) var conflicts: [Conflict] = []
     public let count: Int
@@ -40,7 +52,7 @@ public struct RouteTable: Sendable {
         for segment in request.path.segments {
             let next: Int?
             switch segment {
-            case .literal(let text): next = nodes[current].literals[text]
+            case .literal(let text): next = literalChild(of: current, Array(text.utf8))
             case .parameter(_, .int): next = nodes[current].intParameter
             case .parameter(_, .string): next = nodes[current].stringParameter
             }
@@ -51,7 +63,7 @@ public struct RouteTable: Sendable {
             nodes.append(Node())
             let created = nodes.count - 1
             switch segment {
-            case .literal(let text): nodes[current].literals[text] = created
+            case .literal(let text): addLiteral(text, child: created, to: current)
             case .parameter(_, .int): nodes[current].intParameter = created
             case .parameter(_, .string): nodes[current].stringParameter = created
             }
@@ -62,6 +74,33 @@ public struct RouteTable: Sendable {
         } else {
             nodes[current].methods.append((request.method, index))
         }
+    }
+
+    private mutating func addLiteral(_ text: String, child: Int, to parent: Int) {
+        nodes[parent].literalKeys.append(Array(text.utf8))
+        nodes[parent].literalNodes.append(child)
+        if nodes[parent].literalIndex != nil {
+            nodes[parent].literalIndex![text] = child
+        } else if nodes[parent].literalKeys.count > Self.literalIndexThreshold {
+            nodes[parent].literalIndex = Dictionary(uniqueKeysWithValues: zip(
+                nodes[parent].literalKeys.map { String(decoding: $0, as: UTF8.self) }, nodes[parent].literalNodes))
+        }
+    }
+
+    private func literalChild(of parent: Int, _ segment: [UInt8]) -> Int? {
+        segment.withUnsafeBufferPointer { literalChild(of: parent, $0) }
+    }
+
+    private func literalChild(of parent: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let index = nodes[parent].literalIndex { return index[String(decoding: segment, as: UTF8.self)] }
+        let keys = nodes[parent].literalKeys
+        for position in keys.indices where keys[position].count == segment.count {
+            let same = keys[position].withUnsafeBufferPointer { key in
+                segment.isEmpty || memcmp(key.baseAddress!, segment.baseAddress!, segment.count) == 0
+            }
+            if same { return nodes[parent].literalNodes[position] }
+        }
+        return nil
     }
 
     /// Matches a request path (no query, already percent-decoded) for a method.
@@ -101,7 +140,7 @@ public struct RouteTable: Sendable {
             return nil
         }
         let segment = UnsafeBufferPointer(rebasing: bytes[segments[depth]])
-        if !nodes[index].literals.isEmpty, let next = nodes[index].literals[String(decoding: segment, as: UTF8.self)],
+        if let next = literalChild(of: index, segment),
            let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
             return hit
         }
