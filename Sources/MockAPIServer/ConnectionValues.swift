@@ -20,8 +20,8 @@ enum ConnectionValues {
 
     /// Request headers in arrival order.
     static func headers(_ connection: OpaquePointer) -> [(name: String, value: String)] {
+        // Not reserved ahead: the journal keeps this array, and spare capacity would be kept with it.
         var pairs: [(name: String, value: String)] = []
-        pairs.reserveCapacity(8)
         // The array itself is the callback's context: no box object per call.
         withUnsafeMutablePointer(to: &pairs) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in

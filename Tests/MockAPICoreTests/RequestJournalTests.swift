@@ -22,3 +22,22 @@ struct RequestJournalTests {
         #expect(JournalEntry.encodeQuery([("ids[]", "1"), ("q", "a b&c"), ("flag", nil)]) == "ids[]=1&q=a%20b%26c&flag")
     }
 }
+
+struct RequestJournalThreadTests {
+    @Test func entriesFromManyThreadsStayBoundedAndOrdered() async {
+        let journal = RequestJournal(capacity: 100, shards: 4)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for i in 0..<500 {
+                        journal.record(JournalEntry(receivedAt: 0, method: "GET", path: "/\(worker)/\(i)", query: "", headers: [],
+                                                    bodyBytes: 0, parts: [], contract: nil, response: nil, status: 200))
+                    }
+                }
+            }
+        }
+        let entries = journal.entries()
+        #expect(entries.count == 100)
+        #expect(entries.map(\.id) == Array(1901...2000))
+    }
+}
