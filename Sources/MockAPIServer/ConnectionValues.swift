@@ -1,4 +1,10 @@
 import CMicroHTTPD
+import MockAPICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reads a connection's headers or query arguments, in arrival order.
 enum ConnectionValues {
@@ -18,19 +24,19 @@ enum ConnectionValues {
         return pairs
     }
 
-    /// Request headers in arrival order.
-    static func headers(_ connection: OpaquePointer) -> [(name: String, value: String)] {
-        // Not reserved ahead: the journal keeps this array, and spare capacity would be kept with it.
-        var pairs: [(name: String, value: String)] = []
-        // The array itself is the callback's context: no box object per call.
-        withUnsafeMutablePointer(to: &pairs) { pointer in
+    /// Request headers in arrival order, copied as bytes.
+    static func headers(_ connection: OpaquePointer) -> HeaderFields {
+        var fields = HeaderFields()
+        // The fields value itself is the callback's context: no box object per call.
+        withUnsafeMutablePointer(to: &fields) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
                 guard let context, let key else { return .YES }
-                context.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
-                    .append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+                let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
+                let text = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
+                context.assumingMemoryBound(to: HeaderFields.self).pointee.append(name: name, value: text ?? UnsafeBufferPointer(start: nil, count: 0))
                 return .YES
             }, pointer)
         }
-        return pairs
+        return fields
     }
 }

@@ -12,7 +12,7 @@ final class RequestContext {
     /// The contract the request was routed to, if any.
     let contract: Contract?
     let query: [(name: String, value: String?)]
-    let headers: [(name: String, value: String)]
+    let headers: HeaderFields
     let contentType: String?
     let receivedAt = System.epochMilliseconds()
     let started = System.monotonicNanoseconds()
@@ -31,14 +31,14 @@ final class RequestContext {
     private var body: Body
 
     init(method: String, path: String, route: Responder.Route, query: [(name: String, value: String?)],
-         headers: [(name: String, value: String)], contract: Contract?) {
+         headers: HeaderFields, contract: Contract?) {
         self.method = method
         self.path = path
         self.route = route
         self.contract = contract
         self.query = query
         self.headers = headers
-        let contentType = headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value
+        let contentType = headers.value(for: "Content-Type")
         self.contentType = contentType
         body = Self.plan(for: contract, contentType: contentType)
     }

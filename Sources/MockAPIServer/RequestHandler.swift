@@ -58,7 +58,7 @@ final class RequestHandler: Sendable {
 
     /// A declared body over the limit is refused before any of it is read.
     private func checkDeclaredLength(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
-        guard let declared = context.headers.first(where: { $0.name.caseInsensitiveEquals("Content-Length") }).flatMap({ Int($0.value) }),
+        guard let declared = context.headers.value(for: "Content-Length").flatMap({ Int($0) }),
               declared > configuration.maxBodyBytes else { return .YES }
         return answerTooLarge(context, connection: connection)
     }

@@ -7,7 +7,7 @@ public struct JournalEntry: Sendable, Equatable {
     public var path: String
     /// The query as sent, re-encoded from its decoded pairs (`a=1&ids%5B%5D=2`).
     public var query: String
-    public var headers: [(name: String, value: String)]
+    public var headers: HeaderFields
     public var bodyBytes: Int
     public var parts: [ReceivedPart]
     /// Nil when no contract matched.
@@ -16,7 +16,7 @@ public struct JournalEntry: Sendable, Equatable {
     public var response: String?
     public var status: Int
 
-    public init(receivedAt: Int64, method: String, path: String, query: String, headers: [(name: String, value: String)],
+    public init(receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
                 bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int) {
         self.receivedAt = receivedAt
         self.method = method
@@ -32,7 +32,7 @@ public struct JournalEntry: Sendable, Equatable {
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.id == rhs.id && lhs.receivedAt == rhs.receivedAt && lhs.method == rhs.method && lhs.path == rhs.path
-            && lhs.query == rhs.query && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }) && lhs.bodyBytes == rhs.bodyBytes
+            && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.bodyBytes == rhs.bodyBytes
             && lhs.parts == rhs.parts && lhs.contract == rhs.contract && lhs.response == rhs.response && lhs.status == rhs.status
     }
 
@@ -43,7 +43,7 @@ public struct JournalEntry: Sendable, Equatable {
             "method": .string(method),
             "path": .string(path),
             "query": .string(query),
-            "headers": .object(JSONObject(headers.map { ($0.name, .string($0.value)) })),
+            "headers": .object(JSONObject(headers.pairs.map { ($0.name, .string($0.value)) })),
             "bodyBytes": .int(bodyBytes),
             "parts": .array(parts.map { part in
                 ["name": .string(part.name), "filename": part.filename.json, "contentType": part.contentType.json,

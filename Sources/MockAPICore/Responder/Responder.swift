@@ -31,7 +31,8 @@ public final class Responder: Sendable {
     }
 
     public func route(method rawMethod: String, path: String) -> Route {
-        if path.hasPrefix(Self.adminPrefix) { return .admin }
+        // Bytes, not String.hasPrefix: this runs on every request and needs no Unicode rules.
+        if path.utf8.starts(with: Self.adminPrefix.utf8) { return .admin }
         guard let method = HTTPMethod(rawValue: rawMethod) else {
             // Unknown methods get the same treatment as known ones the path does not allow.
             for candidate in HTTPMethod.allCases {

@@ -13,13 +13,12 @@ public struct IncomingRequest: Sendable {
     public var path: String
     /// Decoded query pairs in arrival order; a key without `=` has a nil value.
     public var query: [(name: String, value: String?)]
-    /// Header name (any case) and value, in arrival order.
-    public var headers: [(name: String, value: String)]
+    public var headers: HeaderFields
     public var contentType: String?
     public var body: Body
 
     public init(method: HTTPMethod, path: String, query: [(name: String, value: String?)] = [],
-                headers: [(name: String, value: String)] = [], contentType: String? = nil, body: Body = .none) {
+                headers: HeaderFields = [], contentType: String? = nil, body: Body = .none) {
         self.method = method
         self.path = path
         self.query = query
@@ -30,7 +29,7 @@ public struct IncomingRequest: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+        headers.value(for: name)
     }
 }
 
