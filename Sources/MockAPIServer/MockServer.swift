@@ -28,6 +28,9 @@ public final class MockServer: Sendable {
 
     public var journal: RequestJournal { responder.journal }
 
+    /// Requests whose headers have arrived and whose answer has not finished sending.
+    public var requestsInFlight: Int { handler.inFlight }
+
     /// `http://HOST:PORT`, with IPv6 hosts in brackets.
     public var baseURL: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

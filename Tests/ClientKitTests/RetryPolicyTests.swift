@@ -98,7 +98,8 @@ import MockAPITestSupport
             call.cancel()
             let result = await call.result
             #expect(throws: CancellationError.self) { try result.get() }
-            #expect(ContinuousClock.now - started < .seconds(5))
+            // Far below the 60 s delay, with room for a loaded CI machine.
+            #expect(ContinuousClock.now - started < .seconds(30))
             #expect(server.journal().count == 1)
         }
     }

@@ -73,9 +73,11 @@ struct RobustnessTests {
         let server = try MockServer(set: try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures), configuration: configuration)
         let client = try RawHTTP(port: Int(server.port))
         try client.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nab")
-        try await Task.sleep(for: .milliseconds(100))
-        let stopping = Task.detached { server.stop(grace: 5) }
-        try await Task.sleep(for: .milliseconds(100))
+        // Wait for the server to have the request, not for a guessed time: a loaded machine is slow.
+        for _ in 0..<1000 where server.requestsInFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(server.requestsInFlight == 1)
+        let stopping = Task.detached { server.stop(grace: 30) }
+        try await Task.sleep(for: .milliseconds(100)) // lets the stop begin; the outcome does not depend on it
         try client.send("cd")
         let response = try client.readResponse()
         await stopping.value
