@@ -25,7 +25,7 @@ let package = Package(
         ),
         // Fixed-arity wrappers for MHD's variadic calls, which Swift cannot import.
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
-        // Pure Swift: contracts, route table, validation, responses. No sockets, no C.
+        // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
         .target(name: "MockAPICore"),
         // The only Swift module that touches libmicrohttpd.
         .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims"]),
