@@ -37,7 +37,6 @@ public struct MultipartParser {
     private var state = State.preamble
     private var pending: [UInt8] = []
     private var sawBoundary = false
-    public private(set) var partCount = 0
 
     /// The boundary from the request's `Content-Type`.
     public init(boundary: String) throws(Failure) {
@@ -109,7 +108,6 @@ public struct MultipartParser {
                     return
                 }
                 let headers = try Self.parseHeaders(pending[consumed..<end])
-                partCount += 1
                 handle(.begin(headers))
                 consumed = end + 4
                 state = .body

@@ -50,10 +50,3 @@ public struct ReceivedPart: Sendable, Equatable {
         self.sha256 = sha256
     }
 }
-
-extension String {
-    /// ASCII case-insensitive equality, for header names; allocates nothing.
-    public func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 }
-    }
-}
