@@ -7,7 +7,6 @@ import MockAPICore
 /// connection's own thread touches it, one call at a time.
 final class RequestContext {
     let method: String
-    let path: String
     let route: Responder.Route
     /// The contract the request was routed to, if any.
     let contract: Contract?
@@ -30,10 +29,9 @@ final class RequestContext {
 
     private var body: Body
 
-    init(method: String, path: String, route: Responder.Route, query: [(name: String, value: String?)],
+    init(method: String, route: Responder.Route, query: [(name: String, value: String?)],
          headers: HeaderFields, contract: Contract?) {
         self.method = method
-        self.path = path
         self.route = route
         self.contract = contract
         self.query = query
@@ -106,9 +104,7 @@ final class RequestContext {
     }
 
     func incomingRequest(body: IncomingRequest.Body) -> IncomingRequest {
-        // Only routed requests are validated, and their method is the one their contract names.
-        IncomingRequest(method: contract?.request.method ?? .GET, path: path, query: query, headers: headers,
-                        contentType: contentType, body: body)
+        IncomingRequest(query: query, headers: headers, contentType: contentType, body: body)
     }
 }
 

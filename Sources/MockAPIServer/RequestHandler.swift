@@ -1,6 +1,11 @@
 import CMicroHTTPD
 import MockAPICore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The bridge from libmicrohttpd's C callbacks to the `Responder`.
 ///
@@ -28,14 +33,16 @@ final class RequestHandler: Sendable {
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
         let handler = Unmanaged<RequestHandler>.fromOpaque(cls!).takeUnretainedValue()
         guard let connection, let requestState, let uploadDataSize else { return .NO }
+        // MHD passes the url on every call; its bytes are read there, never kept past a call.
+        let path = bytes(url)
         if let existing = requestState.pointee {
             let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
-            return handler.continueRequest(context, connection: connection, data: uploadData, size: uploadDataSize)
+            return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
         }
-        let context = handler.beginRequest(connection: connection, url: url, method: method)
+        let context = handler.beginRequest(connection: connection, path: path, method: method)
         requestState.pointee = Unmanaged.passRetained(context).toOpaque()
         handler.inFlightHere.count.add(1, ordering: .relaxed)
-        return handler.checkDeclaredLength(context, connection: connection)
+        return handler.checkDeclaredLength(context, connection: connection, path: path)
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
@@ -46,88 +53,98 @@ final class RequestHandler: Sendable {
         Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue().inFlightHere.count.subtract(1, ordering: .relaxed)
     }
 
-    private func beginRequest(connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> RequestContext {
-        let path = url.map { String(cString: $0) } ?? "/"
-        let methodName = method.map { String(cString: $0) } ?? "GET"
-        let route = responder.route(method: methodName, path: path)
+    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?) -> RequestContext {
+        let knownMethod = HTTPMethod(bytes: bytes(method))
+        let route = responder.route(method: knownMethod, path: path)
         var contract: Contract?
         if case .contract(let index) = route { contract = responder.set.contracts[index] }
-        return RequestContext(method: methodName, path: path, route: route, query: ConnectionValues.arguments(connection),
-                              headers: ConnectionValues.headers(connection), contract: contract)
+        // A known method's name is a static string: no allocation.
+        let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
+        return RequestContext(method: methodName, route: route, query: ConnectionValues.arguments(connection), headers: ConnectionValues.headers(connection),
+                              contract: contract)
     }
 
     /// A declared body over the limit is refused before any of it is read.
-    private func checkDeclaredLength(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func checkDeclaredLength(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard let declared = context.headers.value(for: "Content-Length").flatMap({ Int($0) }),
               declared > configuration.maxBodyBytes else { return .YES }
-        return answerTooLarge(context, connection: connection)
+        return answerTooLarge(context, connection: connection, path: path)
     }
 
-    private func continueRequest(_ context: RequestContext, connection: OpaquePointer,
+    private func continueRequest(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
                                  data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>) -> MHD_Result {
         if size.pointee > 0 {
             let count = size.pointee
             size.pointee = 0
             if context.answered { return .YES }
-            guard context.bodyBytes + count <= configuration.maxBodyBytes else { return answerTooLarge(context, connection: connection) }
+            guard context.bodyBytes + count <= configuration.maxBodyBytes else { return answerTooLarge(context, connection: connection, path: path) }
             context.consume(UnsafeRawBufferPointer(start: data, count: count))
             return .YES
         }
         if context.answered { return .YES }
-        return answer(context, connection: connection)
+        return answer(context, connection: connection, path: path)
     }
 
-    private func answer(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func answer(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
         switch context.route {
         case .admin:
-            return queue(responder.respondAdmin(method: context.method, path: context.path), context, connection, journal: false)
+            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self))
+            return queue(response, context, connection, path: path, journal: false)
         case .notFound, .methodNotAllowed:
-            return queue(responder.respondUnrouted(context.route, rawMethod: context.method, path: context.path), context, connection)
+            let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
+            return queue(response, context, connection, path: path)
         case .contract(let index):
             let contract = responder.set.contracts[index]
             switch context.finishBody() {
             case .failure(let malformed):
-                return queue(ErrorResponses.malformed(malformed.reason, contract: contract), context, connection, contract: contract.name)
+                return queue(ErrorResponses.malformed(malformed.reason, contract: contract), context, connection, path: path, contract: contract.name)
             case .success(let body):
                 let (reply, responseName) = responder.respond(toContract: index, request: context.incomingRequest(body: body))
                 switch reply {
                 case .generated(let generated):
-                    return queue(generated, context, connection, contract: contract.name)
+                    return queue(generated, context, connection, path: path, contract: contract.name)
                 case .prepared(let contractIndex, let responseIndex):
                     let status = contract.responses[responseIndex].status
                     let result = MHD_queue_response(connection, UInt32(status), prepared.response(contract: contractIndex, response: responseIndex))
-                    record(context, status: status, contract: contract.name, response: responseName)
+                    record(context, path: path, status: status, contract: contract.name, response: responseName)
                     return result
                 }
             }
         }
     }
 
-    private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+    private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
         // Queued before the body is read, so MHD closes the connection after it: the rest of
         // the oversized body is never read.
-        return queue(ErrorResponses.tooLarge(limit: configuration.maxBodyBytes), context, connection)
+        return queue(ErrorResponses.tooLarge(limit: configuration.maxBodyBytes), context, connection, path: path)
     }
 
     private func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
-                       contract: String? = nil, journal: Bool = true) -> MHD_Result {
+                       path: UnsafeBufferPointer<UInt8>, contract: String? = nil, journal: Bool = true) -> MHD_Result {
         let response = MHDResponse.make(generated)
         let result = MHD_queue_response(connection, UInt32(generated.status), response)
         MHD_destroy_response(response)
-        if journal { record(context, status: generated.status, contract: contract, response: nil) }
+        if journal { record(context, path: path, status: generated.status, contract: contract, response: nil) }
         return result
     }
 
-    private func record(_ context: RequestContext, status: Int, contract: String?, response: String?) {
-        responder.journal.record(JournalEntry(
-            receivedAt: context.receivedAt, method: context.method, path: context.path,
-            query: JournalEntry.encodeQuery(context.query), headers: context.headers, bodyBytes: context.bodyBytes,
-            parts: context.receivedParts, contract: contract, response: response, status: status))
-        configuration.requestLog?.request(method: context.method, path: context.path, status: status, contract: contract,
-                                          nanoseconds: System.monotonicNanoseconds() - context.started)
+    private func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?) {
+        responder.journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
+                                 query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
+                                 parts: context.receivedParts, contract: contract, response: response, status: status)
+        if let log = configuration.requestLog {
+            log.request(method: context.method, path: String(decoding: path, as: UTF8.self), status: status, contract: contract,
+                        nanoseconds: System.monotonicNanoseconds() - context.started)
+        }
     }
+}
+
+/// A C string's bytes, not copied; empty for nil.
+private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
+    guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
 }
 
 final class InFlightCounter: Sendable {

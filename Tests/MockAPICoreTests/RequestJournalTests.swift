@@ -2,20 +2,46 @@ import Testing
 @testable import MockAPICore
 
 struct RequestJournalTests {
-    private func entry(_ path: String) -> JournalEntry {
-        JournalEntry(receivedAt: 0, method: "GET", path: path, query: "", headers: [], bodyBytes: 0, parts: [],
-                     contract: nil, response: nil, status: 404)
-    }
-
     @Test func keepsTheNewestEntriesOldestFirst() {
         let journal = RequestJournal(capacity: 3)
-        for i in 1...5 { journal.record(entry("/\(i)")) }
+        for i in 1...5 { journal.record(path: "/\(i)") }
         #expect(journal.entries().map(\.path) == ["/3", "/4", "/5"])
         #expect(journal.entries().map(\.id) == [3, 4, 5])
         journal.reset()
         #expect(journal.entries().isEmpty)
-        journal.record(entry("/6"))
+        journal.record(path: "/6")
         #expect(journal.entries().map(\.path) == ["/6"])
+    }
+
+    @Test func everyFieldReadsBackAsRecorded() {
+        let journal = RequestJournal(capacity: 10)
+        let parts = [ReceivedPart(name: "image", filename: "a.jpg", contentType: "image/jpeg", bytes: 3, sha256: "ab12"),
+                     ReceivedPart(name: "note", filename: nil, contentType: nil, bytes: 0, sha256: "")]
+        var path = "/v1/projects/12/backers/34"
+        path.withUTF8 { bytes in
+            journal.record(receivedAt: 1_700_000_000_123, method: "POST", path: UnsafeRawBufferPointer(bytes),
+                           query: [("ids[]", "1"), ("flag", nil), ("q", "a b")], headers: [("Host", "x"), ("X-Empty", "")],
+                           bodyBytes: 512, parts: parts, contract: "upload", response: nil, status: 201)
+        }
+        var expected = JournalEntry(receivedAt: 1_700_000_000_123, method: "POST", path: path, query: "ids[]=1&flag&q=a%20b",
+                                    headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts,
+                                    contract: "upload", response: nil, status: 201)
+        expected.id = 1
+        #expect(journal.entries() == [expected])
+    }
+
+    @Test func recordsOfEverySizeWrapAndGrowWithoutLosingTheNewest() {
+        // One shard, so every record shares one byte ring: sizes from a few bytes to over the
+        // initial 16 KB force both wrapping and growing, in changing order.
+        let journal = RequestJournal(capacity: 50, shards: 1)
+        var paths: [String] = []
+        for i in 0..<2_000 {
+            let path = "/\(i)/" + String(repeating: "p", count: (i * 7919) % (i % 97 == 0 ? 20_000 : 600))
+            paths.append(path)
+            journal.record(path: path)
+        }
+        #expect(journal.entries().map(\.path) == Array(paths.suffix(50)))
+        #expect(journal.entries().map(\.id) == Array(1951...2000))
     }
 
     @Test func queryIsReencodedAsAClientSendsIt() {
@@ -30,8 +56,7 @@ struct RequestJournalThreadTests {
             for worker in 0..<4 {
                 group.addTask {
                     for i in 0..<500 {
-                        journal.record(JournalEntry(receivedAt: 0, method: "GET", path: "/\(worker)/\(i)", query: "", headers: [],
-                                                    bodyBytes: 0, parts: [], contract: nil, response: nil, status: 200))
+                        journal.record(path: "/\(worker)/\(i)")
                     }
                 }
             }
@@ -39,5 +64,16 @@ struct RequestJournalThreadTests {
         let entries = journal.entries()
         #expect(entries.count == 100)
         #expect(entries.map(\.id) == Array(1901...2000))
+    }
+}
+
+extension RequestJournal {
+    /// Records a bare request with just a path.
+    func record(path: String, status: Int = 200) {
+        var path = path
+        path.withUTF8 { bytes in
+            record(receivedAt: 0, method: "GET", path: UnsafeRawBufferPointer(bytes), query: [], headers: [], bodyBytes: 0,
+                   parts: [], contract: nil, response: nil, status: status)
+        }
     }
 }

@@ -40,6 +40,18 @@ struct RouteTableTests {
         #expect(table.match(method: .GET, path: "x") == .notFound)
     }
 
+    @Test func manyLiteralSiblingsAreEachFoundAndMissesStayMisses() throws {
+        // Enough siblings of mixed lengths that the sorted-edge binary search has real work.
+        let names = (0..<300).map { "r\($0)" + String(repeating: "x", count: $0 % 7) }
+        let (_, table) = try table(names.map { (.GET, "/v1/\($0)/items") } + [(.GET, "/v1/{other}/items")])
+        for (index, name) in names.enumerated() {
+            #expect(table.match(method: .GET, path: "/v1/\(name)/items") == .found(contract: index))
+        }
+        #expect(table.match(method: .GET, path: "/v1/r1xx/items") == .found(contract: names.count))
+        #expect(table.match(method: .GET, path: "/v1/r1/other") == .notFound)
+        #expect(table.match(method: .PUT, path: "/v1/r5xxxxx/items") == .methodNotAllowed(allowed: [.GET]))
+    }
+
     @Test func sameShapeSameMethodIsAConflict() throws {
         let (_, table) = try table([(.GET, "/x/{a}"), (.GET, "/x/{b}"), (.PUT, "/x/{c}"), (.GET, "/x/{d:int}")])
         #expect(table.conflicts == [RouteTable.Conflict(first: 0, second: 1)])

@@ -2,6 +2,37 @@
 public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
 
+    /// The method named by raw request-line bytes (case-sensitive, as HTTP methods are), without
+    /// making a String: the server parses one per request.
+    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+        let candidate: HTTPMethod
+        switch (bytes.first, bytes.count) {
+        case (UInt8(ascii: "G"), 3): candidate = .GET
+        case (UInt8(ascii: "P"), 3): candidate = .PUT
+        case (UInt8(ascii: "P"), 4): candidate = .POST
+        case (UInt8(ascii: "H"), 4): candidate = .HEAD
+        case (UInt8(ascii: "P"), 5): candidate = .PATCH
+        case (UInt8(ascii: "D"), 6): candidate = .DELETE
+        case (UInt8(ascii: "O"), 7): candidate = .OPTIONS
+        default: return nil
+        }
+        guard candidate.name.withUTF8Buffer({ $0.elementsEqual(bytes) }) else { return nil }
+        self = candidate
+    }
+
+    /// The raw value as a static string, for comparing bytes without a String.
+    private var name: StaticString {
+        switch self {
+        case .GET: "GET"
+        case .HEAD: "HEAD"
+        case .POST: "POST"
+        case .PUT: "PUT"
+        case .PATCH: "PATCH"
+        case .DELETE: "DELETE"
+        case .OPTIONS: "OPTIONS"
+        }
+    }
+
     public static func < (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -12,7 +12,17 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
         for (name, value) in elements { append(name: name, value: value) }
     }
 
+    /// Headers from bytes `withPackedBytes` handed out.
+    public init(packed: UnsafeRawBufferPointer) {
+        bytes = Array(packed)
+    }
+
     public var isEmpty: Bool { bytes.isEmpty }
+
+    /// The packed buffer, for storing it elsewhere as one copy.
+    public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes(body)
+    }
 
     public mutating func append(name: String, value: String) {
         bytes.append(contentsOf: name.utf8)

@@ -2,52 +2,17 @@ import Synchronization
 
 /// The newest `capacity` requests, oldest first, recorded from every server thread.
 ///
-/// Each thread appends to its own ring under its own lock, so two workers never contend on
+/// Each thread appends to its own shard under its own lock, so two workers never contend on
 /// the request path (one shared lock cost about a tenth of the throughput on two cores);
-/// reading merges the rings by id. On every append a ring also drops its own entries that are
-/// no longer among the newest `capacity` overall, so together the rings hold about `capacity`
-/// entries however the requests spread over threads.
+/// reading merges the shards by id. On every append a shard also drops its own records that
+/// are no longer among the newest `capacity` overall, so together the shards hold about
+/// `capacity` records however the requests spread over threads.
+///
+/// Records are stored as bytes (`RecordArena`) and turned into `JournalEntry` values only when
+/// the journal is read, which is rare next to recording.
 public final class RequestJournal: Sendable {
-    /// Oldest first; storage grows up to `capacity` and is then reused in a circle.
-    private struct Ring {
-        var storage: [JournalEntry] = []
-        var start = 0
-        var count = 0
-
-        var ordered: [JournalEntry] { (0..<count).map { storage[(start + $0) % storage.count] } }
-
-        mutating func dropEntries(upTo staleID: Int) {
-            while count > 0, storage[start].id <= staleID {
-                start = (start + 1) % storage.count
-                count -= 1
-            }
-        }
-
-        mutating func append(_ entry: JournalEntry, capacity: Int) {
-            if count < storage.count {
-                storage[(start + count) % storage.count] = entry
-                count += 1
-            } else if storage.count < capacity {
-                // Reserved once, so growing never doubles past the capacity or copies the ring.
-                if storage.isEmpty { storage.reserveCapacity(capacity) }
-                if start != 0 {
-                    // Rotate in place (three reversals) so the oldest entry sits at index 0.
-                    storage[..<start].reverse()
-                    storage[start...].reverse()
-                    storage.reverse()
-                    start = 0
-                }
-                storage.append(entry)
-                count += 1
-            } else {
-                storage[start] = entry
-                start = (start + 1) % storage.count
-            }
-        }
-    }
-
     private final class Shard: Sendable {
-        let ring = Mutex(Ring())
+        let arena = Mutex(RecordArena())
     }
 
     public let capacity: Int
@@ -60,12 +25,43 @@ public final class RequestJournal: Sendable {
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
     }
 
-    public func record(_ entry: consuming JournalEntry) {
-        entry.id = nextID.add(1, ordering: .relaxed).oldValue
-        let recorded = entry
-        shards[ThreadSlot.current % shards.count].ring.withLock { ring in
-            ring.dropEntries(upTo: recorded.id - capacity)
-            ring.append(recorded, capacity: capacity)
+    /// Records one request. `path` is the request path's bytes; everything is copied.
+    public func record(receivedAt: Int64, method: String, path: UnsafeRawBufferPointer,
+                       query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
+                       parts: [ReceivedPart], contract: String?, response: String?, status: Int) {
+        let id = nextID.add(1, ordering: .relaxed).oldValue
+        // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
+        func encode(_ writer: inout RecordWriter) {
+            writer.int(id)
+            writer.int(Int(receivedAt))
+            writer.int(status)
+            writer.int(bodyBytes)
+            writer.string(method)
+            writer.bytes(path)
+            writer.int(query.count)
+            for (name, value) in query {
+                writer.string(name)
+                writer.optionalString(value)
+            }
+            headers.withPackedBytes { writer.bytes($0) }
+            writer.optionalString(contract)
+            writer.optionalString(response)
+            writer.int(parts.count)
+            for part in parts {
+                writer.string(part.name)
+                writer.optionalString(part.filename)
+                writer.optionalString(part.contentType)
+                writer.int(part.bytes)
+                writer.string(part.sha256)
+            }
+        }
+        var measure = RecordWriter.measuring
+        encode(&measure)
+        shards[ThreadSlot.current % shards.count].arena.withLock { arena in
+            arena.append(id: id, size: measure.size, dropThrough: id - capacity, maxCount: capacity) { base in
+                var writer = RecordWriter(base: base)
+                encode(&writer)
+            }
         }
     }
 
@@ -73,7 +69,9 @@ public final class RequestJournal: Sendable {
     public func entries() -> [JournalEntry] {
         var all: [JournalEntry] = []
         for shard in shards {
-            shard.ring.withLock { ring in all += ring.ordered }
+            shard.arena.withLock { arena in
+                arena.forEach { _, bytes in all.append(JournalEntry(record: bytes)) }
+            }
         }
         all.sort { $0.id < $1.id }
         return Array(all.suffix(capacity))
@@ -81,7 +79,31 @@ public final class RequestJournal: Sendable {
 
     public func reset() {
         for shard in shards {
-            shard.ring.withLock { $0 = Ring() }
+            shard.arena.withLock { $0 = RecordArena() }
         }
+    }
+}
+
+extension JournalEntry {
+    /// Reads a record written by `RequestJournal.record`.
+    init(record bytes: UnsafeRawBufferPointer) {
+        var reader = RecordReader(bytes)
+        let id = reader.int()
+        let receivedAt = Int64(reader.int())
+        let status = reader.int()
+        let bodyBytes = reader.int()
+        let method = reader.string()
+        let path = reader.string()
+        let query = (0..<reader.int()).map { _ in (name: reader.string(), value: reader.optionalString()) }
+        let headers = HeaderFields(packed: reader.bytes())
+        let contract = reader.optionalString()
+        let response = reader.optionalString()
+        let parts = (0..<reader.int()).map { _ in
+            ReceivedPart(name: reader.string(), filename: reader.optionalString(), contentType: reader.optionalString(),
+                         bytes: reader.int(), sha256: reader.string())
+        }
+        self.init(receivedAt: receivedAt, method: method, path: path, query: Self.encodeQuery(query), headers: headers,
+                  bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status)
+        self.id = id
     }
 }

@@ -24,6 +24,7 @@ public final class Responder: Sendable {
     public let journal: RequestJournal
 
     public static let adminPrefix = "/__mockapi/"
+    private static let adminPrefixBytes = Array(adminPrefix.utf8)
 
     public init(set: ContractSet, journalCapacity: Int = 10_000) {
         self.set = set
@@ -31,24 +32,23 @@ public final class Responder: Sendable {
     }
 
     public func route(method rawMethod: String, path: String) -> Route {
-        // Bytes, not String.hasPrefix: this runs on every request and needs no Unicode rules.
-        if path.utf8.starts(with: Self.adminPrefix.utf8) { return .admin }
-        guard let method = HTTPMethod(rawValue: rawMethod) else {
+        var path = path
+        return path.withUTF8 { route(method: HTTPMethod(rawValue: rawMethod), path: $0) }
+    }
+
+    /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
+    public func route(method: HTTPMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
+        if path.starts(with: Self.adminPrefixBytes) { return .admin }
+        guard let method else {
             // Unknown methods get the same treatment as known ones the path does not allow.
-            for candidate in HTTPMethod.allCases {
-                if case .found = set.routes.match(method: candidate, path: path) { return .methodNotAllowed(allowedMethods(path)) }
-            }
-            return .notFound
+            let allowed = HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
+            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
         switch set.routes.match(method: method, path: path) {
         case .found(let index): return .contract(index)
         case .methodNotAllowed(let allowed): return .methodNotAllowed(allowed)
         case .notFound: return .notFound
         }
-    }
-
-    private func allowedMethods(_ path: String) -> [HTTPMethod] {
-        HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
     }
 
     /// The answer for a request routed to a contract, once its body has arrived.

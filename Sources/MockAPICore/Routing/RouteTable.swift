@@ -10,6 +10,10 @@ import Darwin
 /// Precedence at each segment: literal, then `{name:int}`, then `{name}`, with backtracking, so
 /// `/v1/users/self` wins over `/v1/users/{id:int}` and a deeper literal miss can still fall back
 /// to a parameter.
+///
+/// The trie is built from nested arrays, then frozen into flat buffers (`FrozenTrie`) that a
+/// match walks over the request's path bytes without allocating or retaining anything: this
+/// runs on every request.
 public struct RouteTable: Sendable {
     public enum Match: Sendable, Equatable {
         case found(contract: Int)
@@ -24,133 +28,222 @@ public struct RouteTable: Sendable {
         var second: Int
     }
 
-    private struct Node: Sendable {
-        /// Literal children: bytes and node, compared directly while there are few; past
-        /// `literalIndexThreshold` also indexed by a dictionary, whose hashing costs more than a
-        /// few byte compares.
-        var literalKeys: [[UInt8]] = []
-        var literalNodes: [Int] = []
-        var literalIndex: [String: Int]?
-        var intParameter: Int?
-        var stringParameter: Int?
-        /// Contract index per method, for templates that end here.
-        var methods: [(method: HTTPMethod, contract: Int)] = []
-    }
-
-    private static let literalIndexThreshold = 8
-    private var nodes: [Node] = [Node()]
-    private(set) var conflicts: [Conflict] = []
     public let count: Int
+    let conflicts: [Conflict]
+    private let trie: FrozenTrie
 
     public init(contracts: [Contract]) {
+        var builder = TrieBuilder()
+        for (index, contract) in contracts.enumerated() { builder.insert(contract.request, index: index) }
         count = contracts.count
-        for (index, contract) in contracts.enumerated() { insert(contract.request, index: index) }
-    }
-
-    private mutating func insert(_ request: RequestExpectation, index: Int) {
-        var current = 0
-        for segment in request.path.segments {
-            let next: Int?
-            switch segment {
-            case .literal(let text): next = literalChild(of: current, Array(text.utf8))
-            case .parameter(_, .int): next = nodes[current].intParameter
-            case .parameter(_, .string): next = nodes[current].stringParameter
-            }
-            if let next {
-                current = next
-                continue
-            }
-            nodes.append(Node())
-            let created = nodes.count - 1
-            switch segment {
-            case .literal(let text): addLiteral(text, child: created, to: current)
-            case .parameter(_, .int): nodes[current].intParameter = created
-            case .parameter(_, .string): nodes[current].stringParameter = created
-            }
-            current = created
-        }
-        if let existing = nodes[current].methods.first(where: { $0.method == request.method }) {
-            conflicts.append(Conflict(first: existing.contract, second: index))
-        } else {
-            nodes[current].methods.append((request.method, index))
-        }
-    }
-
-    private mutating func addLiteral(_ text: String, child: Int, to parent: Int) {
-        nodes[parent].literalKeys.append(Array(text.utf8))
-        nodes[parent].literalNodes.append(child)
-        if nodes[parent].literalIndex != nil {
-            nodes[parent].literalIndex![text] = child
-        } else if nodes[parent].literalKeys.count > Self.literalIndexThreshold {
-            nodes[parent].literalIndex = Dictionary(uniqueKeysWithValues: zip(
-                nodes[parent].literalKeys.map { String(decoding: $0, as: UTF8.self) }, nodes[parent].literalNodes))
-        }
-    }
-
-    private func literalChild(of parent: Int, _ segment: [UInt8]) -> Int? {
-        segment.withUnsafeBufferPointer { literalChild(of: parent, $0) }
-    }
-
-    private func literalChild(of parent: Int, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let index = nodes[parent].literalIndex { return index[String(decoding: segment, as: UTF8.self)] }
-        let keys = nodes[parent].literalKeys
-        for position in keys.indices where keys[position].count == segment.count {
-            let same = keys[position].withUnsafeBufferPointer { key in
-                segment.isEmpty || memcmp(key.baseAddress!, segment.baseAddress!, segment.count) == 0
-            }
-            if same { return nodes[parent].literalNodes[position] }
-        }
-        return nil
+        conflicts = builder.conflicts
+        trie = FrozenTrie(builder)
     }
 
     /// Matches a request path (no query, already percent-decoded) for a method.
     /// A `HEAD` request falls back to the `GET` contract when there is no `HEAD` one.
     public func match(method: HTTPMethod, path: String) -> Match {
         var path = path
-        return path.withUTF8 { bytes in
-            guard bytes.first == UInt8(ascii: "/") else { return .notFound }
-            // Segment boundaries as byte ranges: no substrings, no per-segment allocation.
-            var segments: [Range<Int>] = []
-            segments.reserveCapacity(8)
-            if bytes.count > 1 {
-                var start = 1
-                for index in 1..<bytes.count where bytes[index] == UInt8(ascii: "/") {
-                    segments.append(start..<index)
-                    start = index + 1
+        return path.withUTF8 { match(method: method, path: $0) }
+    }
+
+    /// The same, over the path's bytes as the server received them.
+    public func match(method: HTTPMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
+        guard path.first == UInt8(ascii: "/") else { return .notFound }
+        let first = path.count > 1 ? 1 : nil
+        if let contract = trie.search(node: 0, segmentStart: first, path: path, method: method) { return .found(contract: contract) }
+        if method == .HEAD, let contract = trie.search(node: 0, segmentStart: first, path: path, method: .GET) {
+            return .found(contract: contract)
+        }
+        // A miss is rare and answered with an error, so collecting the allowed methods may allocate.
+        var allowed: Set<HTTPMethod> = []
+        trie.collectMethods(node: 0, segmentStart: first, path: path, into: &allowed)
+        return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())
+    }
+}
+
+/// The trie while contracts are inserted: one node per distinct template prefix.
+private struct TrieBuilder {
+    struct Node {
+        var literals: [(key: [UInt8], child: Int)] = []
+        var intParameter: Int?
+        var stringParameter: Int?
+        /// Contract index per method, for templates that end here.
+        var methods: [(method: HTTPMethod, contract: Int)] = []
+    }
+
+    var nodes: [Node] = [Node()]
+    var conflicts: [RouteTable.Conflict] = []
+
+    mutating func insert(_ request: RequestExpectation, index: Int) {
+        var current = 0
+        for segment in request.path.segments {
+            switch segment {
+            case .literal(let text):
+                let key = Array(text.utf8)
+                if let existing = nodes[current].literals.first(where: { $0.key == key }) {
+                    current = existing.child
+                } else {
+                    let created = addNode()
+                    nodes[current].literals.append((key, created))
+                    current = created
                 }
-                segments.append(start..<bytes.count)
+            case .parameter(_, .int):
+                let next = nodes[current].intParameter ?? addNode()
+                nodes[current].intParameter = next
+                current = next
+            case .parameter(_, .string):
+                let next = nodes[current].stringParameter ?? addNode()
+                nodes[current].stringParameter = next
+                current = next
             }
-            var allowed: [HTTPMethod] = []
-            if let contract = search(node: 0, depth: 0, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
-                return .found(contract: contract)
-            }
-            if method == .HEAD, allowed.contains(.GET),
-               let contract = search(node: 0, depth: 0, bytes: bytes, segments: segments, method: .GET, allowed: &allowed) {
-                return .found(contract: contract)
-            }
-            return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: Array(Set(allowed)).sorted())
+        }
+        if let existing = nodes[current].methods.first(where: { $0.method == request.method }) {
+            conflicts.append(RouteTable.Conflict(first: existing.contract, second: index))
+        } else {
+            nodes[current].methods.append((request.method, index))
         }
     }
 
-    private func search(node index: Int, depth: Int, bytes: UnsafeBufferPointer<UInt8>, segments: [Range<Int>],
-                        method: HTTPMethod, allowed: inout [HTTPMethod]) -> Int? {
-        guard depth < segments.count else {
-            for entry in nodes[index].methods where entry.method == method { return entry.contract }
-            allowed += nodes[index].methods.map(\.method)
+    private mutating func addNode() -> Int {
+        nodes.append(Node())
+        return nodes.count - 1
+    }
+}
+
+/// The built trie in four flat, immutable buffers, laid out like a C program would: nodes,
+/// literal edges (sorted per node by length then bytes, for binary search), the edges' key
+/// bytes, and the methods that end at each node.
+private final class FrozenTrie: @unchecked Sendable {
+    struct Node {
+        var firstEdge: Int32
+        var edgeCount: Int32
+        var firstMethod: Int32
+        var methodCount: Int32
+        var intChild: Int32 // -1: none
+        var stringChild: Int32 // -1: none
+    }
+
+    struct Edge {
+        var keyStart: Int32
+        var keyLength: Int32
+        var child: Int32
+    }
+
+    struct Ending {
+        var method: HTTPMethod
+        var contract: Int32
+    }
+
+    // Written once in init, then only read, from any thread: hence @unchecked Sendable.
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let edges: UnsafeMutableBufferPointer<Edge>
+    private let keys: UnsafeMutableBufferPointer<UInt8>
+    private let endings: UnsafeMutableBufferPointer<Ending>
+
+    init(_ builder: TrieBuilder) {
+        var nodes: [Node] = []
+        var edges: [Edge] = []
+        var keys: [UInt8] = []
+        var endings: [Ending] = []
+        nodes.reserveCapacity(builder.nodes.count)
+        for node in builder.nodes {
+            let sorted = node.literals.sorted { Self.precedes($0.key, $1.key) }
+            nodes.append(Node(firstEdge: Int32(edges.count), edgeCount: Int32(sorted.count),
+                              firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
+                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1)))
+            for literal in sorted {
+                edges.append(Edge(keyStart: Int32(keys.count), keyLength: Int32(literal.key.count), child: Int32(literal.child)))
+                keys += literal.key
+            }
+            endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
+        }
+        self.nodes = Self.copy(nodes)
+        self.edges = Self.copy(edges)
+        self.keys = Self.copy(keys)
+        self.endings = Self.copy(endings)
+    }
+
+    deinit {
+        nodes.deallocate()
+        edges.deallocate()
+        keys.deallocate()
+        endings.deallocate()
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// Edge order: shorter keys first, then bytewise, the order `compare` searches in.
+    private static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.count != rhs.count ? lhs.count < rhs.count : lhs.lexicographicallyPrecedes(rhs)
+    }
+
+    /// The segment starting at `start`, and where the next one starts (nil after the last).
+    @inline(__always)
+    private func segment(at start: Int, in path: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, next: Int?) {
+        var end = start
+        while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+        return (UnsafeBufferPointer(rebasing: path[start..<end]), end < path.count ? end + 1 : nil)
+    }
+
+    /// The contract for `method` below `node`, trying literal, int and string children in that order.
+    func search(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+        let node = nodes[index]
+        guard let start = segmentStart else {
+            for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) where endings[position].method == method {
+                return Int(endings[position].contract)
+            }
             return nil
         }
-        let segment = UnsafeBufferPointer(rebasing: bytes[segments[depth]])
-        if let next = literalChild(of: index, segment),
-           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
+        let (segment, next) = self.segment(at: start, in: path)
+        if let child = literalChild(of: node, segment),
+           let hit = search(node: child, segmentStart: next, path: path, method: method) {
             return hit
         }
-        if let next = nodes[index].intParameter, PathTemplate.ParameterType.isInteger(segment),
-           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
+        if node.intChild >= 0, PathTemplate.ParameterType.isInteger(segment),
+           let hit = search(node: Int(node.intChild), segmentStart: next, path: path, method: method) {
             return hit
         }
-        if let next = nodes[index].stringParameter, !segment.isEmpty,
-           let hit = search(node: next, depth: depth + 1, bytes: bytes, segments: segments, method: method, allowed: &allowed) {
-            return hit
+        if node.stringChild >= 0, !segment.isEmpty {
+            return search(node: Int(node.stringChild), segmentStart: next, path: path, method: method)
+        }
+        return nil
+    }
+
+    /// Every method of every template the path matches, for a 405's Allow header.
+    func collectMethods(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, into methods: inout Set<HTTPMethod>) {
+        let node = nodes[index]
+        guard let start = segmentStart else {
+            for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) { methods.insert(endings[position].method) }
+            return
+        }
+        let (segment, next) = self.segment(at: start, in: path)
+        if let child = literalChild(of: node, segment) { collectMethods(node: child, segmentStart: next, path: path, into: &methods) }
+        if node.intChild >= 0, PathTemplate.ParameterType.isInteger(segment) {
+            collectMethods(node: Int(node.intChild), segmentStart: next, path: path, into: &methods)
+        }
+        if node.stringChild >= 0, !segment.isEmpty {
+            collectMethods(node: Int(node.stringChild), segmentStart: next, path: path, into: &methods)
+        }
+    }
+
+    /// Binary search of the node's sorted edges: a few byte compares even with thousands of siblings.
+    private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        var low = Int(node.firstEdge)
+        var high = low + Int(node.edgeCount)
+        while low < high {
+            let middle = (low + high) / 2
+            let edge = edges[middle]
+            var order = Int(edge.keyLength) - segment.count
+            if order == 0, !segment.isEmpty {
+                order = Int(memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count))
+            }
+            if order == 0 { return Int(edge.child) }
+            if order < 0 { low = middle + 1 } else { high = middle }
         }
         return nil
     }

@@ -1,4 +1,5 @@
-/// What the server learned about a request once its body has arrived; the input to validation.
+/// What validation looks at once a routed request's body has arrived. Method and path are not
+/// here: routing has already matched them to the contract.
 public struct IncomingRequest: Sendable {
     public enum Body: Sendable {
         case none
@@ -9,18 +10,14 @@ public struct IncomingRequest: Sendable {
         case other(bytes: Int)
     }
 
-    public var method: HTTPMethod
-    public var path: String
     /// Decoded query pairs in arrival order; a key without `=` has a nil value.
     public var query: [(name: String, value: String?)]
     public var headers: HeaderFields
     public var contentType: String?
     public var body: Body
 
-    public init(method: HTTPMethod, path: String, query: [(name: String, value: String?)] = [],
-                headers: HeaderFields = [], contentType: String? = nil, body: Body = .none) {
-        self.method = method
-        self.path = path
+    public init(query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+                contentType: String? = nil, body: Body = .none) {
         self.query = query
         self.headers = headers
         self.contentType = contentType
