@@ -28,16 +28,17 @@ public final class Contract: Sendable {
     public func responseIndex(named name: String) -> Int? { responses.firstIndex { $0.name == name } }
 }
 
-/// What a request to a contract must carry.
-public struct RequestExpectation: Sendable {
-    public var method: HTTPMethod
-    public var path: PathTemplate
-    public var query: [QueryExpectation] = []
-    public var headers: [HeaderExpectation] = []
+/// What a request to a contract must carry. A class for the same reason as `Contract`:
+/// validation reads it on every request, and a struct read out of the contract was copied.
+public final class RequestExpectation: Sendable {
+    public let method: HTTPMethod
+    public let path: PathTemplate
+    public let query: [QueryExpectation]
+    public let headers: [HeaderExpectation]
     /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
-    public var json: [JSONKeyExpectation]?
+    public let json: [JSONKeyExpectation]?
     /// Parts of a multipart/form-data body; nil when the contract expects no upload.
-    public var multipart: [PartExpectation]?
+    public let multipart: [PartExpectation]?
 
     public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
                 json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil) {

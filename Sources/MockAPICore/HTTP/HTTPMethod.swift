@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The request methods a contract may name.
 public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
@@ -16,7 +22,7 @@ public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
         case (UInt8(ascii: "O"), 7): candidate = .OPTIONS
         default: return nil
         }
-        guard candidate.name.withUTF8Buffer({ $0.elementsEqual(bytes) }) else { return nil }
+        guard memcmp(candidate.name.utf8Start, bytes.baseAddress!, bytes.count) == 0 else { return nil }
         self = candidate
     }
 

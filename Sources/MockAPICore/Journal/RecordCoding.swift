@@ -24,6 +24,10 @@ struct RecordWriter {
     }
 
     mutating func string(_ text: String) {
+        guard base != nil else {
+            size += MemoryLayout<Int>.size + text.utf8.count // measuring: no need to touch the bytes
+            return
+        }
         if text.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
             bytes(UnsafeRawBufferPointer(start: nil, count: 0)) // never for native strings; keeps the record readable
         }
