@@ -1,10 +1,6 @@
 import CMicroHTTPD
+import CMicroHTTPDShims
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a connection's headers or query arguments, in arrival order.
 enum ConnectionValues {
@@ -24,19 +20,11 @@ enum ConnectionValues {
         return pairs
     }
 
-    /// Request headers in arrival order, copied as bytes.
+    /// Request headers in arrival order, copied as bytes in one C call.
     static func headers(_ connection: OpaquePointer) -> HeaderFields {
-        var fields = HeaderFields()
-        // The fields value itself is the callback's context: no box object per call.
-        withUnsafeMutablePointer(to: &fields) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, { context, _, key, value in
-                guard let context, let key else { return .YES }
-                let name = UnsafeBufferPointer(start: UnsafeRawPointer(key).assumingMemoryBound(to: UInt8.self), count: strlen(key))
-                let text = value.map { UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)) }
-                context.assumingMemoryBound(to: HeaderFields.self).pointee.append(name: name, value: text ?? UnsafeBufferPointer(start: nil, count: 0))
-                return .YES
-            }, pointer)
+        // Room for a typical client's headers; more is asked for when they need it.
+        HeaderFields(capacity: 512) { buffer in
+            CMicroHTTPDShims_copy_headers(connection, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count)
         }
-        return fields
     }
 }

@@ -30,19 +30,24 @@ final class RequestHandler: Sendable {
         self.configuration = configuration
     }
 
+    // Both callbacks borrow the handler and the request's context with
+    // `_withUnsafeGuaranteedRef`: MHD keeps them alive for the call, so the retain and release
+    // `takeUnretainedValue()` costs per use are pure overhead on every request.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
-        let handler = Unmanaged<RequestHandler>.fromOpaque(cls!).takeUnretainedValue()
-        guard let connection, let requestState, let uploadDataSize else { return .NO }
+        guard let cls, let connection, let requestState, let uploadDataSize else { return .NO }
         // MHD passes the url on every call; its bytes are read there, never kept past a call.
         let path = bytes(url)
-        if let existing = requestState.pointee {
-            let context = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
-            return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
+        return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
+            if let existing = requestState.pointee {
+                return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
+                    handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
+                }
+            }
+            let context = handler.beginRequest(connection: connection, path: path, method: method)
+            requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+            handler.inFlightHere.count.add(1, ordering: .relaxed)
+            return handler.checkDeclaredLength(context, connection: connection, path: path)
         }
-        let context = handler.beginRequest(connection: connection, path: path, method: method)
-        requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-        handler.inFlightHere.count.add(1, ordering: .relaxed)
-        return handler.checkDeclaredLength(context, connection: connection, path: path)
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
@@ -50,7 +55,7 @@ final class RequestHandler: Sendable {
         Unmanaged<RequestContext>.fromOpaque(state).release()
         requestState.pointee = nil
         // Completion runs on the connection's own worker thread, the one that counted it in.
-        Unmanaged<RequestHandler>.fromOpaque(cls).takeUnretainedValue().inFlightHere.count.subtract(1, ordering: .relaxed)
+        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
     }
 
     private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?) -> RequestContext {

@@ -57,6 +57,18 @@ struct RobustnessTests {
         }
     }
 
+    @Test func manyAndLongHeadersAreJournaledWhole() async throws {
+        // Past the 512 bytes first offered for a request's headers, so the copy is redone larger.
+        let headers = Dictionary(uniqueKeysWithValues: (0..<20).map { ("X-Trace-\($0)", String(repeating: "v\($0 % 10)", count: 40 + $0)) })
+        try await withMockServer { server in
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories", headers: headers).status == 200)
+            let journaled = try #require(server.journal().last).headers
+            for (name, value) in headers { #expect(journaled.value(for: name.lowercased()) == value) }
+            #expect(journaled.value(for: "Host") != nil)
+            #expect(journaled.pairs.count == headers.count + 2) // and Host, Connection
+        }
+    }
+
     @Test func journalIsBoundedToItsCapacity() async throws {
         try await withMockServer(configure: { $0.journalCapacity = 5 }) { server in
             for i in 0..<8 { _ = try RawHTTP.request(server.port, "GET", "/v1/users/\(i)") }

@@ -21,4 +21,10 @@ uint16_t CMicroHTTPDShims_daemon_port(struct MHD_Daemon *daemon);
 /// How many connections the daemon holds open right now.
 unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon);
 
+/// Copies the request's headers into `buffer` as records of a 32-bit native-endian name length,
+/// a 32-bit value length, the name's bytes and the value's bytes, in arrival order.
+/// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
+/// unspecified and the caller retries with the returned size.
+size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
+
 #endif

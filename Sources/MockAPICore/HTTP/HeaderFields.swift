@@ -1,10 +1,12 @@
-/// Request headers as they arrived, packed in one buffer (`name NUL value NUL …`).
+/// Request headers as they arrived, packed in one buffer: per header a 32-bit name length, a
+/// 32-bit value length, then the name and value bytes.
 ///
-/// Copying headers off a connection is then one append per header instead of two Strings,
-/// and Strings are made only for the headers someone reads: validation looks up a few, the
-/// journal renders them all only when it is read.
+/// The server fills it in one C call per request, a lookup skips headers by their lengths, and
+/// Strings are made only for the headers someone reads: validation looks up a few, the journal
+/// renders them all only when it is read.
 public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
     private var bytes: [UInt8] = []
+    private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
 
     public init() {}
 
@@ -12,9 +14,27 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
         for (name, value) in elements { append(name: name, value: value) }
     }
 
-    /// Headers from bytes `withPackedBytes` handed out.
+    /// Headers from bytes in this layout, as `withPackedBytes` hands them out.
     public init(packed: UnsafeRawBufferPointer) {
         bytes = Array(packed)
+    }
+
+    /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
+    /// bytes and returns how many the headers need; asked again with more room if they need more.
+    public init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+        var room = capacity
+        while true {
+            var needed = 0
+            let filled = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+                needed = fill(UnsafeMutableRawBufferPointer(buffer))
+                count = needed <= room ? needed : 0
+            }
+            if needed <= room {
+                bytes = filled
+                return
+            }
+            room = needed
+        }
     }
 
     public var isEmpty: Bool { bytes.isEmpty }
@@ -25,59 +45,54 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
     }
 
     public mutating func append(name: String, value: String) {
+        for length in [name.utf8.count, value.utf8.count] {
+            withUnsafeBytes(of: UInt32(length)) { bytes.append(contentsOf: $0) }
+        }
         bytes.append(contentsOf: name.utf8)
-        bytes.append(0)
         bytes.append(contentsOf: value.utf8)
-        bytes.append(0)
-    }
-
-    /// Appends from C strings, as libmicrohttpd hands them over.
-    public mutating func append(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) {
-        // One allocation for a typical request's headers instead of a regrowth per header.
-        if bytes.isEmpty { bytes.reserveCapacity(128) }
-        bytes.append(contentsOf: name)
-        bytes.append(0)
-        bytes.append(contentsOf: value)
-        bytes.append(0)
     }
 
     /// The first value of a header, its name matched ASCII case-insensitively.
     public func value(for name: String) -> String? {
-        var wanted = name
-        return wanted.withUTF8 { wanted in
-            bytes.withUnsafeBufferPointer { buffer -> String? in
-                var offset = 0
-                while offset < buffer.count {
-                    var nameEnd = offset
-                    while buffer[nameEnd] != 0 { nameEnd += 1 }
-                    var valueEnd = nameEnd + 1
-                    while buffer[valueEnd] != 0 { valueEnd += 1 }
-                    if nameEnd - offset == wanted.count {
-                        var same = true
-                        for index in 0..<wanted.count where buffer[offset + index] | 0x20 != wanted[index] | 0x20 {
-                            same = false
-                            break
-                        }
-                        if same { return String(decoding: UnsafeBufferPointer(rebasing: buffer[(nameEnd + 1)..<valueEnd]), as: UTF8.self) }
-                    }
-                    offset = valueEnd + 1
+        var name = name
+        return name.withUTF8 { wanted in
+            bytes.withUnsafeBytes { buffer -> String? in
+                var found: String?
+                forEachField(in: buffer) { fieldName, value in
+                    guard fieldName.count == wanted.count else { return true }
+                    for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
+                    found = String(decoding: value, as: UTF8.self)
+                    return false
                 }
-                return nil
+                return found
             }
         }
     }
 
     /// Every header as Strings, in arrival order.
     public var pairs: [(name: String, value: String)] {
-        var result: [(name: String, value: String)] = []
-        var offset = 0
-        while offset < bytes.count {
-            let nameEnd = bytes[offset...].firstIndex(of: 0)!
-            let valueEnd = bytes[(nameEnd + 1)...].firstIndex(of: 0)!
-            result.append((String(decoding: bytes[offset..<nameEnd], as: UTF8.self),
-                           String(decoding: bytes[(nameEnd + 1)..<valueEnd], as: UTF8.self)))
-            offset = valueEnd + 1
+        bytes.withUnsafeBytes { buffer in
+            var result: [(name: String, value: String)] = []
+            forEachField(in: buffer) { name, value in
+                result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+                return true
+            }
+            return result
         }
-        return result
+    }
+
+    /// Calls `body` with each header's name and value bytes until it returns false.
+    private func forEachField(in buffer: UnsafeRawBufferPointer,
+                              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) {
+        var offset = 0
+        while offset + Self.lengthsSize <= buffer.count {
+            let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            let nameStart = offset + Self.lengthsSize
+            let valueStart = nameStart + nameLength
+            offset = valueStart + valueLength
+            let name = UnsafeRawBufferPointer(rebasing: buffer[nameStart..<valueStart])
+            if !body(name, UnsafeRawBufferPointer(rebasing: buffer[valueStart..<offset])) { return }
+        }
     }
 }
