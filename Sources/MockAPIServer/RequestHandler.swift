@@ -101,22 +101,32 @@ final class RequestHandler: Sendable {
             return queue(response, context, connection, path: path)
         case .contract(let index):
             let contract = responder.set.contracts[index]
+            if context.query.isEmpty, context.bodyBytes == 0,
+               let response = responder.plainResponse(toContract: index, headers: context.headers) {
+                return queuePrepared(contract: index, response: response, context, connection, path: path)
+            }
             switch context.finishBody() {
             case .failure(let malformed):
                 return queue(ErrorResponses.malformed(malformed.reason, contract: contract), context, connection, path: path, contract: contract.name)
             case .success(let body):
-                let (reply, responseName) = responder.respond(toContract: index, request: context.incomingRequest(body: body))
-                switch reply {
+                switch responder.respond(toContract: index, request: context.incomingRequest(body: body)) {
                 case .generated(let generated):
                     return queue(generated, context, connection, path: path, contract: contract.name)
                 case .prepared(let contractIndex, let responseIndex):
-                    let status = contract.responses[responseIndex].status
-                    let result = MHD_queue_response(connection, UInt32(status), prepared.response(contract: contractIndex, response: responseIndex))
-                    record(context, path: path, status: status, contract: contract.name, response: responseName)
-                    return result
+                    return queuePrepared(contract: contractIndex, response: responseIndex, context, connection, path: path)
                 }
             }
         }
+    }
+
+    /// Queues a response prepared at start and journals it.
+    private func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
+                               path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let contract = responder.set.contracts[index]
+        let definition = contract.responses[response]
+        let result = MHD_queue_response(connection, UInt32(definition.status), prepared.response(contract: index, response: response))
+        record(context, path: path, status: definition.status, contract: contract.name, response: definition.name)
+        return result
     }
 
     private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {

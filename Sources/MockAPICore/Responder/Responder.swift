@@ -26,9 +26,30 @@ public final class Responder: Sendable {
     public static let adminPrefix = "/__mockapi/"
     private static let adminPrefixBytes = Array(adminPrefix.utf8)
 
+    /// Per contract, the response a plain request (no query, no body, no `Prefer` header) gets
+    /// when that cannot vary, found once at load by the same validation and selection `respond`
+    /// runs; nil when a plain request breaks the contract or its answer varies (a sequence).
+    private let plainResponses: [Int?]
+
     public init(set: ContractSet, journalCapacity: Int = 10_000) {
         self.set = set
         self.journal = RequestJournal(capacity: journalCapacity)
+        plainResponses = set.contracts.enumerated().map { index, contract in
+            guard contract.sequence == nil,
+                  RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
+                  case .success(let response) = ResponseSelector.select(for: contract, index: index, query: [], prefer: nil,
+                                                                        scenarios: ScenarioState())
+            else { return nil }
+            return response
+        }
+    }
+
+    /// The answer to a request with no query and no body, when it is fixed: most mock traffic
+    /// is such requests, and this skips building a request to validate. Nil means `respond`
+    /// decides.
+    public func plainResponse(toContract index: Int, headers: HeaderFields) -> Int? {
+        guard let response = plainResponses[index], headers.value(for: "Prefer") == nil else { return nil }
+        return response
     }
 
     public func route(method rawMethod: String, path: String) -> Route {
@@ -52,20 +73,19 @@ public final class Responder: Sendable {
     }
 
     /// The answer for a request routed to a contract, once its body has arrived.
-    /// Returns the reply and the name of the response chosen (nil for errors).
-    public func respond(toContract index: Int, request: IncomingRequest) -> (reply: Reply, responseName: String?) {
+    public func respond(toContract index: Int, request: IncomingRequest) -> Reply {
         let contract = set.contracts[index]
         var violations = RequestValidator.violations(of: request, against: contract.request)
         if violations.isEmpty {
             switch ResponseSelector.select(for: contract, index: index, query: request.query,
                                            prefer: request.header("Prefer"), scenarios: scenarios) {
             case .success(let response):
-                return (.prepared(contract: index, response: response), contract.responses[response].name)
+                return .prepared(contract: index, response: response)
             case .failure(let violation):
                 violations.append(violation)
             }
         }
-        return (.generated(ErrorResponses.contractViolation(contract, set: set, violations: violations)), nil)
+        return .generated(ErrorResponses.contractViolation(contract, set: set, violations: violations))
     }
 
     /// The answer for a request that matched no contract.
