@@ -123,9 +123,10 @@ final class RequestHandler: Sendable {
     private func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let contract = responder.set.contracts[index]
-        let definition = contract.responses[response]
-        let result = MHD_queue_response(connection, UInt32(definition.status), prepared.response(contract: index, response: response))
-        record(context, path: path, status: definition.status, contract: contract.name, response: definition.name)
+        // Fields read in place: copying the ResponseDefinition (body, headers) cost more.
+        let status = contract.responses[response].status
+        let result = MHD_queue_response(connection, UInt32(status), prepared.response(contract: index, response: response))
+        record(context, path: path, status: status, contract: contract.name, response: contract.responses[response].name)
         return result
     }
 

@@ -4,9 +4,25 @@
 /// The server fills it in one C call per request, a lookup skips headers by their lengths, and
 /// Strings are made only for the headers someone reads: validation looks up a few, the journal
 /// renders them all only when it is read.
-public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
-    private var bytes: [UInt8] = []
+// Why unchecked: the storage is never written after init (append makes a new one), so sharing
+// it across threads is safe; ManagedBuffer itself is marked non-Sendable.
+public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLiteral {
+    /// Immutable once filled; nil when there are no headers. A ManagedBuffer subclass rather
+    /// than `[UInt8]`: one allocation, and none of the generic array-storage lookup that cost
+    /// more than the copy itself on every request.
+    private var storage: Storage?
     private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
+
+    /// The header is the number of bytes used.
+    private final class Storage: ManagedBuffer<Int, UInt8> {
+        static func make(capacity: Int) -> Storage {
+            unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
+        }
+
+        func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+            try withUnsafeMutablePointers { count, elements in try body(UnsafeRawBufferPointer(start: elements, count: count.pointee)) }
+        }
+    }
 
     public init() {}
 
@@ -16,7 +32,10 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
 
     /// Headers from bytes in this layout, as `withPackedBytes` hands them out.
     public init(packed: UnsafeRawBufferPointer) {
-        bytes = Array(packed)
+        self.init(capacity: packed.count) { buffer in
+            buffer.copyMemory(from: packed)
+            return packed.count
+        }
     }
 
     /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
@@ -24,39 +43,54 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
     public init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         var room = capacity
         while true {
-            var needed = 0
-            let filled = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
-                needed = fill(UnsafeMutableRawBufferPointer(buffer))
-                count = needed <= room ? needed : 0
+            let candidate = Storage.make(capacity: room)
+            let needed = candidate.withUnsafeMutablePointers { count, elements in
+                let needed = fill(UnsafeMutableRawBufferPointer(start: elements, count: room))
+                count.pointee = needed <= room ? needed : 0
+                return needed
             }
             if needed <= room {
-                bytes = filled
+                storage = needed == 0 ? nil : candidate
                 return
             }
             room = needed
         }
     }
 
-    public var isEmpty: Bool { bytes.isEmpty }
+    public var isEmpty: Bool { storage == nil }
 
     /// The packed buffer, for storing it elsewhere as one copy.
     public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBytes(body)
+        guard let storage else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try storage.withBytes(body)
+    }
+
+    public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
+        lhs.withPackedBytes { left in rhs.withPackedBytes { right in left.elementsEqual(right) } }
     }
 
     public mutating func append(name: String, value: String) {
+        var added: [UInt8] = []
         for length in [name.utf8.count, value.utf8.count] {
-            withUnsafeBytes(of: UInt32(length)) { bytes.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(length)) { added.append(contentsOf: $0) }
         }
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: value.utf8)
+        added += name.utf8
+        added += value.utf8
+        let old = self
+        self = old.withPackedBytes { existing in
+            HeaderFields(capacity: existing.count + added.count) { buffer in
+                buffer.copyMemory(from: existing)
+                UnsafeMutableRawBufferPointer(rebasing: buffer[existing.count...]).copyBytes(from: added)
+                return existing.count + added.count
+            }
+        }
     }
 
     /// The first value of a header, its name matched ASCII case-insensitively.
     public func value(for name: String) -> String? {
         var name = name
         return name.withUTF8 { wanted in
-            bytes.withUnsafeBytes { buffer -> String? in
+            withPackedBytes { buffer -> String? in
                 var found: String?
                 forEachField(in: buffer) { fieldName, value in
                     guard fieldName.count == wanted.count else { return true }
@@ -71,7 +105,7 @@ public struct HeaderFields: Sendable, Equatable, ExpressibleByArrayLiteral {
 
     /// Every header as Strings, in arrival order.
     public var pairs: [(name: String, value: String)] {
-        bytes.withUnsafeBytes { buffer in
+        withPackedBytes { buffer in
             var result: [(name: String, value: String)] = []
             forEachField(in: buffer) { name, value in
                 result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
