@@ -88,18 +88,20 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// The first value of a header, its name matched ASCII case-insensitively.
     public func value(for name: String) -> String? {
-        var name = name
-        return name.withUTF8 { wanted in
-            withPackedBytes { buffer -> String? in
-                var found: String?
-                forEachField(in: buffer) { fieldName, value in
-                    guard fieldName.count == wanted.count else { return true }
-                    for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
-                    found = String(decoding: value, as: UTF8.self)
-                    return false
-                }
-                return found
+        if let found = name.utf8.withContiguousStorageIfAvailable({ value(forName: $0) }) { return found }
+        return value(for: String(decoding: Array(name.utf8), as: UTF8.self)) // a bridged name: make it contiguous
+    }
+
+    private func value(forName wanted: UnsafeBufferPointer<UInt8>) -> String? {
+        withPackedBytes { buffer -> String? in
+            var found: String?
+            forEachField(in: buffer) { fieldName, value in
+                guard fieldName.count == wanted.count else { return true }
+                for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
+                found = String(decoding: value, as: UTF8.self)
+                return false
             }
+            return found
         }
     }
 
