@@ -66,6 +66,8 @@ public struct RouteTable: Sendable {
 private struct TrieBuilder {
     struct Node {
         var literals: [(key: [UInt8], child: Int)] = []
+        /// Position in `literals` by key, so inserting 10,000 siblings is not quadratic.
+        var literalPositions: [[UInt8]: Int] = [:]
         var intParameter: Int?
         var stringParameter: Int?
         /// Contract index per method, for templates that end here.
@@ -81,10 +83,11 @@ private struct TrieBuilder {
             switch segment {
             case .literal(let text):
                 let key = Array(text.utf8)
-                if let existing = nodes[current].literals.first(where: { $0.key == key }) {
-                    current = existing.child
+                if let position = nodes[current].literalPositions[key] {
+                    current = nodes[current].literals[position].child
                 } else {
                     let created = addNode()
+                    nodes[current].literalPositions[key] = nodes[current].literals.count
                     nodes[current].literals.append((key, created))
                     current = created
                 }
@@ -111,13 +114,17 @@ private struct TrieBuilder {
     }
 }
 
-/// The built trie in four flat, immutable buffers, laid out like a C program would: nodes,
-/// literal edges (sorted per node by length then bytes, for binary search), the edges' key
-/// bytes, and the methods that end at each node.
+/// The built trie in flat, immutable buffers, laid out like a C program would: nodes, literal
+/// edges (sorted per node by length then bytes, for binary search), the edges' key bytes, the
+/// methods that end at each node, and hash slots for nodes with many literal children.
 private final class FrozenTrie: @unchecked Sendable {
     struct Node {
         var firstEdge: Int32
         var edgeCount: Int32
+        /// Open-addressing table of edge indexes (-1 empty) for a node with many literal
+        /// children: a binary search over thousands of siblings missed the cache at every step.
+        var firstSlot: Int32
+        var slotCount: Int32 // 0: no table, search the edges
         var firstMethod: Int32
         var methodCount: Int32
         var intChild: Int32 // -1: none
@@ -135,33 +142,52 @@ private final class FrozenTrie: @unchecked Sendable {
         var contract: Int32
     }
 
+    /// Past this many literal children a node gets a hash table.
+    private static let hashedChildren = 16
+
     // Written once in init, then only read, from any thread: hence @unchecked Sendable.
     private let nodes: UnsafeMutableBufferPointer<Node>
     private let edges: UnsafeMutableBufferPointer<Edge>
     private let keys: UnsafeMutableBufferPointer<UInt8>
     private let endings: UnsafeMutableBufferPointer<Ending>
+    private let slots: UnsafeMutableBufferPointer<Int32>
 
     init(_ builder: TrieBuilder) {
         var nodes: [Node] = []
         var edges: [Edge] = []
         var keys: [UInt8] = []
         var endings: [Ending] = []
+        var slots: [Int32] = []
         nodes.reserveCapacity(builder.nodes.count)
         for node in builder.nodes {
             let sorted = node.literals.sorted { Self.precedes($0.key, $1.key) }
-            nodes.append(Node(firstEdge: Int32(edges.count), edgeCount: Int32(sorted.count),
-                              firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
-                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1)))
-            for literal in sorted {
+            let firstEdge = edges.count
+            var slotCount = 0
+            if sorted.count > Self.hashedChildren {
+                slotCount = 1
+                while slotCount < 2 * sorted.count { slotCount *= 2 }
+            }
+            let firstSlot = slots.count
+            slots += repeatElement(-1, count: slotCount)
+            for (offset, literal) in sorted.enumerated() {
                 edges.append(Edge(keyStart: Int32(keys.count), keyLength: Int32(literal.key.count), child: Int32(literal.child)))
                 keys += literal.key
+                guard slotCount > 0 else { continue }
+                var slot = literal.key.withUnsafeBufferPointer { Self.hash($0) } & (slotCount - 1)
+                while slots[firstSlot + slot] >= 0 { slot = (slot + 1) & (slotCount - 1) }
+                slots[firstSlot + slot] = Int32(firstEdge + offset)
             }
+            nodes.append(Node(firstEdge: Int32(firstEdge), edgeCount: Int32(sorted.count),
+                              firstSlot: Int32(firstSlot), slotCount: Int32(slotCount),
+                              firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
+                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1)))
             endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
         }
         self.nodes = Self.copy(nodes)
         self.edges = Self.copy(edges)
         self.keys = Self.copy(keys)
         self.endings = Self.copy(endings)
+        self.slots = Self.copy(slots)
     }
 
     deinit {
@@ -169,6 +195,14 @@ private final class FrozenTrie: @unchecked Sendable {
         edges.deallocate()
         keys.deallocate()
         endings.deallocate()
+        slots.deallocate()
+    }
+
+    /// FNV-1a: a few instructions per byte, and path segments are short.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash & 0x7fff_ffff)
     }
 
     private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
@@ -231,8 +265,28 @@ private final class FrozenTrie: @unchecked Sendable {
         }
     }
 
-    /// Binary search of the node's sorted edges: a few byte compares even with thousands of siblings.
     private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        node.slotCount > 0 ? hashedChild(of: node, segment) : searchedChild(of: node, segment)
+    }
+
+    private func matches(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(edge.keyLength) == segment.count
+            && (segment.isEmpty || memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count) == 0)
+    }
+
+    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        let mask = Int(node.slotCount) - 1
+        var slot = Self.hash(segment) & mask
+        while true {
+            let edge = Int(slots[Int(node.firstSlot) + slot])
+            if edge < 0 { return nil }
+            if matches(edges[edge], segment) { return Int(edges[edge].child) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Binary search of the node's sorted edges, for the common node with a few children.
+    private func searchedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         var low = Int(node.firstEdge)
         var high = low + Int(node.edgeCount)
         while low < high {
