@@ -12,6 +12,7 @@ final class RequestContext {
     let contract: Contract?
     let query: [(name: String, value: String?)]
     let headers: HeaderFields
+    /// Read only when the contract expects a JSON or multipart body, the only checks that use it.
     let contentType: String?
     let receivedAt = System.epochMilliseconds()
     let started = System.monotonicNanoseconds()
@@ -36,7 +37,9 @@ final class RequestContext {
         self.contract = contract
         self.query = query
         self.headers = headers
-        let contentType = headers.value(for: "Content-Type")
+        // Only a contract that expects a body looks at its type; most requests skip the lookup.
+        let expectsBody = contract.map { $0.request.json != nil || $0.request.multipart != nil } ?? false
+        let contentType = expectsBody ? headers.value(for: "Content-Type") : nil
         self.contentType = contentType
         body = Self.plan(for: contract, contentType: contentType)
     }
