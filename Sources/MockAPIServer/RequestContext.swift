@@ -8,8 +8,6 @@ import MockAPICore
 final class RequestContext {
     let method: String
     let route: Responder.Route
-    /// The contract the request was routed to, if any.
-    let contract: Contract?
     let query: [(name: String, value: String?)]
     let headers: HeaderFields
     /// Read only when the contract expects a JSON or multipart body, the only checks that use it.
@@ -34,7 +32,6 @@ final class RequestContext {
          headers: HeaderFields, contract: Contract?) {
         self.method = method
         self.route = route
-        self.contract = contract
         self.query = query
         self.headers = headers
         // Only a contract that expects a body looks at its type; most requests skip the lookup.

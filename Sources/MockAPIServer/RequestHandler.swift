@@ -101,8 +101,8 @@ final class RequestHandler: Sendable {
             return queue(response, context, connection, path: path)
         case .contract(let index):
             let contract = responder.set.contracts[index]
-            if context.query.isEmpty, context.bodyBytes == 0,
-               let response = responder.plainResponse(toContract: index, headers: context.headers) {
+            if let response = responder.plainResponse(toContract: index, query: context.query, bodyBytes: context.bodyBytes,
+                                                      headers: context.headers) {
                 return queuePrepared(contract: index, response: response, context, connection, path: path)
             }
             switch context.finishBody() {

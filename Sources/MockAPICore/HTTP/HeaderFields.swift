@@ -57,8 +57,6 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
-    public var isEmpty: Bool { storage == nil }
-
     /// The packed buffer, for storing it elsewhere as one copy.
     public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         guard let storage else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }

@@ -29,7 +29,7 @@ struct RecordWriter {
             return
         }
         if text.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
-            bytes(UnsafeRawBufferPointer(start: nil, count: 0)) // never for native strings; keeps the record readable
+            Array(text.utf8).withUnsafeBytes { bytes($0) } // a bridged string: copy it contiguous first
         }
     }
 

@@ -44,17 +44,14 @@ public final class Responder: Sendable {
         }
     }
 
-    /// The answer to a request with no query and no body, when it is fixed: most mock traffic
-    /// is such requests, and this skips building a request to validate. Nil means `respond`
-    /// decides.
-    public func plainResponse(toContract index: Int, headers: HeaderFields) -> Int? {
-        guard let response = plainResponses[index], headers.value(for: "Prefer") == nil else { return nil }
+    /// The answer to a plain request (no query, no body, no `Prefer`), when it is fixed: most
+    /// mock traffic is such requests, and this skips building a request to validate. Nil means
+    /// `respond` decides.
+    public func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int,
+                              headers: HeaderFields) -> Int? {
+        guard query.isEmpty, bodyBytes == 0, let response = plainResponses[index],
+              headers.value(for: "Prefer") == nil else { return nil }
         return response
-    }
-
-    public func route(method rawMethod: String, path: String) -> Route {
-        var path = path
-        return path.withUTF8 { route(method: HTTPMethod(rawValue: rawMethod), path: $0) }
     }
 
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
