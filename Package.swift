@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ClientKit", targets: ["ClientKit"]),
         .library(name: "ExampleAPI", targets: ["ExampleAPI"]),
         .library(name: "MockAPIVerify", targets: ["MockAPIVerify"]),
+        .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
     ],
     dependencies: [
@@ -35,6 +36,10 @@ let package = Package(
         .target(name: "ExampleAPI", dependencies: ["ClientKit"]),
         // The contract runner behind `mockapi verify`.
         .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "ClientKit"]),
+        // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
+        .target(name: "MockAPIVerifyCommand", dependencies: [
+            "MockAPICore", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerify"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
@@ -42,15 +47,15 @@ let package = Package(
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerify", "ExampleAPIChecks",
+                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
-        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport"]),
-        .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport"]),
-        .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport"]),
-        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "ExampleAPIChecks", "MockAPITestSupport"]),
-        .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport"]),
+        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
+        .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )

@@ -13,3 +13,12 @@ extension RouteKind: VerifiableRouteKind {
         return decoders
     }
 }
+
+/// The bundled client's checks, as `mockapi verify` runs them.
+public enum BundledClientChecks {
+    /// The bundled client configured as its app would be: an app name and a signed-in token.
+    public static let configuration = ClientConfiguration(environment: .local(port: 0), appName: "mockapi-verify", token: "mockapi-verify")
+
+    /// One check per route kind, with `configuration`.
+    public static var all: [RouteCheck] { RouteCheck.all(RouteKind.self, configuration: configuration) }
+}

@@ -94,7 +94,7 @@ final class RequestHandler: Sendable {
         context.answered = true
         switch context.route {
         case .admin:
-            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self))
+            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(response, context, connection, path: path, journal: false)
         case .notFound, .methodNotAllowed:
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
@@ -142,14 +142,15 @@ final class RequestHandler: Sendable {
         let response = MHDResponse.make(generated)
         let result = MHD_queue_response(connection, UInt32(generated.status), response)
         MHD_destroy_response(response)
-        if journal { record(context, path: path, status: generated.status, contract: contract, response: nil) }
+        if journal { record(context, path: path, status: generated.status, contract: contract, response: nil, problem: generated.problem) }
         return result
     }
 
-    private func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?) {
+    private func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?,
+                        problem: String? = nil) {
         responder.journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
                                  query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
-                                 parts: context.receivedParts, contract: contract, response: response, status: status)
+                                 parts: context.receivedParts, contract: contract, response: response, status: status, problem: problem)
         if let log = configuration.requestLog {
             log.request(method: context.method, path: String(decoding: path, as: UTF8.self), status: status, contract: contract,
                         nanoseconds: System.monotonicNanoseconds() - context.started)

@@ -1,23 +1,23 @@
 import CMicroHTTPD
 
 /// Streaming SHA-256 (nettle's, which ships with libmicrohttpd's dependencies).
-public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     private var context = sha256_ctx()
 
-    public init() { nettle_sha256_init(&context) }
+    package init() { nettle_sha256_init(&context) }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
-    public mutating func update(_ bytes: some Sequence<UInt8>) {
+    package mutating func update(_ bytes: some Sequence<UInt8>) {
         let array = Array(bytes)
         array.withUnsafeBytes { update($0) }
     }
 
     /// The digest as lowercase hex; the hasher starts over afterwards.
-    public mutating func finalizeHex() -> String {
+    package mutating func finalizeHex() -> String {
         var digest = [UInt8](repeating: 0, count: 32)
         nettle_sha256_digest(&context, 32, &digest)
         let hex: [UInt8] = Array("0123456789abcdef".utf8)
@@ -31,7 +31,7 @@ public struct SHA256: Sendable {
     }
 
     /// The hex digest of some bytes in one call.
-    public static func hex(of bytes: some Sequence<UInt8>) -> String {
+    package static func hex(of bytes: some Sequence<UInt8>) -> String {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalizeHex()

@@ -1,6 +1,6 @@
 import Foundation
-@_exported import MockAPICore
-@_exported import MockAPIServer
+import MockAPICore
+import MockAPIServer
 
 /// A server started for a test, on 127.0.0.1 and a free port.
 public struct RunningMockServer: Sendable {

@@ -2,27 +2,57 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MockAPICore
 
 /// Talks to a mock server's `/__mockapi/` endpoints: resets sequences, reads the journal.
+///
+/// It has its own session: the team's transport (and whatever it adds) is for their requests only.
 struct AdminClient: Sendable {
     let baseURL: URL
 
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     func resetScenarios() async throws {
-        var request = URLRequest(url: baseURL.appendingPathComponent("__mockapi/scenarios"))
+        var request = URLRequest(url: endpoint("scenarios"))
         request.httpMethod = "DELETE"
         let (_, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
-            throw URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "it is not a mockapi server (DELETE /__mockapi/scenarios failed)"])
+            throw Failure(description: "it is not a mockapi server (DELETE /__mockapi/scenarios failed)")
         }
     }
 
-    /// The journal entry of the request that carried `Mockapi-Verify-Request: id`.
-    func journalEntry(id: String) async throws -> [String: Any]? {
-        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("__mockapi/requests"))
-        let entries = (try JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []
-        return entries.last { entry in
-            let headers = entry["headers"] as? [String: String] ?? [:]
-            return headers.contains { $0.key.lowercased() == Exchange.idHeader.lowercased() && $0.value == id }
+    /// Journal entries recorded after `since`, oldest first, and the newest id at the time of reading.
+    func journal(since: Int, limit: Int? = nil) async throws -> (entries: [[String: Any]], lastID: Int) {
+        var components = URLComponents(url: endpoint("requests"), resolvingAgainstBaseURL: false)!
+        components.queryItems = [URLQueryItem(name: "since", value: String(since))]
+            + (limit.map { [URLQueryItem(name: "limit", value: String($0))] } ?? [])
+        let (data, response) = try await URLSession.shared.data(from: components.url!)
+        guard let http = response as? HTTPURLResponse, http.statusCode == 200,
+              let lastID = http.value(forHTTPHeaderField: Responder.journalLastIDHeader).flatMap(Int.init),
+              let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw Failure(description: "GET /__mockapi/requests did not answer with a journal page (is it a current mockapi server?)")
         }
+        return (entries, lastID)
+    }
+
+    /// The newest journal id: where a reader of what comes next starts.
+    func journalCursor() async throws -> Int {
+        try await journal(since: 0, limit: 0).lastID
+    }
+
+    /// `GET /__mockapi/routes`: the server's contracts.
+    func routes() async throws -> [[String: Any]] {
+        let (data, response) = try await URLSession.shared.data(from: endpoint("routes"))
+        guard (response as? HTTPURLResponse)?.statusCode == 200,
+              let routes = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
+            throw Failure(description: "GET /__mockapi/routes did not answer with the route table")
+        }
+        return routes
+    }
+
+    private func endpoint(_ name: String) -> URL {
+        baseURL.appendingPathComponent("__mockapi").appendingPathComponent(name)
     }
 }

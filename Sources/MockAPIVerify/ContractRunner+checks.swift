@@ -5,7 +5,7 @@ import MockAPIServer
 
 extension ContractRunner {
     /// The request reached the contract the route claims, and the server found nothing wrong with it.
-    func matchFailure(_ exchange: Exchange, check: RouteCheck, contract: Contract) -> RouteResult.Failure? {
+    func matchFailure(_ exchange: Exchange, contract: Contract) -> RouteResult.Failure? {
         let expected = "contract: \(contract.name), \(contract.request.method.rawValue) \(contract.request.path) (\(file(contract)))"
         func failure(_ problem: [String]) -> RouteResult.Failure {
             .init(check: "contract", message: (sentLines(exchange) + [expected] + problem).joined(separator: "\n"))
@@ -13,11 +13,11 @@ extension ContractRunner {
         let body = exchange.bodyJSON
         // Why the claimed contract itself did not match, for the cases where another (or none) did.
         var whyNot: [String] = []
-        let sentMethod = exchange.endpoint.method.rawValue
+        let sentMethod = exchange.method
         if sentMethod != contract.request.method.rawValue {
             whyNot.append("          the contract expects \(contract.request.method.rawValue), the client sent \(sentMethod)")
         }
-        let reason = NearestContracts.explain(path: exchange.endpoint.path, template: contract.request.path)
+        let reason = NearestContracts.explain(path: exchange.path, template: contract.request.path)
         if !reason.hasPrefix("the path matches") { whyNot.append("          \(reason)") }
         switch (exchange.matchedContract, exchange.status) {
         case (contract.name, 400) where exchange.refusedByServer:
@@ -43,51 +43,57 @@ extension ContractRunner {
         }
     }
 
-    /// An upload arrived as sent: part name, filename, content type, size and SHA-256.
-    func uploadFailures(_ exchange: Exchange, check: RouteCheck) -> [RouteResult.Failure] {
-        guard case .upload(let upload) = exchange.endpoint.body else { return [] }
-        let parts = exchange.journal?["parts"] as? [[String: Any]] ?? []
-        guard let part = parts.first(where: { $0["name"] as? String == upload.partName }) else {
-            let names = parts.compactMap { $0["name"] as? String }
-            return [.init(check: "upload", message: (sentLines(exchange) + ["problem:  the server journaled no part \"\(upload.partName)\" (parts: \(names.isEmpty ? "none" : names.joined(separator: ", ")))"]).joined(separator: "\n"))]
-        }
+    /// Every multipart part arrived as the client's body carried it: name, filename, content
+    /// type, size and SHA-256, compared with what the server journaled.
+    func uploadFailures(_ exchange: Exchange) -> [RouteResult.Failure] {
+        guard !exchange.sentParts.isEmpty else { return [] }
+        let received = exchange.journal?["parts"] as? [[String: Any]] ?? []
         var problems: [String] = []
-        let sentDigest = SHA256.hex(of: upload.data)
-        if part["filename"] as? String != upload.fileName { problems.append("filename: sent \(upload.fileName), received \(part["filename"] as? String ?? "none")") }
-        let receivedType = (part["contentType"] as? String).map(MediaType.essence)
-        if receivedType != MediaType.essence(of: upload.contentType) { problems.append("content type: sent \(upload.contentType), received \(receivedType ?? "none")") }
-        if part["bytes"] as? Int != upload.data.count { problems.append("size: sent \(upload.data.count) bytes, received \(part["bytes"] as? Int ?? 0)") }
-        if part["sha256"] as? String != sentDigest { problems.append("sha256: sent \(sentDigest), received \(part["sha256"] as? String ?? "none")") }
+        for sent in exchange.sentParts {
+            guard let part = received.first(where: { $0["name"] as? String == sent.name }) else {
+                let names = received.compactMap { $0["name"] as? String }
+                problems.append("part \(sent.name): the server journaled no such part (parts: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+                continue
+            }
+            let receivedType = (part["contentType"] as? String).map(MediaType.essence)
+            let sentType = sent.contentType.map(MediaType.essence)
+            var differences: [String] = []
+            if part["filename"] as? String != sent.filename { differences.append("filename: sent \(sent.filename ?? "none"), received \(part["filename"] as? String ?? "none")") }
+            if receivedType != sentType { differences.append("content type: sent \(sentType ?? "none"), received \(receivedType ?? "none")") }
+            if part["bytes"] as? Int != sent.bytes { differences.append("size: sent \(sent.bytes) bytes, received \(part["bytes"] as? Int ?? 0)") }
+            if part["sha256"] as? String != sent.sha256 { differences.append("sha256: sent \(sent.sha256), received \(part["sha256"] as? String ?? "none")") }
+            if !differences.isEmpty { problems.append("part \"\(sent.name)\" did not arrive intact:") ; problems += differences.map { "  " + $0 } }
+        }
         guard !problems.isEmpty else { return [] }
-        return [.init(check: "upload", message: (sentLines(exchange) + ["problem:  part \"\(upload.partName)\" did not arrive intact:"] + problems.map { "  " + $0 }).joined(separator: "\n"))]
+        return [.init(check: "upload", message: (sentLines(exchange) + problems.enumerated().map { $0.offset == 0 ? "problem:  " + $0.element : "          " + $0.element }).joined(separator: "\n"))]
     }
 
-    /// The response has the contract's status and decodes into the route's model with the client's decoder.
-    func responseFailures(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder, client: APIClient) -> [RouteResult.Failure] {
+    /// The response has the contract's status and decodes with the client's decoder; the
+    /// decoded value, for the drift check.
+    func responseOutcome(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder) -> Result<Any?, RouteResult.Failure> {
         let definition = contract.responses[index]
         if exchange.status != definition.status {
-            return [.init(check: "status", message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)")]
+            return .failure(.init(check: "status", message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)"))
         }
         do {
-            _ = try decoder.decode(exchange.body, client, exchange.endpoint.description)
-            return []
-        } catch let APIError.decoding(failure) {
-            let place = failure.path.isEmpty ? "" : "\(failure.path): "
-            return [.init(check: "decoding", message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)")]
+            return .success(try decoder.decode(exchange.body))
         } catch {
-            return [.init(check: "decoding", message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(error)")]
+            let failure: DecodingFailure
+            switch error {
+            case let error as DecodingError: failure = DecodingFailure(error, data: exchange.body, endpoint: "")
+            case APIError.decoding(let decoding): failure = decoding
+            default: failure = DecodingFailure(endpoint: "", path: "", message: "\(error)")
+            }
+            let place = failure.path.isEmpty ? "" : "\(failure.path): "
+            return .failure(.init(check: "decoding", message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
         }
     }
 
-    /// Fixture keys the model never reads: decode, re-encode with the client's encoder, compare.
-    /// Null-valued keys are left out: an optional that was read as nil encodes as absent.
-    func driftWarning(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder, client: APIClient) -> String? {
-        guard exchange.status == contract.responses[index].status,
-              let value = try? decoder.decode(exchange.body, client, exchange.endpoint.description) else { return nil }
-        guard let encodable = value as? any Encodable else {
-            return "\(source(of: contract.responses[index], in: contract)): drift not checked: \(decoder.modelName) is not Encodable, so the keys it reads cannot be compared"
-        }
-        guard let reencoded = try? client.encoder.encode(encodable),
+    /// Fixture keys the model never reads: the decoded value re-encoded, its keys compared with
+    /// the body's. Null-valued keys are left out: an optional read as nil encodes as absent.
+    func driftWarning(_ exchange: Exchange, value: Any, encode: @Sendable (Any) throws -> Data, contract: Contract, index: Int,
+                      decoder: ResponseDecoder) -> String? {
+        guard let reencoded = try? encode(value),
               let original = try? JSONParser.parse(Array(exchange.body)),
               let roundTrip = try? JSONParser.parse(Array(reencoded)) else { return nil }
         let unread = KeyPaths.of(original).subtracting(KeyPaths.of(roundTrip)).sorted()

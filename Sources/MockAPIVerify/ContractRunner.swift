@@ -1,4 +1,3 @@
-import ClientKit
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -6,28 +5,30 @@ import FoundationNetworking
 import MockAPICore
 import MockAPIServer
 
-/// Fires every client route at a mock server and proves the two sides agree: the request hit
-/// the contract the route claims, uploads arrived byte for byte, and every response the route
-/// handles decodes with the client's own decoder.
+/// Fires every client route at a mock server and proves the two sides agree: the request the
+/// client's own code built hit the contract the route claims and kept it, uploads arrived byte
+/// for byte, and every response the route handles decodes with the client's own decoder.
 ///
 /// ```swift
-/// let runner = ContractRunner(set: try ContractSet.load(contracts: c, fixtures: f), checks: RouteCheck.all(MyRouteKind.self))
+/// let runner = ContractRunner(set: try ContractSet.load(contracts: c, fixtures: f), checks: MyAPIChecks.all,
+///                             options: VerifyOptions(scope: .claimed, strictDrift: true))
 /// let report = try await runner.run()   // an in-process server on 127.0.0.1:0
-/// #expect(report.failed == 0)
+/// #expect(report.exitCode == 0)
 /// ```
 public struct ContractRunner: Sendable {
     public var set: ContractSet
     public var checks: [RouteCheck]
-    /// Client settings (app name, token, …); the environment is replaced by the server's URL.
-    public var clientConfiguration: ClientConfiguration
-    public var strict: Bool
+    public var options: VerifyOptions
 
-    public init(set: ContractSet, checks: [RouteCheck], clientConfiguration: ClientConfiguration? = nil, strict: Bool = false) {
+    public init(set: ContractSet, checks: [RouteCheck], options: VerifyOptions = VerifyOptions()) {
         self.set = set
         self.checks = checks
-        self.clientConfiguration = clientConfiguration
-            ?? ClientConfiguration(environment: .local(port: 0), appName: "mockapi-verify", token: "mockapi-verify")
-        self.strict = strict
+        self.options = options
+    }
+
+    /// `strict` turns on both strict coverage and strict drift.
+    public init(set: ContractSet, checks: [RouteCheck], strict: Bool) {
+        self.init(set: set, checks: checks, options: VerifyOptions(strictCoverage: strict, strictDrift: strict))
     }
 
     /// Why a run could not happen at all (exit code 2).
@@ -51,36 +52,46 @@ public struct ContractRunner: Sendable {
     public func run(against baseURL: URL, target: String? = nil) async throws -> VerifyReport {
         let started = Date()
         let admin = AdminClient(baseURL: baseURL)
-        do { try await admin.resetScenarios() } catch {
-            throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error.localizedDescription)")
+        let cursor: JournalCursor
+        do {
+            try await admin.resetScenarios()
+            cursor = JournalCursor(try await admin.journalCursor())
+        } catch {
+            throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error)")
         }
-        var configuration = clientConfiguration
-        configuration.environment = APIEnvironment(name: "mockapi", baseURL: baseURL)
-        configuration.retry = .none
-        let client = APIClient(configuration: configuration)
-
+        let scope = contractsInScope()
         var results: [RouteResult] = []
-        for (offset, check) in checks.enumerated() {
-            var result = await verify(check, number: offset, client: client, admin: admin)
-            if strict {
+        var driftUnchecked: Set<String> = []
+        for check in checks where scope.contains(check.contract) || !set.contracts.contains(where: { $0.name == check.contract }) {
+            var result = await verify(check, baseURL: baseURL, admin: admin, cursor: cursor, driftUnchecked: &driftUnchecked)
+            if options.strictDrift {
                 result.failures += result.warnings.map { RouteResult.Failure(check: "drift", message: $0) }
             }
             results.append(result)
         }
         let claimed = Set(checks.map(\.contract))
-        let uncovered = set.contracts.map(\.name).filter { !claimed.contains($0) }
-        return VerifyReport(routes: results, uncoveredContracts: uncovered, strict: strict,
-                            target: target ?? baseURL.absoluteString, seconds: Date().timeIntervalSince(started))
+        let uncovered = set.contracts.map(\.name).filter { scope.contains($0) && !claimed.contains($0) }
+        var notes: [String] = []
+        if !driftUnchecked.isEmpty {
+            notes.append("drift not checked: \(driftUnchecked.sorted().joined(separator: "; "))")
+        }
+        return VerifyReport(routes: results, uncoveredContracts: uncovered, strictCoverage: options.strictCoverage,
+                            strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
+                            seconds: Date().timeIntervalSince(started))
     }
 
-    private func verify(_ check: RouteCheck, number: Int, client: APIClient, admin: AdminClient) async -> RouteResult {
+    /// The contract names the run answers for.
+    private func contractsInScope() -> Set<String> {
+        switch options.scope {
+        case .all: Set(set.contracts.map(\.name))
+        case .claimed: Set(checks.map(\.contract))
+        case .contracts(let names): Set(names)
+        }
+    }
+
+    private func verify(_ check: RouteCheck, baseURL: URL, admin: AdminClient, cursor: JournalCursor,
+                        driftUnchecked: inout Set<String>) async -> RouteResult {
         let started = Date()
-        var result = await checkResponses(check, number: number, client: client, admin: admin)
-        result.seconds = Date().timeIntervalSince(started)
-        return result
-    }
-
-    private func checkResponses(_ check: RouteCheck, number: Int, client: APIClient, admin: AdminClient) async -> RouteResult {
         var result = RouteResult(name: check.name, contract: check.contract)
         guard let contract = set.contracts.first(where: { $0.name == check.contract }) else {
             result.failures.append(.init(check: "coverage", message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
@@ -98,21 +109,30 @@ public struct ContractRunner: Sendable {
                     result.failures.append(.init(check: "contract", message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
                     continue
                 }
-                let exchange = try await send(check, contract: contract, response: name, number: number, client: client, admin: admin)
+                let exchange = try await send(check, response: name, baseURL: baseURL, admin: admin, cursor: cursor)
                 if name == "default" { result.request = exchange.sent }
-                if let failure = matchFailure(exchange, check: check, contract: contract) {
+                if let failure = matchFailure(exchange, contract: contract) {
                     result.failures.append(failure)
                     break // the other responses would fail the same way
                 }
-                if name == "default" { result.failures += uploadFailures(exchange, check: check) }
-                result.failures += responseFailures(exchange, contract: contract, index: index, decoder: decoder, client: client)
-                if let drift = driftWarning(exchange, contract: contract, index: index, decoder: decoder, client: client) {
-                    result.warnings.append(drift)
+                if name == "default" { result.failures += uploadFailures(exchange) }
+                switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder) {
+                case .failure(let failure): result.failures.append(failure)
+                case .success(let value?):
+                    switch decoder.reencode {
+                    case .success(let encode):
+                        if let drift = driftWarning(exchange, value: value, encode: encode, contract: contract, index: index, decoder: decoder) {
+                            result.warnings.append(drift)
+                        }
+                    case .failure(let unavailable): driftUnchecked.insert(unavailable.reason)
+                    }
+                case .success(nil): break
                 }
             }
         } catch {
             result.failures.append(.init(check: "transport", message: "the request could not be sent: \(error)"))
         }
+        result.seconds = Date().timeIntervalSince(started)
         return result
     }
 

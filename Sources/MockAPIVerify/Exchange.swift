@@ -1,4 +1,3 @@
-import ClientKit
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,16 +7,19 @@ import MockAPIServer
 
 /// One request the runner sent, what came back, and what the server journaled for it.
 struct Exchange {
-    static let idHeader = "Mockapi-Verify-Request"
-
     var sent: RouteResult.SentRequest
-    var endpoint: Endpoint
+    var request: URLRequest
+    /// The multipart parts the client's body carried, read back from the bytes it built.
+    var sentParts: [ReceivedPart]
     var status: Int
     var matchedContract: String?
     var body: Data
     var journal: [String: Any]?
 
     var bodyJSON: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+
+    var method: String { sent.method }
+    var path: String { request.url?.path ?? "/" }
 
     /// True when mockapi itself refused the request (its problem documents), as opposed to
     /// serving a contract response that happens to be a 4xx.
@@ -27,23 +29,70 @@ struct Exchange {
     }
 }
 
+/// Where the runner is in the server's journal: every exchange reads only what came after it.
+final class JournalCursor: @unchecked Sendable {
+    // Why unchecked: one run uses it from one task at a time, in order.
+    var lastID: Int
+    init(_ lastID: Int) { self.lastID = lastID }
+}
+
 extension ContractRunner {
-    /// Sends the route's request through the client, asking for the named response.
-    func send(_ check: RouteCheck, contract: Contract, response name: String, number: Int,
-              client: APIClient, admin: AdminClient) async throws -> Exchange {
-        let id = "\(number)-\(name)-\(UUID().uuidString.prefix(8))"
-        var endpoint = check.endpoint
-        endpoint.headers[Exchange.idHeader] = id
-        endpoint.headers["Prefer"] = "example=\(name)"
-        let url = try client.urlRequest(for: endpoint).url?.absoluteString ?? endpoint.path
-        var parts: [String] = []
-        if case .upload(let upload) = endpoint.body {
-            parts.append("part \(upload.partName): \(upload.fileName), \(upload.contentType), \(upload.data.count) bytes, sha256 \(SHA256.hex(of: upload.data))")
+    /// Sends the route's own request, asking for the named response when it is not `default`.
+    func send(_ check: RouteCheck, response name: String, baseURL: URL, admin: AdminClient, cursor: JournalCursor) async throws -> Exchange {
+        var request = try check.request(baseURL)
+        if name != "default" { request.setValue("example=\(name)", forHTTPHeaderField: "Prefer") }
+        let sentParts = Self.parts(of: request)
+        var notes = sentParts.map { part in
+            "part \(part.name): \(part.filename ?? "no filename"), \(part.contentType ?? "no content type"), \(part.bytes) bytes, sha256 \(part.sha256)"
         }
-        let (data, response) = try await client.send(endpoint)
-        if name != "default" { parts.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
-        return Exchange(sent: .init(method: endpoint.method.rawValue, url: url, parts: parts), endpoint: endpoint,
-                        status: response.statusCode, matchedContract: response.value(forHTTPHeaderField: "Mockapi-Contract"),
-                        body: data, journal: try await admin.journalEntry(id: id))
+        if name != "default" { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
+        let (data, response) = try await options.transport.send(request)
+        let method = request.httpMethod ?? "GET"
+        return Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
+                        request: request, sentParts: sentParts, status: response.statusCode,
+                        matchedContract: response.value(forHTTPHeaderField: "Mockapi-Contract"), body: data,
+                        journal: try await journalEntry(method: method, path: request.url?.path ?? "/", admin: admin, cursor: cursor))
+    }
+
+    /// The journal entry of the request just sent: the newest one after the cursor with its
+    /// method and path (a retrying transport may have sent it more than once).
+    private func journalEntry(method: String, path: String, admin: AdminClient, cursor: JournalCursor) async throws -> [String: Any]? {
+        let page = try await admin.journal(since: cursor.lastID)
+        cursor.lastID = max(cursor.lastID, page.lastID)
+        let sameRequest = page.entries.filter { ($0["method"] as? String) == method && ($0["path"] as? String) == path }
+        return sameRequest.last ?? (page.entries.count == 1 ? page.entries.last : nil)
+    }
+
+    /// A multipart body's parts as the server would journal them; none for other bodies.
+    static func parts(of request: URLRequest) -> [ReceivedPart] {
+        guard let contentType = request.value(forHTTPHeaderField: "Content-Type"),
+              MediaType.essence(of: contentType) == "multipart/form-data",
+              let boundary = MediaType.parameter("boundary", in: contentType),
+              let body = request.httpBody,
+              var parser = try? MultipartParser(boundary: boundary) else { return [] }
+        var parts: [ReceivedPart] = []
+        var current: (headers: MultipartParser.PartHeaders, data: Data)?
+        let parsed: Bool = body.withUnsafeBytes { bytes in
+            do {
+                try parser.feed(bytes) { event in
+                    switch event {
+                    case .begin(let headers): current = (headers, Data())
+                    case .data(let chunk): current?.data.append(contentsOf: chunk)
+                    case .end:
+                        if let part = current {
+                            parts.append(ReceivedPart(name: part.headers.name, filename: part.headers.filename,
+                                                      contentType: part.headers.contentType, bytes: part.data.count,
+                                                      sha256: SHA256.hex(of: part.data)))
+                        }
+                        current = nil
+                    }
+                }
+                try parser.finish()
+                return true
+            } catch {
+                return false
+            }
+        }
+        return parsed ? parts : []
     }
 }

@@ -1,69 +1,36 @@
-import ClientKit
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// One client route as the runner sees it: the contract it claims, a sample request built by
-/// the client's own route, and how the client decodes each response it handles.
+/// the client's own request builder, and how the client decodes each response it handles.
+///
+/// The runner sends exactly the request `request` returns (method, URL, headers, body) through
+/// the run's ``Transport``; it adds nothing but `Prefer: example=NAME` when it asks for a
+/// response other than `default`.
 ///
 /// ```swift
 /// RouteCheck(name: "backing", contract: "backing",
-///            endpoint: Route.backing(projectId: 1, backerId: 2).endpoint,
-///            responses: ["default": .model(Backing.self), "not_found": .model(ErrorEnvelope.self)])
+///            request: { baseURL in try MyRouter.backing(projectId: 1, backerId: 2).asURLRequest(baseURL: baseURL) },
+///            responses: ["default": .decoding(Backing.self, with: MyAPI.decoder)])
 /// ```
 public struct RouteCheck: Sendable {
-    /// The route's name in reports (usually the route kind).
+    /// The route's name in reports (usually the route's case).
     public var name: String
     /// The contract this route is meant to hit (its `name`).
     public var contract: String
-    /// The request, as the client's own router describes it.
-    public var endpoint: Endpoint
+    /// The client's own request for the mock server at the given base URL.
+    public var request: @Sendable (_ baseURL: URL) throws -> URLRequest
     /// Response name → how the client decodes it. `default` is checked on the plain request,
     /// the others by asking for them with `Prefer: example=NAME`.
     public var responses: [String: ResponseDecoder]
 
-    public init(name: String, contract: String, endpoint: Endpoint, responses: [String: ResponseDecoder]) {
+    public init(name: String, contract: String, request: @escaping @Sendable (_ baseURL: URL) throws -> URLRequest,
+                responses: [String: ResponseDecoder]) {
         self.name = name
         self.contract = contract
-        self.endpoint = endpoint
+        self.request = request
         self.responses = responses
-    }
-}
-
-/// Decodes a response body the way the client does, and finds the fixture keys its model never reads.
-public struct ResponseDecoder: Sendable {
-    public var modelName: String
-    let decode: @Sendable (_ data: Data, _ client: APIClient, _ endpoint: String) throws -> (any Sendable)
-
-    /// Decodes with `client.decode(M.self, …)`, the client's own decoder.
-    public static func model<M: Decodable & Sendable>(_ type: M.Type) -> ResponseDecoder {
-        decoding(type)
-    }
-
-    /// The same, for a model type only known at run time.
-    public static func model(_ type: any (Decodable & Sendable).Type) -> ResponseDecoder {
-        decoding(type)
-    }
-
-    private static func decoding<M: Decodable & Sendable>(_: M.Type) -> ResponseDecoder {
-        ResponseDecoder(modelName: String(describing: M.self)) { data, client, endpoint in
-            try client.decode(M.self, from: data, endpoint: endpoint)
-        }
-    }
-}
-
-/// A client route kind the runner can enumerate: a team's `CaseIterable` route kind conforms,
-/// and the compiler keeps every route in the check list.
-public protocol VerifiableRouteKind: CaseIterable, Sendable {
-    var contractName: String { get }
-    var sampleEndpoint: Endpoint { get }
-    /// `default` and every other named response this kind handles.
-    var responseDecoders: [String: ResponseDecoder] { get }
-}
-
-extension RouteCheck {
-    /// One check per case of a route kind.
-    public static func all<Kind: VerifiableRouteKind>(_: Kind.Type) -> [RouteCheck] {
-        Kind.allCases.map { kind in
-            RouteCheck(name: kind.contractName, contract: kind.contractName, endpoint: kind.sampleEndpoint, responses: kind.responseDecoders)
-        }
     }
 }

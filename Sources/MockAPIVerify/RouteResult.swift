@@ -3,7 +3,7 @@ public struct RouteResult: Sendable, Equatable {
     public enum Outcome: String, Sendable { case pass, fail }
 
     /// One failed check, as a block a person can act on.
-    public struct Failure: Sendable, Equatable {
+    public struct Failure: Error, Sendable, Equatable {
         /// `contract`, `upload`, `decoding`, `status`, `coverage`, `drift`.
         public var check: String
         public var message: String
@@ -29,17 +29,33 @@ public struct RouteResult: Sendable, Equatable {
 /// Everything `mockapi verify` found.
 public struct VerifyReport: Sendable {
     public var routes: [RouteResult]
-    /// Contracts no client route claims.
+    /// Contracts in scope that no client route claims.
     public var uncoveredContracts: [String]
-    public var strict: Bool
+    /// Uncovered contracts fail the run.
+    public var strictCoverage: Bool
+    /// Drift fails the route (the warnings are already failures in `routes`).
+    public var strictDrift: Bool
+    /// What the run could not check, said once (e.g. drift for models that are not Encodable).
+    public var notes: [String]
     public var target: String
     public var seconds: Double
+
+    public init(routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
+                notes: [String] = [], target: String, seconds: Double) {
+        self.routes = routes
+        self.uncoveredContracts = uncoveredContracts
+        self.strictCoverage = strictCoverage
+        self.strictDrift = strictDrift
+        self.notes = notes
+        self.target = target
+        self.seconds = seconds
+    }
 
     public var passed: Int { routes.filter { $0.outcome == .pass }.count }
     public var failed: Int { routes.count - passed }
 
-    /// 0 when everything holds, 1 when any check fails (uncovered contracts count under `--strict`).
+    /// 0 when everything holds, 1 when any check fails (uncovered contracts count under strict coverage).
     public var exitCode: Int32 {
-        failed > 0 || (strict && !uncoveredContracts.isEmpty) ? 1 : 0
+        failed > 0 || (strictCoverage && !uncoveredContracts.isEmpty) ? 1 : 0
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Dispatch
+import ExampleAPIChecks
+import MockAPIVerifyCommand
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,7 +12,7 @@ struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
-        subcommands: [Serve.self, Verify.self, Lint.self, Routes.self]
+        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self]
     )
 }
 
@@ -21,6 +23,7 @@ enum Entry {
     /// is the only place they land. The other commands take the async path.
     static func main() {
         guard CommandLine.arguments.dropFirst().first == "serve" else {
+            VerifyCommand.use(checks: { _ in BundledClientChecks.all })
             Task {
                 await MockAPICommand.main()
                 exit(0)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MockAPIVerifyCommand
 import Foundation
 import MockAPICore
 import MockAPIServer

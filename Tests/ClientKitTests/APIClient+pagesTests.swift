@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ClientKit
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 @Suite struct APIClientPagesTests {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ClientKit
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// The generic request path against a real mock server on loopback.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import ClientKit
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// Retries against contracts whose `sequence` fails before it succeeds.

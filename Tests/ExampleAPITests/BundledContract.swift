@@ -1,4 +1,6 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// A bundled contract file read as plain JSON: its name and each response's body bytes.

@@ -4,6 +4,8 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import ClientKit
 import ExampleAPI
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 

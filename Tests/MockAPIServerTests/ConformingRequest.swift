@@ -1,4 +1,6 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// Builds, from a contract alone, a request that satisfies it: sample path parameters,

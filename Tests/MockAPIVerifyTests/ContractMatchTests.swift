@@ -20,7 +20,7 @@ import Testing
     }
 
     @Test func wrongMethodSaysTheMethodIsNotAllowed() async throws {
-        let report = try await verify(checks: checks(replacing: "backing") { $0.endpoint.method = .delete })
+        let report = try await verify(checks: checks(replacing: "backing") { $0.method = .delete })
 
         let failure = try onlyFailure(of: "backing", in: report)
         #expect(failure.check == "contract")
@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func methodOfAnotherContractNamesTheContractReachedInstead() async throws {
-        let report = try await verify(checks: checks(replacing: "backing") { $0.endpoint.method = .put })
+        let report = try await verify(checks: checks(replacing: "backing") { $0.method = .put })
 
         let failure = try onlyFailure(of: "backing", in: report)
         #expect(failure.check == "contract")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func responseNameTheContractLacksIsAContractFailure() async throws {
-        let report = try await verify(checks: checks(replacing: "backing") { $0.responses["gone"] = .model(ErrorEnvelope.self) })
+        let report = try await verify(checks: checks(changing: "backing") { $0.responses["gone"] = .model(ErrorEnvelope.self) })
 
         let failure = try onlyFailure(of: "backing", in: report)
         #expect(failure.check == "contract")

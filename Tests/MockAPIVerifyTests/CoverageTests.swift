@@ -1,5 +1,7 @@
 import ClientKit
 import ExampleAPIChecks
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
@@ -34,6 +36,7 @@ import Testing
 
     @Test func routeClaimingAMissingContractFailsCoverage() async throws {
         let stray = RouteCheck(name: "pet_food", contract: "no_such_contract", endpoint: Endpoint(.get, "/v1/pet_food"),
+                               configuration: BundledClientChecks.configuration,
                                responses: ["default": .model(EmptyResponse.self)])
 
         let report = try await verify(checks: bundledChecks() + [stray])

@@ -1,4 +1,6 @@
 import ExampleAPIChecks
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 

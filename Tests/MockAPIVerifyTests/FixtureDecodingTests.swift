@@ -1,5 +1,7 @@
 import ExampleAPIChecks
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 

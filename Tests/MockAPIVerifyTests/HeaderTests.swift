@@ -1,5 +1,7 @@
 import ClientKit
 import ExampleAPIChecks
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
@@ -10,7 +12,7 @@ import Testing
         let contracts = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         let anonymous = ClientConfiguration(environment: .local(port: 0), appName: "mockapi-verify-tests", token: nil)
 
-        let report = try await ContractRunner(set: contracts, checks: bundledChecks(), clientConfiguration: anonymous).run()
+        let report = try await ContractRunner(set: contracts, checks: bundledChecks(configuration: anonymous)).run()
 
         #expect(report.failedRouteNames == ["update_backing", "current_user"])
         for name in report.failedRouteNames {

@@ -1,4 +1,6 @@
 import ClientKit
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import MockAPIVerify
 import Testing
@@ -8,7 +10,7 @@ import Testing
 @Suite struct LibraryUseTests {
     private func verifyPets(_ set: TemporaryContractSet) async throws -> VerifyReport {
         let contracts = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
-        let runner = ContractRunner(set: contracts, checks: RouteCheck.all(PetRouteKind.self))
+        let runner = ContractRunner(set: contracts, checks: RouteCheck.all(PetRouteKind.self, configuration: ClientConfiguration(environment: .local(port: 0))))
         return try await runner.run()
     }
 

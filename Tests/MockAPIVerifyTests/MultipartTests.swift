@@ -1,5 +1,7 @@
 import ClientKit
 import ExampleAPIChecks
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
@@ -8,12 +10,12 @@ import Testing
 @Suite struct MultipartTests {
     @Test func renamedPartIsMissingAndUnexpected() async throws {
         let report = try await verify(checks: checks(replacing: "upload_draft_image") { check in
-            guard case .upload(var upload) = check.endpoint.body else {
+            guard case .upload(var upload) = check.body else {
                 Issue.record("upload_draft_image sends no upload")
                 return
             }
             upload.partName = "photo"
-            check.endpoint.body = .upload(upload)
+            check.body = .upload(upload)
         })
 
         let failure = try onlyFailure(of: "upload_draft_image", in: report)

@@ -1,5 +1,7 @@
 import ClientKit
 import ExampleAPIChecks
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
@@ -23,7 +25,7 @@ import Testing
     }
 
     @Test func queryKeyTheContractDoesNotNameIsListed() async throws {
-        let report = try await verify(checks: checks(replacing: "categories") { $0.endpoint.query.append(QueryItem("per_page", 50)) })
+        let report = try await verify(checks: checks(replacing: "categories") { $0.query.append(QueryItem("per_page", 50)) })
 
         let failure = try onlyFailure(of: "categories", in: report)
         #expect(failure.check == "contract")

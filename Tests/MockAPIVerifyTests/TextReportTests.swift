@@ -1,3 +1,5 @@
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import MockAPIVerify
 import Testing

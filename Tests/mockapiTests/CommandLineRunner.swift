@@ -1,4 +1,6 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// Runs the built `mockapi` binary as a user would, from the repository root.

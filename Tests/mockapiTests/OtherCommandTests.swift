@@ -1,4 +1,6 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
@@ -17,8 +19,10 @@ struct OtherCommandTests {
             SUBCOMMANDS:
               serve                   Serve the contract set over HTTP until SIGINT or
                                       SIGTERM.
-              verify                  Fire every route of the bundled client at the server
-                                      and check it against the contracts.
+              verify                  Fire every route of the client at the server and
+                                      check each against its contract.
+              coverage                Read a running server's journal: fail on requests
+                                      that matched no contract or broke one.
               lint                    Check contracts and fixtures without serving (exit 0
                                       when usable, 2 otherwise).
               routes                  Print the route table: method, path template,

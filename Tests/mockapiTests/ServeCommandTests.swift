@@ -1,4 +1,6 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import Foundation
 extension DecodingFailure {
     /// Describes `error` for a person: the JSON path with the body's own key spelling, and what
     /// was expected against what `data` actually holds there.
-    init(_ error: DecodingError, data: Data, endpoint: String) {
+    public init(_ error: DecodingError, data: Data, endpoint: String) {
         let root = try? JSONDecoder().decode(JSONValue.self, from: data)
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):

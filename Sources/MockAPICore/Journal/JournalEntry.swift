@@ -15,9 +15,11 @@ public struct JournalEntry: Sendable, Equatable {
     /// The named response served, when one was.
     public var response: String?
     public var status: Int
+    /// Why mockapi refused the request (no contract, the violations, an unreadable body); nil when served.
+    public var problem: String?
 
     public init(receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
-                bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int) {
+                bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
         self.receivedAt = receivedAt
         self.method = method
         self.path = path
@@ -28,12 +30,14 @@ public struct JournalEntry: Sendable, Equatable {
         self.contract = contract
         self.response = response
         self.status = status
+        self.problem = problem
     }
 
     public static func == (lhs: JournalEntry, rhs: JournalEntry) -> Bool {
         lhs.id == rhs.id && lhs.receivedAt == rhs.receivedAt && lhs.method == rhs.method && lhs.path == rhs.path
             && lhs.query == rhs.query && lhs.headers == rhs.headers && lhs.bodyBytes == rhs.bodyBytes
             && lhs.parts == rhs.parts && lhs.contract == rhs.contract && lhs.response == rhs.response && lhs.status == rhs.status
+            && lhs.problem == rhs.problem
     }
 
     public var json: JSONValue {
@@ -52,6 +56,7 @@ public struct JournalEntry: Sendable, Equatable {
             "contract": contract.json,
             "response": response.json,
             "status": .int(status),
+            "problem": problem.json,
         ]
     }
 }

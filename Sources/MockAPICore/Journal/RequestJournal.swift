@@ -28,7 +28,7 @@ public final class RequestJournal: Sendable {
     /// Records one request. `path` is the request path's bytes; everything is copied.
     public func record(receivedAt: Int64, method: String, path: UnsafeRawBufferPointer,
                        query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
-                       parts: [ReceivedPart], contract: String?, response: String?, status: Int) {
+                       parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
         let id = nextID.add(1, ordering: .relaxed).oldValue
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter) {
@@ -54,6 +54,7 @@ public final class RequestJournal: Sendable {
                 writer.int(part.bytes)
                 writer.string(part.sha256)
             }
+            writer.optionalString(problem)
         }
         var measure = RecordWriter.measuring
         encode(&measure)
@@ -67,15 +68,33 @@ public final class RequestJournal: Sendable {
 
     /// The newest `capacity` entries, oldest first.
     public func entries() -> [JournalEntry] {
+        entries(matching: JournalQuery())
+    }
+
+    /// The entries `query` asks for, oldest first. Records at or before `since` are skipped by
+    /// id without being decoded, so a reader that pages forward pays for new entries only.
+    public func entries(matching query: JournalQuery) -> [JournalEntry] {
+        if query.limit == 0 { return [] }
+        let oldestKept = lastID - capacity
+        let after = max(query.since ?? 0, oldestKept)
         var all: [JournalEntry] = []
         for shard in shards {
             shard.arena.withLock { arena in
-                arena.forEach { _, bytes in all.append(JournalEntry(record: bytes)) }
+                arena.forEach { id, bytes in
+                    guard id > after else { return }
+                    let entry = JournalEntry(record: bytes)
+                    if query.admits(entry) { all.append(entry) }
+                }
             }
         }
         all.sort { $0.id < $1.id }
-        return Array(all.suffix(capacity))
+        if let limit = query.limit, all.count > limit { all.removeLast(all.count - limit) }
+        return all
     }
+
+    /// The id of the newest request recorded so far (0 before the first); ids are never reused,
+    /// not even after `reset`.
+    public var lastID: Int { nextID.load(ordering: .relaxed) - 1 }
 
     public func reset() {
         for shard in shards {
@@ -102,8 +121,9 @@ extension JournalEntry {
             ReceivedPart(name: reader.string(), filename: reader.optionalString(), contentType: reader.optionalString(),
                          bytes: reader.int(), sha256: reader.string())
         }
+        let problem = reader.optionalString()
         self.init(receivedAt: receivedAt, method: method, path: path, query: Self.encodeQuery(query), headers: headers,
-                  bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status)
+                  bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status, problem: problem)
         self.id = id
     }
 }

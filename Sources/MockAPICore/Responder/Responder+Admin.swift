@@ -1,9 +1,20 @@
 extension Responder {
+    /// On every journal answer: the newest id recorded when it was read, where a reader that
+    /// pages with `?since=` starts (`?limit=0` asks for it alone).
+    public static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
+
     /// Answers `/__mockapi/…`: the journal, scenario resets and the route table.
-    public func respondAdmin(method: String, path: String) -> GeneratedResponse {
+    public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = []) -> GeneratedResponse {
         switch (method, path) {
         case ("GET", "/__mockapi/requests"):
-            return GeneratedResponse(status: 200, json: .array(journal.entries().map(\.json)))
+            // Read before the entries, so a reader paging with `since` never skips one recorded meanwhile.
+            let lastID = journal.lastID
+            let journalQuery: JournalQuery
+            do { journalQuery = try JournalQuery(pairs: query) } catch {
+                return GeneratedResponse(status: 400, json: ["error": .string("GET /__mockapi/requests: \(error.message)")])
+            }
+            return GeneratedResponse(status: 200, json: .array(journal.entries(matching: journalQuery).map(\.json)),
+                                     headers: [(Self.journalLastIDHeader, String(lastID))])
         case ("DELETE", "/__mockapi/requests"):
             journal.reset()
             return GeneratedResponse(status: 200, json: ["reset": "requests"])

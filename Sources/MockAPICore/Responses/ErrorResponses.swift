@@ -18,15 +18,16 @@ public enum ErrorResponses {
         return GeneratedResponse(status: 404, json: [
             "error": .string("no contract matches \(rawMethod) \(path)"),
             "nearest": .array(candidates),
-        ])
+        ], problem: "no contract matches \(rawMethod) \(path)")
     }
 
     public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
+        let error = "\(rawMethod) is not allowed on \(path); the contracts allow \(list)"
         return GeneratedResponse(status: 405, json: [
-            "error": .string("\(rawMethod) is not allowed on \(path); the contracts allow \(list)"),
+            "error": .string(error),
             "allowed": .array(allowed.map { .string($0.rawValue) }),
-        ], headers: [("Allow", list)])
+        ], headers: [("Allow", list)], problem: error)
     }
 
     public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
@@ -37,21 +38,22 @@ public enum ErrorResponses {
             "contract": .string(contract.name),
             "file": .string("\(set.contractsDirectory)/\(contract.file)"),
             "violations": .array(violations.map { ["location": .string($0.location), "message": .string($0.message)] }),
-        ], headers: [("Mockapi-Contract", contract.name)])
+        ], headers: [("Mockapi-Contract", contract.name)],
+           problem: violations.map { "\($0.location): \($0.message)" }.joined(separator: "; "))
     }
 
     /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
     public static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
         var json: JSONObject = ["type": "urn:mockapi:malformed-request", "title": "malformed request", "status": 400, "detail": .string(detail)]
         if let contract { json["contract"] = .string(contract.name) }
-        return GeneratedResponse(status: 400, contentType: problemType, json: .object(json))
+        return GeneratedResponse(status: 400, contentType: problemType, json: .object(json), problem: detail)
     }
 
     public static func tooLarge(limit: Int) -> GeneratedResponse {
-        GeneratedResponse(status: 413, contentType: problemType, json: [
-            "type": "urn:mockapi:body-too-large", "title": "request body too large", "status": 413,
-            "detail": .string("the body is larger than the server's limit of \(limit) bytes (mockapi serve --max-body-bytes)"),
-        ])
+        let detail = "the body is larger than the server's limit of \(limit) bytes (mockapi serve --max-body-bytes)"
+        return GeneratedResponse(status: 413, contentType: problemType, json: [
+            "type": "urn:mockapi:body-too-large", "title": "request body too large", "status": 413, "detail": .string(detail),
+        ], problem: detail)
     }
 }
 

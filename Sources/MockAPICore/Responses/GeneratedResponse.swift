@@ -4,15 +4,20 @@ public struct GeneratedResponse: Sendable {
     public var contentType: String
     public var body: [UInt8]
     public var headers: [(name: String, value: String)]
+    /// Why mockapi refused the request, in one line, for the journal; nil for admin answers.
+    public var problem: String?
 
-    public init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = []) {
+    public init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
+                problem: String? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
         self.headers = headers
+        self.problem = problem
     }
 
-    public init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = []) {
-        self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers)
+    public init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
+                problem: String? = nil) {
+        self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers, problem: problem)
     }
 }

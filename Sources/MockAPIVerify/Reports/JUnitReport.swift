@@ -1,12 +1,12 @@
 import Foundation
 
 /// JUnit XML (`--junit FILE`): one testcase per route, plus one per uncovered contract
-/// (a failure under `--strict`, skipped otherwise), as CI systems expect it.
+/// (a failure under strict coverage, skipped otherwise), as CI systems expect it.
 public enum JUnitReport {
     public static func render(_ report: VerifyReport) -> String {
-        let uncoveredFailures = report.strict ? report.uncoveredContracts.count : 0
+        let uncoveredFailures = report.strictCoverage ? report.uncoveredContracts.count : 0
         let tests = report.routes.count + report.uncoveredContracts.count
-        let skipped = report.strict ? 0 : report.uncoveredContracts.count
+        let skipped = report.strictCoverage ? 0 : report.uncoveredContracts.count
         var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
                    #"<testsuites name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
                    #"  <testsuite name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
@@ -21,14 +21,14 @@ public enum JUnitReport {
                 let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check
                 xml.append(#"      <failure type="\#(escape(failure.check))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
             }
-            if !route.warnings.isEmpty && !report.strict {
+            if !route.warnings.isEmpty && !report.strictDrift {
                 xml.append("      <system-out>\(escape(route.warnings.map { "drift: " + $0 }.joined(separator: "\n")))</system-out>")
             }
             xml.append("    </testcase>")
         }
         for contract in report.uncoveredContracts {
             let message = "no client route exercises contract \(contract)"
-            let verdict = report.strict ? #"<failure type="coverage" message="\#(escape(message))"/>"# : #"<skipped message="\#(escape(message))"/>"#
+            let verdict = report.strictCoverage ? #"<failure type="coverage" message="\#(escape(message))"/>"# : #"<skipped message="\#(escape(message))"/>"#
             xml.append(#"    <testcase classname="mockapi.verify.coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
         }
         xml += ["  </testsuite>", "</testsuites>"]

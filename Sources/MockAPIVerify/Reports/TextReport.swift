@@ -14,19 +14,23 @@ public enum TextReport {
                 lines.append("      [\(failure.check)]")
                 lines += failure.message.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
             }
-            for warning in route.warnings where !report.strict {
+            for warning in route.warnings where !report.strictDrift {
                 lines.append("      " + paint("warning", "33") + " [drift] " + warning)
             }
         }
         if !report.uncoveredContracts.isEmpty {
             lines.append("")
-            let label = report.strict ? paint("FAIL", "31") : paint("warning", "33")
+            let label = report.strictCoverage ? paint("FAIL", "31") : paint("warning", "33")
             lines.append("\(label)  contracts no client route exercises: \(report.uncoveredContracts.joined(separator: ", "))")
+        }
+        for note in report.notes {
+            lines.append("")
+            lines.append(paint("note", "33") + "  " + note)
         }
         let warnings = report.routes.reduce(0) { $0 + $1.warnings.count }
         lines.append("")
         lines.append("\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
-            + (report.strict ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
+            + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
             + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
             + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")

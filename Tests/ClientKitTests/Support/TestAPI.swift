@@ -1,5 +1,7 @@
 import Foundation
 import ClientKit
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// A small API of our own, served by the mock server, to exercise ClientKit end to end.

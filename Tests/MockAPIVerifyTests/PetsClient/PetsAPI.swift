@@ -1,3 +1,5 @@
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 
 /// The pets API's contracts and fixtures, written to a temporary set per test.

@@ -1,19 +1,31 @@
+import ClientKit
 import ExampleAPIChecks
 import Foundation
+import MockAPICore
+import MockAPIServer
 import MockAPITestSupport
 import Testing
 
 /// The bundled client's checks, as `mockapi verify` runs them.
-func bundledChecks() -> [RouteCheck] {
-    RouteCheck.all(RouteKind.self)
+func bundledChecks(configuration: ClientConfiguration = BundledClientChecks.configuration) -> [RouteCheck] {
+    RouteCheck.all(RouteKind.self, configuration: configuration)
 }
 
-/// The bundled client's checks with the one called `name` changed by `transform`: a client
-/// route that builds its request differently from the contract.
-func checks(replacing name: String, with transform: (inout RouteCheck) -> Void) -> [RouteCheck] {
-    let checks = bundledChecks()
-    #expect(checks.contains { $0.name == name }, "the bundled client has no route called \(name)")
-    return checks.map { check in
+/// The bundled client's checks with the request of the one called `name` changed by
+/// `transform`: a client route that builds its request differently from the contract.
+func checks(replacing name: String, with transform: (inout Endpoint) -> Void) -> [RouteCheck] {
+    #expect(RouteKind.allCases.contains { $0.contractName == name }, "the bundled client has no route called \(name)")
+    return RouteKind.allCases.map { kind in
+        var endpoint = kind.sampleEndpoint
+        if kind.contractName == name { transform(&endpoint) }
+        return RouteCheck(name: kind.contractName, contract: kind.contractName, endpoint: endpoint,
+                          configuration: BundledClientChecks.configuration, responses: kind.responseDecoders)
+    }
+}
+
+/// The bundled client's checks with the one called `name` changed by `transform` (its declared responses).
+func checks(changing name: String, with transform: (inout RouteCheck) -> Void) -> [RouteCheck] {
+    bundledChecks().map { check in
         var check = check
         if check.name == name { transform(&check) }
         return check
@@ -33,7 +45,7 @@ func verify(_ set: TemporaryContractSet? = nil, checks: [RouteCheck] = bundledCh
 
 /// A bundled run in which exactly one route fails: `backing` asks for `/backer/` instead of `/backers/`.
 func runWithFailingBacking() async throws -> VerifyReport {
-    try await verify(checks: checks(replacing: "backing") { $0.endpoint.path = "/v1/projects/42/backer/2001" })
+    try await verify(checks: checks(replacing: "backing") { $0.path = "/v1/projects/42/backer/2001" })
 }
 
 /// The failure of `name` when it is the run's only failing route and fails exactly one check.

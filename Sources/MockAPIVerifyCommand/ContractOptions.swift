@@ -3,15 +3,17 @@ import Foundation
 import MockAPICore
 
 /// `--contracts` and `--fixtures`, shared by every command that reads a contract set.
-struct ContractOptions: ParsableArguments {
+public struct ContractOptions: ParsableArguments {
     @Option(help: "Folder of contract files (*.json).")
-    var contracts = "contracts"
+    public var contracts = "contracts"
 
     @Option(help: "Folder the contracts' fixture paths are relative to.")
-    var fixtures = "fixtures"
+    public var fixtures = "fixtures"
+
+    public init() {}
 
     /// The loaded set, or the full problem report on stderr and exit code 2.
-    func load() throws -> ContractSet {
+    public func load() throws -> ContractSet {
         do {
             return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
         } catch {
@@ -22,12 +24,12 @@ struct ContractOptions: ParsableArguments {
 }
 
 /// Writing to stdout and stderr without buffering surprises.
-enum Output {
-    static func line(_ text: String) {
+public enum Output {
+    public static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -1,0 +1,46 @@
+/// What a client's own test run did to a mock server, read from its journal: the requests the
+/// contracts did not allow, and the contracts no request exercised.
+public struct CoverageReport: Sendable, Equatable {
+    /// One journaled request mockapi refused.
+    public struct Refusal: Sendable, Equatable {
+        public var id: Int
+        public var method: String
+        /// Path and query as sent: `/v1/discover?page=x`.
+        public var target: String
+        public var status: Int
+        /// The contract the path matched, nil when none did.
+        public var contract: String?
+        /// Why it was refused, as the journal says.
+        public var problem: String
+    }
+
+    /// One contract and how many journaled requests it served.
+    public struct ContractUse: Sendable, Equatable {
+        public var name: String
+        public var method: String
+        public var path: String
+        public var file: String
+        public var served: Int
+    }
+
+    public var target: String
+    /// Journal entries read (admin requests are not journaled).
+    public var requests: Int
+    /// Requests no contract matched (404, 405, and refusals before routing such as 413).
+    public var unmatched: [Refusal]
+    /// Requests that matched a contract and broke it (422) or could not be read (400).
+    public var violations: [Refusal]
+    public var contracts: [ContractUse]
+    /// Uncovered contracts fail the gate.
+    public var strict: Bool
+    /// The journal no longer held some requests after `since` (dropped past `--journal-size`,
+    /// or cleared): coverage may be short.
+    public var journalOverflowed: Bool
+
+    public var uncovered: [ContractUse] { contracts.filter { $0.served == 0 } }
+
+    /// 0 when every request kept its contract (and, under strict, every contract was exercised), 1 otherwise.
+    public var exitCode: Int32 {
+        !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Reads a running server's journal and route table into a ``CoverageReport``: the gate for a
+/// client written in any language, run after its own tests sent their traffic to `mockapi serve`.
+///
+/// ```swift
+/// let report = try await JournalCoverage.read(from: URL(string: "http://127.0.0.1:8080")!)
+/// #expect(report.exitCode == 0, "\(TextCoverageReport.render(report))")
+/// ```
+public enum JournalCoverage {
+    /// Entries per journal page: bounded answers, however long the run was.
+    static let pageSize = 1_000
+
+    /// - Parameter since: only requests after this journal id (0: the whole journal).
+    public static func read(from baseURL: URL, since: Int = 0, strict: Bool = false) async throws -> CoverageReport {
+        let admin = AdminClient(baseURL: baseURL)
+        var contracts = try await admin.routes().map { route in
+            CoverageReport.ContractUse(name: route["contract"] as? String ?? "?", method: route["method"] as? String ?? "?",
+                                       path: route["path"] as? String ?? "?", file: route["file"] as? String ?? "?", served: 0)
+        }
+        let position = Dictionary(contracts.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var report = CoverageReport(target: baseURL.absoluteString, requests: 0, unmatched: [], violations: [], contracts: [],
+                                    strict: strict, journalOverflowed: false)
+        var cursor = since
+        var firstPage = true
+        while true {
+            let page = try await admin.journal(since: cursor, limit: pageSize)
+            if firstPage, let first = page.entries.first?["id"] as? Int, first > since + 1 { report.journalOverflowed = true }
+            firstPage = false
+            for entry in page.entries {
+                report.requests += 1
+                let contract = entry["contract"] as? String
+                if entry["response"] as? String != nil {
+                    if let contract, let index = position[contract] { contracts[index].served += 1 }
+                    continue
+                }
+                let query = entry["query"] as? String ?? ""
+                let refusal = CoverageReport.Refusal(
+                    id: entry["id"] as? Int ?? 0, method: entry["method"] as? String ?? "?",
+                    target: (entry["path"] as? String ?? "") + (query.isEmpty ? "" : "?" + query),
+                    status: entry["status"] as? Int ?? 0, contract: contract,
+                    problem: entry["problem"] as? String ?? "refused (status \(entry["status"] as? Int ?? 0))")
+                if contract == nil { report.unmatched.append(refusal) } else { report.violations.append(refusal) }
+            }
+            guard let last = page.entries.last?["id"] as? Int, page.entries.count == pageSize else { break }
+            cursor = last
+        }
+        report.contracts = contracts
+        return report
+    }
+}

@@ -1,0 +1,91 @@
+import MockAPICore
+
+/// `mockapi coverage` for people: refused requests first, then contract use, a summary last.
+public enum TextCoverageReport {
+    public static func render(_ report: CoverageReport) -> String {
+        var lines = ["mockapi coverage: \(report.requests) requests journaled by \(report.target)", ""]
+        func list(_ title: String, _ refusals: [CoverageReport.Refusal]) {
+            guard !refusals.isEmpty else { return }
+            lines.append("FAIL  \(refusals.count) \(title):")
+            for refusal in refusals {
+                let contract = refusal.contract.map { " (contract \($0))" } ?? ""
+                lines.append("      #\(refusal.id) \(refusal.method) \(refusal.target) → \(refusal.status)\(contract): \(refusal.problem)")
+            }
+            lines.append("")
+        }
+        list(report.unmatched.count == 1 ? "request matched no contract" : "requests matched no contract", report.unmatched)
+        list(report.violations.count == 1 ? "request broke its contract" : "requests broke their contracts", report.violations)
+        let width = report.contracts.map(\.name.count).max() ?? 0
+        for use in report.contracts where use.served > 0 {
+            lines.append("PASS  \(use.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(use.served) served  \(use.method) \(use.path)")
+        }
+        if !report.uncovered.isEmpty {
+            lines.append("")
+            lines.append("\(report.strict ? "FAIL" : "warning")  contracts no request exercised: \(report.uncovered.map(\.name).joined(separator: ", "))")
+        }
+        if report.journalOverflowed {
+            lines.append("")
+            lines.append("note  the journal no longer holds every request of the run (raise serve --journal-size, or read it sooner)")
+        }
+        lines.append("")
+        lines.append("\(report.requests) requests: \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
+            + "\(report.contracts.count - report.uncovered.count) of \(report.contracts.count) contracts exercised")
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `mockapi coverage --format json`.
+public enum JSONCoverageReport {
+    public static func render(_ report: CoverageReport) -> String {
+        func refusals(_ list: [CoverageReport.Refusal]) -> JSONValue {
+            .array(list.map { ["id": .int($0.id), "method": .string($0.method), "target": .string($0.target), "status": .int($0.status),
+                               "contract": $0.contract.map(JSONValue.string) ?? nil, "problem": .string($0.problem)] })
+        }
+        let document: JSONValue = [
+            "summary": [
+                "requests": .int(report.requests),
+                "unmatched": .int(report.unmatched.count),
+                "violations": .int(report.violations.count),
+                "contracts": .int(report.contracts.count),
+                "uncoveredContracts": .array(report.uncovered.map { .string($0.name) }),
+                "strict": .bool(report.strict),
+                "journalOverflowed": .bool(report.journalOverflowed),
+                "exitCode": .int(Int(report.exitCode)),
+            ],
+            "target": .string(report.target),
+            "unmatched": refusals(report.unmatched),
+            "violations": refusals(report.violations),
+            "contracts": .array(report.contracts.map { ["name": .string($0.name), "method": .string($0.method), "path": .string($0.path),
+                                                        "file": .string($0.file), "served": .int($0.served)] }),
+        ]
+        return document.prettySerialized
+    }
+}
+
+/// `mockapi coverage --junit FILE`: one testcase per contract (skipped, or failed under strict,
+/// when no request exercised it) and one failed testcase per refused request.
+public enum JUnitCoverageReport {
+    public static func render(_ report: CoverageReport) -> String {
+        var cases: [String] = []
+        for refusal in report.unmatched + report.violations {
+            let name = "#\(refusal.id) \(refusal.method) \(refusal.target)"
+            let kind = refusal.contract == nil ? "unmatched" : "violation"
+            cases.append(#"    <testcase classname="mockapi.coverage.requests" name="\#(JUnitReport.escape(name))"><failure type="\#(kind)" message="\#(JUnitReport.escape(refusal.problem))">\#(JUnitReport.escape("status \(refusal.status): \(refusal.problem)"))</failure></testcase>"#)
+        }
+        var skipped = 0
+        for use in report.contracts {
+            let open = #"    <testcase classname="mockapi.coverage.contracts" name="\#(JUnitReport.escape(use.name))""#
+            if use.served > 0 { cases.append(open + "/>"); continue }
+            let message = JUnitReport.escape("no request exercised contract \(use.name)")
+            if report.strict { cases.append(open + #"><failure type="coverage" message="\#(message)"/></testcase>"#) } else {
+                skipped += 1
+                cases.append(open + #"><skipped message="\#(message)"/></testcase>"#)
+            }
+        }
+        let failures = report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
+        return ([#"<?xml version="1.0" encoding="UTF-8"?>"#,
+                 #"<testsuites name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)">"#,
+                 #"  <testsuite name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#]
+                + cases + ["  </testsuite>", "</testsuites>"]).joined(separator: "\n") + "\n"
+    }
+}

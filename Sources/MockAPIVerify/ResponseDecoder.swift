@@ -1,0 +1,85 @@
+import ClientKit
+import Foundation
+
+/// Decodes a response body the way the client does, and, when it can, re-encodes the result so
+/// the runner finds fixture keys the model never reads (drift).
+///
+/// ```swift
+/// .decoding(Project.self, with: myDecoder)                     // drift via a mirrored encoder
+/// .decoding(Project.self, with: myDecoder, encoder: myEncoder) // drift via the client's encoder
+/// .custom("Project") { data in try MyParser.project(from: data) }  // any decoder; no drift
+/// ```
+public struct ResponseDecoder: Sendable {
+    /// The model's name in reports.
+    public var modelName: String
+    let decode: @Sendable (Data) throws -> Any
+    /// Turns a decoded value back into JSON, or says why drift cannot be checked.
+    let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
+
+    struct DriftUnavailable: Error {
+        var reason: String
+    }
+
+    /// Decodes with the client's own `JSONDecoder`.
+    ///
+    /// Drift is checked when `M` is `Encodable`, with `encoder` or, when none is given, one that
+    /// writes keys the way `decoder` reads them (default keys or snake_case). A custom key strategy
+    /// needs the client's encoder; without it drift is reported as not checked.
+    public static func decoding<M: Decodable & SendableMetatype>(_ type: M.Type, with decoder: JSONDecoder, encoder: JSONEncoder? = nil) -> ResponseDecoder {
+        let name = String(describing: M.self)
+        let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
+        if M.self is any Encodable.Type {
+            if let encoder = encoder ?? mirroredEncoder(for: decoder) {
+                reencode = .success { value in
+                    guard let encodable = value as? any Encodable else { throw DriftUnavailable(reason: "\(name) is not Encodable") }
+                    return try encodeJSON(encodable, with: encoder)
+                }
+            } else {
+                reencode = .failure(DriftUnavailable(reason: "\(name): its decoder has a custom key strategy and no encoder was given"))
+            }
+        } else {
+            reencode = .failure(DriftUnavailable(reason: "\(name) is not Encodable"))
+        }
+        return ResponseDecoder(modelName: name, decode: { try decoder.decode(M.self, from: $0) }, reencode: reencode)
+    }
+
+    /// Decodes with any code of the client's: a hand-written parser, another format's decoder.
+    /// Drift cannot be checked: there is no way back to JSON.
+    public static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
+        ResponseDecoder(modelName: modelName, decode: decode,
+                        reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))
+    }
+
+    private static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder) throws -> Data {
+        try encoder.encode(value)
+    }
+
+    /// An encoder that writes the keys `decoder` reads, for the strategies that have an inverse.
+    private static func mirroredEncoder(for decoder: JSONDecoder) -> JSONEncoder? {
+        let encoder = JSONEncoder()
+        switch decoder.keyDecodingStrategy {
+        case .useDefaultKeys: encoder.keyEncodingStrategy = .useDefaultKeys
+        case .convertFromSnakeCase: encoder.keyEncodingStrategy = .convertToSnakeCase
+        default: return nil
+        }
+        return encoder
+    }
+}
+
+extension ResponseDecoder {
+    /// Decodes with ClientKit's ``APIClient`` decoder (snake_case keys, dates in seconds): the
+    /// convenience for clients built on ClientKit. Drift uses ClientKit's encoder.
+    public static func model<M: Decodable & Sendable>(_ type: M.Type) -> ResponseDecoder {
+        clientKit(type)
+    }
+
+    /// The same, for a model type only known at run time.
+    public static func model(_ type: any (Decodable & Sendable).Type) -> ResponseDecoder {
+        clientKit(type)
+    }
+
+    private static func clientKit<M: Decodable & Sendable>(_ type: M.Type) -> ResponseDecoder {
+        let client = APIClient(configuration: ClientConfiguration(environment: .local(port: 0)))
+        return decoding(type, with: client.decoder, encoder: client.encoder)
+    }
+}

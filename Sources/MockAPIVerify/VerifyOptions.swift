@@ -1,0 +1,27 @@
+/// How strict a run is, which contracts it answers for, and how requests travel.
+public struct VerifyOptions: Sendable {
+    /// Which contracts the client answers for: coverage is counted over these, and checks that
+    /// claim a contract outside them are not run.
+    public enum Scope: Sendable, Equatable {
+        /// Every contract in the set.
+        case all
+        /// Only the contracts the checks claim: a client that covers part of a shared API.
+        case claimed
+        /// These contracts, by name.
+        case contracts([String])
+    }
+
+    public var scope: Scope
+    /// Contracts in scope that no check exercises fail the run.
+    public var strictCoverage: Bool
+    /// Fixture keys a model never reads fail the route instead of warning.
+    public var strictDrift: Bool
+    public var transport: Transport
+
+    public init(scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared) {
+        self.scope = scope
+        self.strictCoverage = strictCoverage
+        self.strictDrift = strictDrift
+        self.transport = transport
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import MockAPIVerify
+
+/// `mockapi coverage`: the contract gate for any client, in any language. Run the client's own
+/// tests against `mockapi serve`, then this: it fails when any request matched no contract or
+/// broke its contract, and lists the contracts no request exercised.
+public struct CoverageCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "coverage",
+        abstract: "Read a running server's journal: fail on requests that matched no contract or broke one.",
+        discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (or, with --strict, "
+            + "when a contract was never exercised), 2 when the server cannot be read."
+    )
+
+    @OptionGroup public var reportOptions: ReportOptions
+
+    @Option(help: "The running `mockapi serve` whose journal to read.")
+    public var baseURL: String
+
+    @Option(help: "Only requests after this journal id (a run that started mid-journal).")
+    public var since = 0
+
+    @Flag(help: "Also fail when a contract was never exercised.")
+    public var strict = false
+
+    public init() {}
+
+    public func run() async throws {
+        let url = try serverURL(baseURL, command: "coverage")
+        let report: CoverageReport
+        do {
+            report = try await JournalCoverage.read(from: url, since: since, strict: strict)
+        } catch {
+            Output.error("mockapi coverage: cannot read the journal at \(baseURL): \(error)")
+            throw ExitCode(2)
+        }
+        try reportOptions.emit(command: "coverage", text: { TextCoverageReport.render(report) },
+                               json: { JSONCoverageReport.render(report) }, junit: { JUnitCoverageReport.render(report) })
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}

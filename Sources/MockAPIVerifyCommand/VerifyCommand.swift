@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import MockAPICore
+import MockAPIVerify
+import Synchronization
+
+/// `mockapi verify`, as a command any executable can run with its own checks: a team's CI gate
+/// gets the same flags, reports and exit codes as `mockapi verify`.
+///
+/// ```swift
+/// import MockAPIVerifyCommand
+/// @main enum ContractGate { static func main() async { await VerifyCommand.main(checks: MyAPIChecks.all) } }
+/// ```
+public struct VerifyCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Fire every route of the client at the server and check each against its contract.",
+        discussion: """
+            Each route's request is built by the client's own code and sent as built; the answer is \
+            decoded with the client's own decoder. Exit status: 0 when every check holds, 1 when any \
+            fails, 2 when the inputs are unusable.
+            """
+    )
+
+    public enum ScopeOption: String, ExpressibleByArgument, CaseIterable, Sendable { case all, claimed }
+
+    @OptionGroup public var contractOptions: ContractOptions
+    @OptionGroup public var reportOptions: ReportOptions
+
+    @Option(help: "Check a running `mockapi serve` at this URL instead of starting one in-process.")
+    public var baseURL: String?
+
+    @Option(help: "Contracts the client answers for: all, or only those its routes claim.")
+    public var scope = ScopeOption.all
+
+    @Option(name: .customLong("contract"), help: "Answer only for this contract (repeat for several); overrides --scope.")
+    public var contracts: [String] = []
+
+    @Flag(help: "Both --strict-coverage and --strict-drift.")
+    public var strict = false
+
+    @Flag(help: "Fail on contracts in scope that no route exercises.")
+    public var strictCoverage = false
+
+    @Flag(help: "Fail on fixture keys the client's models never read.")
+    public var strictDrift = false
+
+    public init() {}
+
+    private static let checkSource = Mutex<(@Sendable (ContractSet) -> [RouteCheck])?>(nil)
+
+    /// Uses `checks` for every later run of the command (the `mockapi` binary sets its bundled client's).
+    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck]) {
+        checkSource.withLock { $0 = checks }
+    }
+
+    /// Parses the process's arguments, verifies `checks` and exits with the run's code.
+    public static func main(checks: [RouteCheck]) async {
+        await main(checks: { _ in checks })
+    }
+
+    /// The same, for checks made from the loaded contract set (generated clients, large APIs).
+    public static func main(checks: @escaping @Sendable (ContractSet) -> [RouteCheck]) async {
+        use(checks: checks)
+        await main()
+    }
+
+    /// Runs with these arguments and returns the exit code instead of exiting: for tests.
+    public static func exitCode(arguments: [String], checks: [RouteCheck]) async -> Int32 {
+        use(checks: { _ in checks })
+        do {
+            let command = try parse(arguments)
+            try await command.run()
+            return 0
+        } catch {
+            return exitCode(for: error).rawValue
+        }
+    }
+
+    public func run() async throws {
+        let set = try contractOptions.load()
+        let target = try baseURL.map { try serverURL($0, command: "verify") }
+        guard let makeChecks = Self.checkSource.withLock({ $0 }) else {
+            Output.error("mockapi verify: no checks to run (a gate calls VerifyCommand.main(checks:))")
+            throw ExitCode(2)
+        }
+        let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
+                                    strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift)
+        if case .contracts(let names) = options.scope {
+            let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
+            guard unknown.isEmpty else {
+                Output.error("mockapi verify: --contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+        }
+        let runner = ContractRunner(set: set, checks: makeChecks(set), options: options)
+        let report: VerifyReport
+        do {
+            if let target { report = try await runner.run(against: target) } else { report = try await runner.run() }
+        } catch let unusable as ContractRunner.Unusable {
+            Output.error("mockapi verify: \(unusable.description)")
+            throw ExitCode(2)
+        }
+        try reportOptions.emit(command: "verify", text: { TextReport.render(report, color: reportOptions.color) },
+                               json: { JSONReport.render(report) }, junit: { JUnitReport.render(report) })
+        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+}
