@@ -47,27 +47,34 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     public init() {}
 
-    private static let checkSource = Mutex<(@Sendable (ContractSet) -> [RouteCheck])?>(nil)
+    /// What a run verifies: the client's checks (made from the loaded set) and its transport.
+    private struct Client: Sendable {
+        var checks: @Sendable (ContractSet) -> [RouteCheck]
+        var transport: Transport
+    }
 
-    /// Uses `checks` for every later run of the command (the `mockapi` binary sets its bundled client's).
-    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck]) {
-        checkSource.withLock { $0 = checks }
+    private static let client = Mutex<Client?>(nil)
+
+    /// Uses these checks and transport for every later run of the command (the `mockapi` binary
+    /// sets its bundled client's).
+    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared) {
+        client.withLock { $0 = Client(checks: checks, transport: transport) }
     }
 
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
-    public static func main(checks: [RouteCheck]) async {
-        await main(checks: { _ in checks })
+    public static func main(checks: [RouteCheck], transport: Transport = .shared) async {
+        await main(checks: { _ in checks }, transport: transport)
     }
 
     /// The same, for checks made from the loaded contract set (generated clients, large APIs).
-    public static func main(checks: @escaping @Sendable (ContractSet) -> [RouteCheck]) async {
-        use(checks: checks)
+    public static func main(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared) async {
+        use(checks: checks, transport: transport)
         await main()
     }
 
     /// Runs with these arguments and returns the exit code instead of exiting: for tests.
-    public static func exitCode(arguments: [String], checks: [RouteCheck]) async -> Int32 {
-        use(checks: { _ in checks })
+    public static func exitCode(arguments: [String], checks: [RouteCheck], transport: Transport = .shared) async -> Int32 {
+        use(checks: { _ in checks }, transport: transport)
         do {
             let command = try parse(arguments)
             try await command.run()
@@ -80,12 +87,13 @@ public struct VerifyCommand: AsyncParsableCommand {
     public func run() async throws {
         let set = try contractOptions.load()
         let target = try baseURL.map { try serverURL($0, command: "verify") }
-        guard let makeChecks = Self.checkSource.withLock({ $0 }) else {
+        guard let client = Self.client.withLock({ $0 }) else {
             Output.error("mockapi verify: no checks to run (a gate calls VerifyCommand.main(checks:))")
             throw ExitCode(2)
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
-                                    strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift)
+                                    strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift,
+                                    transport: client.transport)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
@@ -93,7 +101,7 @@ public struct VerifyCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
         }
-        let runner = ContractRunner(set: set, checks: makeChecks(set), options: options)
+        let runner = ContractRunner(set: set, checks: client.checks(set), options: options)
         let report: VerifyReport
         do {
             if let target { report = try await runner.run(against: target) } else { report = try await runner.run() }

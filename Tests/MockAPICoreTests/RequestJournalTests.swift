@@ -13,6 +13,32 @@ struct RequestJournalTests {
         #expect(journal.entries().map(\.path) == ["/6"])
     }
 
+    @Test func queryFiltersAndPagesForward() throws {
+        let journal = RequestJournal(capacity: 100)
+        journal.record(path: "/a", contract: "a", response: "default")
+        journal.record(path: "/nowhere", status: 404)
+        journal.record(path: "/a", status: 422, contract: "a")
+        journal.record(path: "/b", contract: "b", response: "default", headers: [("X-Run", "7")])
+        journal.record(path: "/a", contract: "a", response: "default")
+
+        #expect(journal.lastID == 5)
+        #expect(journal.entries(matching: JournalQuery(since: 3)).map(\.id) == [4, 5])
+        #expect(journal.entries(matching: JournalQuery(since: 1, limit: 2)).map(\.id) == [2, 3])
+        #expect(journal.entries(matching: JournalQuery(limit: 0)).isEmpty)
+        #expect(journal.entries(matching: JournalQuery(contract: "a")).map(\.id) == [1, 3, 5])
+        #expect(journal.entries(matching: JournalQuery(unmatched: true)).map(\.id) == [2])
+        #expect(journal.entries(matching: JournalQuery(violations: true)).map(\.id) == [3])
+        #expect(journal.entries(matching: JournalQuery(header: ("x-run", "7"))).map(\.id) == [4])
+
+        let parsed = try JournalQuery(pairs: [("since", "3"), ("limit", "10"), ("contract", "a"), ("unmatched", nil), ("header", "X-Run: 7")])
+        #expect(parsed == JournalQuery(since: 3, limit: 10, contract: "a", unmatched: true, header: ("X-Run", "7")))
+        #expect(throws: JournalQuery.Invalid(message: "since must be a non-negative integer, got \"x\"")) { try JournalQuery(pairs: [("since", "x")]) }
+        #expect(throws: JournalQuery.Invalid.self) { try JournalQuery(pairs: [("sort", "id")]) }
+        journal.reset()
+        journal.record(path: "/c")
+        #expect(journal.entries().map(\.id) == [6], "ids are never reused, so a reader's cursor stays valid")
+    }
+
     @Test func everyFieldReadsBackAsRecorded() {
         let journal = RequestJournal(capacity: 10)
         let parts = [ReceivedPart(name: "image", filename: "a.jpg", contentType: "image/jpeg", bytes: 3, sha256: "ab12"),
@@ -21,11 +47,12 @@ struct RequestJournalTests {
         path.withUTF8 { bytes in
             journal.record(receivedAt: 1_700_000_000_123, method: "POST", path: UnsafeRawBufferPointer(bytes),
                            query: [("ids[]", "1"), ("flag", nil), ("q", "a b")], headers: [("Host", "x"), ("X-Empty", "")],
-                           bodyBytes: 512, parts: parts, contract: "upload", response: nil, status: 201)
+                           bodyBytes: 512, parts: parts, contract: "upload", response: nil, status: 201,
+                           problem: "part.image: required part is missing")
         }
         var expected = JournalEntry(receivedAt: 1_700_000_000_123, method: "POST", path: path, query: "ids[]=1&flag&q=a%20b",
                                     headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts,
-                                    contract: "upload", response: nil, status: 201)
+                                    contract: "upload", response: nil, status: 201, problem: "part.image: required part is missing")
         expected.id = 1
         #expect(journal.entries() == [expected])
     }
@@ -69,11 +96,11 @@ struct RequestJournalThreadTests {
 
 extension RequestJournal {
     /// Records a bare request with just a path.
-    func record(path: String, status: Int = 200) {
+    func record(path: String, status: Int = 200, contract: String? = nil, response: String? = nil, headers: HeaderFields = []) {
         var path = path
         path.withUTF8 { bytes in
-            record(receivedAt: 0, method: "GET", path: UnsafeRawBufferPointer(bytes), query: [], headers: [], bodyBytes: 0,
-                   parts: [], contract: nil, response: nil, status: status)
+            record(receivedAt: 0, method: "GET", path: UnsafeRawBufferPointer(bytes), query: [], headers: headers, bodyBytes: 0,
+                   parts: [], contract: contract, response: response, status: status)
         }
     }
 }

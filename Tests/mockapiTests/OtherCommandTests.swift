@@ -56,8 +56,9 @@ struct OtherCommandTests {
     }
 
     @Test func verifyPassesOnTheBundleAndWritesJUnit() throws {
-        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString).xml")
-        defer { try? FileManager.default.removeItem(at: junit) }
+        // A folder that does not exist yet, as in a fresh checkout's build/.
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("verify-\(UUID().uuidString)/build/verify.xml")
+        defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent().deletingLastPathComponent()) }
         let result = try CommandLineRunner.run(["verify", "--junit", junit.path])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("17 routes: 17 passed, 0 failed"))

@@ -1,0 +1,37 @@
+import Foundation
+import MockAPICore
+import MockAPIServer
+import MockAPITestSupport
+import Testing
+
+/// `GET /__mockapi/requests` with a query: what the verify runner and `mockapi coverage` read.
+@Suite struct JournalEndpointTests {
+    @Test func queryPagesAndFiltersOverHTTP() async throws {
+        try await withMockServer { server in
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/nowhere").status == 404)
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/activities?count=x").status == 422)
+
+            let all = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?limit=0")
+            #expect(all.status == 200)
+            #expect(all.headers["mockapi-journal-last-id"] == "3")
+            #expect((all.json as? [Any])?.isEmpty == true)
+
+            let after1 = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=1").json as? [[String: Any]])
+            #expect(after1.map { $0["path"] as? String } == ["/v1/nowhere", "/v1/activities"])
+            #expect(after1.first?["problem"] as? String == "no contract matches GET /v1/nowhere")
+            #expect(after1.last?["problem"] as? String == "query.count: expected int, found \"x\"")
+
+            let unmatched = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?unmatched").json as? [[String: Any]])
+            #expect(unmatched.map { $0["id"] as? Int } == [2])
+            let violations = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?violations").json as? [[String: Any]])
+            #expect(violations.map { $0["contract"] as? String } == ["activities"])
+            let served = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?contract=categories").json as? [[String: Any]])
+            #expect(served.map { $0["response"] as? String } == ["default"])
+
+            let bad = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=soon")
+            #expect(bad.status == 400)
+            #expect((bad.json as? [String: Any])?["error"] as? String == "GET /__mockapi/requests: since must be a non-negative integer, got \"soon\"")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import MockAPITestSupport
+import MockAPIVerify
+import MockAPIVerifyCommand
+import Testing
+
+/// A team's own gate executable is `VerifyCommand.main(checks:transport:)`: the same flags,
+/// reports and exit codes as `mockapi verify`, with the team's checks.
+@Suite(.serialized) struct GateEntryPointTests {
+    private let arguments = ["--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path, "--format", "json"]
+
+    @Test func teamGatePassesWithItsOwnClientAndWritesJUnit() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let junit = folder.appendingPathComponent("build/reports/contracts.xml")
+        let client = TeamClient()
+
+        let code = await VerifyCommand.exitCode(arguments: arguments + ["--scope", "claimed", "--strict-coverage", "--junit", junit.path],
+                                                checks: client.checks, transport: client.transport)
+
+        #expect(code == 0)
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="mockapi verify" tests="5" failures="0""#))
+    }
+
+    @Test func teamGateFailsOnAPlantedBugAndOnUncoveredContracts() async throws {
+        let broken = TeamClient(bugs: .misspelledPath)
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--scope", "claimed"], checks: broken.checks, transport: broken.transport) == 1)
+
+        let client = TeamClient()
+        #expect(await VerifyCommand.exitCode(arguments: arguments, checks: client.checks, transport: client.transport) == 0,
+                "scope all without strict coverage: uncovered contracts only warn")
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict-coverage"], checks: client.checks, transport: client.transport) == 1)
+        // Pledge reads a few of backing.json's keys: drift warns, and fails under --strict-drift.
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--contract", "backing"], checks: client.checks, transport: client.transport) == 0)
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict-drift", "--contract", "backing"], checks: client.checks,
+                                             transport: client.transport) == 1)
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--contract", "no_such"], checks: client.checks) == 2)
+    }
+}

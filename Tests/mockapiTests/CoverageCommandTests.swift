@@ -1,0 +1,78 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+/// `mockapi coverage` after a client run that is not Swift at all: curl sends the traffic.
+@Suite struct CoverageCommandTests {
+    /// Sends one request with curl (a client mockapi knows nothing about); returns the status.
+    @discardableResult
+    private func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return status
+    }
+
+    @Test func unmatchedAndViolatingRequestsFailTheGateByName() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
+        #expect(try curl([server.baseURL + "/v1/projects/42/backer/2001"]) == "404")
+        #expect(try curl(["-X", "PUT", server.baseURL + "/v1/projects/42/backers/2001", "-H", "Authorization: token t",
+                          "-H", "Content-Type: application/json", "-d", #"{"amount": "45", "reward_id": 9002}"#]) == "422")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("cov-\(UUID().uuidString)/reports/coverage.xml")
+        defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent().deletingLastPathComponent()) }
+
+        let result = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--junit", junit.path])
+
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("""
+            FAIL  1 request matched no contract:
+                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001
+            """), "\(result.stdout)")
+        #expect(result.stdout.contains("""
+            FAIL  1 request broke its contract:
+                  #3 PUT /v1/projects/42/backers/2001 → 422 (contract update_backing): body.amount: expected number, found string
+            """))
+        #expect(result.stdout.contains("PASS  categories "))
+        #expect(result.stdout.contains("warning  contracts no request exercised: activities, "))
+        #expect(result.stdout.hasSuffix("3 requests: 1 unmatched, 1 breaking a contract; 1 of 17 contracts exercised\n"))
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<testsuite name="mockapi coverage" tests="19" failures="2" errors="0" skipped="16">"#))
+        #expect(xml.contains(##"name="#2 GET /v1/projects/42/backer/2001"><failure type="unmatched""##))
+    }
+
+    @Test func cleanRunPassesAndStrictFailsOnUncoveredContracts() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
+        #expect(try curl([server.baseURL + "/v1/users/self", "-H", "Authorization: token t"]) == "200")
+
+        let clean = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        #expect(summary["requests"] as? Int == 2)
+        #expect((summary["uncoveredContracts"] as? [String])?.count == 15)
+        #expect((summary["uncoveredContracts"] as? [String])?.contains("categories") == false)
+
+        let strict = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--strict"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("FAIL  contracts no request exercised: activities, "))
+
+        let later = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--since", "1", "--format", "json"])
+        let laterSummary = try #require((try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        #expect(laterSummary["requests"] as? Int == 1)
+    }
+
+    @Test func unreachableServerExitsTwo() throws {
+        let result = try CommandLineRunner.run(["coverage", "--base-url", "http://127.0.0.1:1"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("mockapi coverage: cannot read the journal at http://127.0.0.1:1"))
+    }
+}
