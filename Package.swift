@@ -51,6 +51,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
+        .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
+                          path: "scripts/bench/VerifyBench"),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
