@@ -41,7 +41,10 @@ public final class MockServer: Sendable {
     /// first connection is accepted.
     public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
         self.configuration = configuration
-        responder = Responder(set: set, journalCapacity: configuration.journalCapacity)
+        responder = Responder(set: set, journal: RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
+                                                                keepsSecrets: configuration.journalSecrets),
+                              adminAccess: AdminAccess(token: configuration.adminToken,
+                                                       listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host)))
         handler = RequestHandler(responder: responder, prepared: PreparedResponses(set: set), configuration: configuration)
 
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue

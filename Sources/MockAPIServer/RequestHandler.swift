@@ -94,7 +94,8 @@ final class RequestHandler: Sendable {
         context.answered = true
         switch context.route {
         case .admin:
-            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query)
+            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
+                                                  headers: context.headers)
             return queue(response, context, connection, path: path, journal: false)
         case .notFound, .methodNotAllowed:
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))

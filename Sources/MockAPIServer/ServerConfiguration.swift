@@ -13,6 +13,14 @@ public struct ServerConfiguration: Sendable {
     public var threads = System.coreCount
     /// Requests the journal keeps.
     public var journalCapacity = 10_000
+    /// Bytes of records the journal keeps at most (the oldest go first).
+    public var journalMaxBytes = 64 * 1024 * 1024
+    /// Journal `Authorization`, `Proxy-Authorization` and `Cookie` as sent instead of redacted.
+    public var journalSecrets = false
+    /// When set, admin endpoints (`/__mockapi/…`) need `Mockapi-Admin-Token: <token>`; without
+    /// one they answer only requests whose Host is this server's loopback address or localhost,
+    /// and not at all when the server listens beyond loopback.
+    public var adminToken: String?
     /// Where one line per request goes; nil for none (`--quiet`).
     public var requestLog: RequestLog?
 

@@ -9,13 +9,15 @@ import MockAPICore
 /// It has its own session: the team's transport (and whatever it adds) is for their requests only.
 struct AdminClient: Sendable {
     let baseURL: URL
+    /// Sent as `Mockapi-Admin-Token` when the server was started with `--admin-token`.
+    var token: String?
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     func resetScenarios() async throws {
-        var request = URLRequest(url: endpoint("scenarios"))
+        var request = request(endpoint("scenarios"))
         request.httpMethod = "DELETE"
         let (_, response) = try await URLSession.shared.data(for: request)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
@@ -28,7 +30,7 @@ struct AdminClient: Sendable {
         var components = URLComponents(url: endpoint("requests"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "since", value: String(since))]
             + (limit.map { [URLQueryItem(name: "limit", value: String($0))] } ?? [])
-        let (data, response) = try await URLSession.shared.data(from: components.url!)
+        let (data, response) = try await URLSession.shared.data(for: request(components.url!))
         guard let http = response as? HTTPURLResponse, http.statusCode == 200,
               let lastID = http.value(forHTTPHeaderField: Responder.journalLastIDHeader).flatMap(Int.init),
               let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
@@ -44,12 +46,18 @@ struct AdminClient: Sendable {
 
     /// `GET /__mockapi/routes`: the server's contracts.
     func routes() async throws -> [[String: Any]] {
-        let (data, response) = try await URLSession.shared.data(from: endpoint("routes"))
+        let (data, response) = try await URLSession.shared.data(for: request(endpoint("routes")))
         guard (response as? HTTPURLResponse)?.statusCode == 200,
               let routes = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw Failure(description: "GET /__mockapi/routes did not answer with the route table")
         }
         return routes
+    }
+
+    private func request(_ url: URL) -> URLRequest {
+        var request = URLRequest(url: url)
+        if let token { request.setValue(token, forHTTPHeaderField: AdminAccess.tokenHeader) }
+        return request
     }
 
     private func endpoint(_ name: String) -> URL {

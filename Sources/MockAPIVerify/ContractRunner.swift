@@ -51,7 +51,7 @@ public struct ContractRunner: Sendable {
     /// Verifies against a running `mockapi serve` at `baseURL`.
     public func run(against baseURL: URL, target: String? = nil) async throws -> VerifyReport {
         let started = Date()
-        let admin = AdminClient(baseURL: baseURL)
+        let admin = AdminClient(baseURL: baseURL, token: options.adminToken)
         let cursor: JournalCursor
         do {
             try await admin.resetScenarios()

@@ -17,11 +17,15 @@ public struct VerifyOptions: Sendable {
     /// Fixture keys a model never reads fail the route instead of warning.
     public var strictDrift: Bool
     public var transport: Transport
+    /// The server's `--admin-token`, for its journal and scenario endpoints.
+    public var adminToken: String?
 
-    public init(scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared) {
+    public init(scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,
+                adminToken: String? = nil) {
         self.scope = scope
         self.strictCoverage = strictCoverage
         self.strictDrift = strictDrift
         self.transport = transport
+        self.adminToken = adminToken
     }
 }

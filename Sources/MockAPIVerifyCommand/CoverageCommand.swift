@@ -18,6 +18,8 @@ public struct CoverageCommand: AsyncParsableCommand {
     @Option(help: "The running `mockapi serve` whose journal to read.")
     public var baseURL: String
 
+    @OptionGroup public var admin: AdminTokenOption
+
     @Option(help: "Only requests after this journal id (a run that started mid-journal).")
     public var since = 0
 
@@ -30,7 +32,7 @@ public struct CoverageCommand: AsyncParsableCommand {
         let url = try serverURL(baseURL, command: "coverage")
         let report: CoverageReport
         do {
-            report = try await JournalCoverage.read(from: url, since: since, strict: strict)
+            report = try await JournalCoverage.read(from: url, since: since, strict: strict, adminToken: admin.adminToken)
         } catch {
             Output.error("mockapi coverage: cannot read the journal at \(baseURL): \(error)")
             throw ExitCode(2)

@@ -39,6 +39,14 @@ public struct ReportOptions: ParsableArguments {
     }
 }
 
+/// `--admin-token`, for a server started with one.
+public struct AdminTokenOption: ParsableArguments {
+    @Option(help: "The server's --admin-token (sent as Mockapi-Admin-Token to its /__mockapi/ endpoints).")
+    public var adminToken: String?
+
+    public init() {}
+}
+
 /// `--base-url` read as an http(s) URL, or exit 2 naming it.
 func serverURL(_ text: String, command: String) throws -> URL {
     guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {

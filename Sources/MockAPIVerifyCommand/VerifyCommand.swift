@@ -30,6 +30,8 @@ public struct VerifyCommand: AsyncParsableCommand {
     @Option(help: "Check a running `mockapi serve` at this URL instead of starting one in-process.")
     public var baseURL: String?
 
+    @OptionGroup public var admin: AdminTokenOption
+
     @Option(help: "Contracts the client answers for: all, or only those its routes claim.")
     public var scope = ScopeOption.all
 
@@ -93,7 +95,7 @@ public struct VerifyCommand: AsyncParsableCommand {
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
                                     strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift,
-                                    transport: client.transport)
+                                    transport: client.transport, adminToken: admin.adminToken)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {

@@ -33,6 +33,15 @@ extension MockAPICommand {
         @Option(help: "Requests the journal keeps (GET /__mockapi/requests).")
         var journalSize = 10_000
 
+        @Option(help: "Bytes of requests the journal keeps at most; the oldest go first.")
+        var journalBytes = 64 * 1024 * 1024
+
+        @Flag(help: "Journal Authorization, Proxy-Authorization and Cookie as sent (redacted by default).")
+        var journalSecrets = false
+
+        @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
+        var adminToken: String?
+
         @Flag(help: "No per-request log lines on stderr.")
         var quiet = false
 
@@ -42,6 +51,8 @@ extension MockAPICommand {
             guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
             guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
             guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
+            guard journalBytes > 0 else { throw ValidationError("--journal-bytes must be positive") }
+            guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
         }
 
         func run() throws {
@@ -55,6 +66,9 @@ extension MockAPICommand {
             configuration.maxConnections = maxConnections
             configuration.threads = threads ?? System.coreCount
             configuration.journalCapacity = journalSize
+            configuration.journalMaxBytes = journalBytes
+            configuration.journalSecrets = journalSecrets
+            configuration.adminToken = adminToken
             configuration.requestLog = quiet ? nil : RequestLog()
 
             let server: MockServer
@@ -65,6 +79,10 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
+            if !AdminAccess.isLoopback(host) {
+                Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
+                    + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
+            }
             let received = StopSignals.wait()
             server.stop()
             Output.error("mockapi: \(received), stopped")

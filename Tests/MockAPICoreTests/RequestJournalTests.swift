@@ -39,6 +39,37 @@ struct RequestJournalTests {
         #expect(journal.entries().map(\.id) == [6], "ids are never reused, so a reader's cursor stays valid")
     }
 
+    @Test func credentialsAreRedactedAndLongValuesCutUnlessSecretsAreKept() {
+        let long = String(repeating: "x", count: HeaderFields.journalValueLimit + 10)
+        let headers: HeaderFields = [("Host", "h"), ("authorization", "token abc123"), ("Cookie", "session=s3cret"), ("X-Long", long)]
+
+        let redacting = RequestJournal(capacity: 10)
+        redacting.record(path: "/", headers: headers)
+        let stored = redacting.entries()[0].headers
+        #expect(stored.pairs.map(\.name) == ["Host", "authorization", "Cookie", "X-Long"])
+        #expect(stored.value(for: "Authorization") == "token [redacted]")
+        #expect(stored.value(for: "Cookie") == "[redacted]")
+        #expect(stored.value(for: "X-Long") == String(repeating: "x", count: HeaderFields.journalValueLimit) + "…[truncated, 4106 bytes]")
+
+        let keeping = RequestJournal(capacity: 10, keepsSecrets: true)
+        keeping.record(path: "/", headers: headers)
+        #expect(keeping.entries()[0].headers.value(for: "Authorization") == "token abc123")
+        #expect(keeping.entries()[0].headers.value(for: "Cookie") == "session=s3cret")
+
+        let plain: HeaderFields = [("Host", "h"), ("Accept", "*/*")]
+        #expect(plain.forJournal(keepingSecrets: false) == plain)
+    }
+
+    @Test func bytesAreBoundedAsWellAsCount() {
+        // One shard with room for about ten 1 KB records: the oldest go, the newest stay.
+        let journal = RequestJournal(capacity: 1_000, maxBytes: 10_500, shards: 1)
+        for i in 1...100 { journal.record(path: "/\(i)/" + String(repeating: "p", count: 1_000)) }
+        let ids = journal.entries().map(\.id)
+        #expect(ids.last == 100)
+        #expect(ids.count >= 9 && ids.count <= 10, "\(ids)")
+        #expect(ids == Array((101 - ids.count)...100))
+    }
+
     @Test func everyFieldReadsBackAsRecorded() {
         let journal = RequestJournal(capacity: 10)
         let parts = [ReceivedPart(name: "image", filename: "a.jpg", contentType: "image/jpeg", bytes: 3, sha256: "ab12"),

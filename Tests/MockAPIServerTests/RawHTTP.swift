@@ -81,7 +81,8 @@ final class RawHTTP {
     /// One request on a fresh connection.
     static func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
         let client = try RawHTTP(port: port)
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        // Host: 127.0.0.1 unless the test sends its own.
+        var head = "\(method) \(target) HTTP/1.1\r\n" + (headers.keys.contains("Host") ? "" : "Host: 127.0.0.1\r\n") + "Connection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
         try client.send(Data((head + "\r\n").utf8) + body)

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func requestIsSentExactlyAsTheClientBuiltIt() async throws {
-        try await withMockServer { server in
+        try await withMockServer(configure: { $0.journalSecrets = true }) { server in
             let contracts = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
             let client = TeamClient()
             let report = try await ContractRunner(set: contracts, checks: client.checks, options: VerifyOptions(transport: client.transport))

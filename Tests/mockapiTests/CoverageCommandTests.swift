@@ -70,6 +70,21 @@ import Testing
         #expect(laterSummary["requests"] as? Int == 1)
     }
 
+    @Test func serverWithAnAdminTokenIsReadWithIt() throws {
+        let server = try CommandLineRunner.Server(["--quiet", "--admin-token", "s3cret"])
+        defer { _ = server.stop() }
+        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
+
+        let refused = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("cannot read the journal"))
+        let coverage = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--admin-token", "s3cret"])
+        #expect(coverage.status == 0, "\(coverage.stderr)")
+        let verify = try CommandLineRunner.run(["verify", "--base-url", server.baseURL, "--admin-token", "s3cret"])
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(verify.stdout.contains("17 routes: 17 passed, 0 failed"))
+    }
+
     @Test func unreachableServerExitsTwo() throws {
         let result = try CommandLineRunner.run(["coverage", "--base-url", "http://127.0.0.1:1"])
         #expect(result.status == 2)

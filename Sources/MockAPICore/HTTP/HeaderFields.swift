@@ -116,7 +116,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     }
 
     /// Calls `body` with each header's name and value bytes until it returns false.
-    private func forEachField(in buffer: UnsafeRawBufferPointer,
+    func forEachField(in buffer: UnsafeRawBufferPointer,
                               _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) {
         var offset = 0
         while offset + Self.lengthsSize <= buffer.count {

@@ -18,6 +18,8 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     /// The oldest record's offset, and the end of the newest.
     private var head = 0
     private var tail = 0
+    /// Bytes of the live records.
+    private(set) var liveBytes = 0
 
     init(byteCapacity: Int = 16 * 1024) {
         self.byteCapacity = byteCapacity
@@ -31,10 +33,12 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     var count: Int { slots.count }
 
     /// Appends a record of `size` bytes, written by `write`. First drops records with an id at or
-    /// below `dropThrough`, then any others in the way if `maxCount` would be exceeded; if the
-    /// record still does not fit, the buffer grows.
-    mutating func append(id: Int, size: Int, dropThrough: Int, maxCount: Int, write: (UnsafeMutableRawPointer) -> Void) {
-        while let oldest = slots.first, oldest.id <= dropThrough || slots.count >= maxCount { dropOldest() }
+    /// below `dropThrough`, then the oldest while `maxCount` records or `maxBytes` bytes would be
+    /// exceeded (a record larger than `maxBytes` is kept alone); if the record still does not
+    /// fit, the buffer grows.
+    mutating func append(id: Int, size: Int, dropThrough: Int, maxCount: Int, maxBytes: Int = .max,
+                         write: (UnsafeMutableRawPointer) -> Void) {
+        while let oldest = slots.first, oldest.id <= dropThrough || slots.count >= maxCount || liveBytes + size > maxBytes { dropOldest() }
         var offset = placement(for: size)
         while offset == nil {
             grow(toFit: size)
@@ -43,6 +47,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
         write(buffer + offset!)
         slots.append(Slot(id: id, offset: offset!, length: size))
         tail = offset! + size
+        liveBytes += size
     }
 
     /// Where a record of `size` bytes fits without touching a live record, if anywhere: after the
@@ -56,6 +61,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     }
 
     private mutating func dropOldest() {
+        liveBytes -= slots.first?.length ?? 0
         slots.removeFirst()
         if let next = slots.first {
             head = next.offset

@@ -16,12 +16,19 @@ public final class RequestJournal: Sendable {
     }
 
     public let capacity: Int
+    /// The most bytes of records the journal holds; each shard keeps to an equal share, so no
+    /// worker reads another's counter on the request path.
+    public let maxBytes: Int
+    /// Whether credential headers are journaled as sent (`--journal-secrets`) or redacted.
+    public let keepsSecrets: Bool
     private let shards: [Shard]
     private let nextID = Atomic<Int>(1)
 
-    public init(capacity: Int, shards: Int = 8) {
+    public init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, keepsSecrets: Bool = false, shards: Int = 8) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
+        self.maxBytes = maxBytes
+        self.keepsSecrets = keepsSecrets
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
     }
 
@@ -30,6 +37,7 @@ public final class RequestJournal: Sendable {
                        query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
                        parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
         let id = nextID.add(1, ordering: .relaxed).oldValue
+        let headers = headers.forJournal(keepingSecrets: keepsSecrets)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter) {
             writer.int(id)
@@ -59,7 +67,7 @@ public final class RequestJournal: Sendable {
         var measure = RecordWriter.measuring
         encode(&measure)
         shards[ThreadSlot.current % shards.count].arena.withLock { arena in
-            arena.append(id: id, size: measure.size, dropThrough: id - capacity, maxCount: capacity) { base in
+            arena.append(id: id, size: measure.size, dropThrough: id - capacity, maxCount: capacity, maxBytes: maxBytes / shards.count) { base in
                 var writer = RecordWriter(base: base)
                 encode(&writer)
             }

@@ -4,7 +4,9 @@ extension Responder {
     public static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
 
     /// Answers `/__mockapi/…`: the journal, scenario resets and the route table.
-    public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = []) -> GeneratedResponse {
+    public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
+                             headers: HeaderFields = []) -> GeneratedResponse {
+        if let refusal = adminAccess.refusal(headers: headers) { return refusal }
         switch (method, path) {
         case ("GET", "/__mockapi/requests"):
             // Read before the entries, so a reader paging with `since` never skips one recorded meanwhile.

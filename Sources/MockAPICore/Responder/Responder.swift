@@ -31,9 +31,12 @@ public final class Responder: Sendable {
     /// runs; nil when a plain request breaks the contract or its answer varies (a sequence).
     private let plainResponses: [Int?]
 
-    public init(set: ContractSet, journalCapacity: Int = 10_000) {
+    public let adminAccess: AdminAccess
+
+    public init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess()) {
         self.set = set
-        self.journal = RequestJournal(capacity: journalCapacity)
+        self.journal = journal
+        self.adminAccess = adminAccess
         plainResponses = set.contracts.enumerated().map { index, contract in
             guard contract.sequence == nil,
                   RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,

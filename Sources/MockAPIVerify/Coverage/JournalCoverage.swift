@@ -12,8 +12,9 @@ public enum JournalCoverage {
     static let pageSize = 1_000
 
     /// - Parameter since: only requests after this journal id (0: the whole journal).
-    public static func read(from baseURL: URL, since: Int = 0, strict: Bool = false) async throws -> CoverageReport {
-        let admin = AdminClient(baseURL: baseURL)
+    /// - Parameter adminToken: the server's `--admin-token`, if it was started with one.
+    public static func read(from baseURL: URL, since: Int = 0, strict: Bool = false, adminToken: String? = nil) async throws -> CoverageReport {
+        let admin = AdminClient(baseURL: baseURL, token: adminToken)
         var contracts = try await admin.routes().map { route in
             CoverageReport.ContractUse(name: route["contract"] as? String ?? "?", method: route["method"] as? String ?? "?",
                                        path: route["path"] as? String ?? "?", file: route["file"] as? String ?? "?", served: 0)
