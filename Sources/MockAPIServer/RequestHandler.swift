@@ -94,9 +94,15 @@ final class RequestHandler: Sendable {
         context.answered = true
         switch context.route {
         case .admin:
-            let response = responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
-                                                  headers: context.headers)
-            return queue(response, context, connection, path: path, journal: false)
+            switch responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
+                                          headers: context.headers) {
+            case .response(let response):
+                return queue(response, context, connection, path: path, journal: false)
+            case .journal(let query, let lastID):
+                let response = JournalStream.response(journal: responder.journal, query: query, lastID: lastID)
+                defer { MHD_destroy_response(response) }
+                return MHD_queue_response(connection, 200, response)
+            }
         case .notFound, .methodNotAllowed:
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
             return queue(response, context, connection, path: path)

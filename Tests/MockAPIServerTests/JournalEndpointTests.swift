@@ -34,4 +34,21 @@ import Testing
             #expect((bad.json as? [String: Any])?["error"] as? String == "GET /__mockapi/requests: since must be a non-negative integer, got \"soon\"")
         }
     }
+
+    @Test func longJournalStreamsEveryEntryAcrossPages() async throws {
+        try await withMockServer { server in
+            for i in 0..<450 { _ = try RawHTTP.request(server.port, "GET", i % 3 == 0 ? "/v1/nowhere" : "/v1/categories") }
+
+            let whole = try RawHTTP.request(server.port, "GET", "/__mockapi/requests")
+            #expect(whole.headers["transfer-encoding"] == "chunked")
+            let entries = try #require(whole.json as? [[String: Any]], "the streamed document parses as one JSON array")
+            #expect(entries.compactMap { $0["id"] as? Int } == Array(1...450))
+            #expect(entries.compactMap { $0["id"] as? Int } == server.journal().map(\.id))
+
+            let limited = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=10&limit=300").json as? [[String: Any]])
+            #expect(limited.compactMap { $0["id"] as? Int } == Array(11...310))
+            let unmatched = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?unmatched").json as? [[String: Any]])
+            #expect(unmatched.count == 150)
+        }
+    }
 }

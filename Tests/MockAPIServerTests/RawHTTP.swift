@@ -51,7 +51,27 @@ final class RawHTTP {
     /// Stops sending; the server sees the end of the request stream.
     func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
-    /// Reads one response (by Content-Length); nil when the server closed without one.
+    /// A chunked body's bytes and where it ends, or nil while it is incomplete.
+    private static func dechunk(_ data: Data) -> (Data, Data.Index)? {
+        var body = Data()
+        var position = data.startIndex
+        while let lineEnd = data[position...].range(of: Data("\r\n".utf8)) {
+            let sizeText = String(decoding: data[position..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            let chunkStart = lineEnd.upperBound
+            if size == 0 {
+                // No trailers: the last chunk is followed by an empty line.
+                guard data.count - (chunkStart - data.startIndex) >= 2 else { return nil }
+                return (body, chunkStart + 2)
+            }
+            guard data.count - (chunkStart - data.startIndex) >= size + 2 else { return nil }
+            body.append(data[chunkStart..<(chunkStart + size)])
+            position = chunkStart + size + 2
+        }
+        return nil
+    }
+
+    /// Reads one response (by Content-Length, or chunked); nil when the server closed without one.
     func readResponse() throws -> Response? {
         while true {
             if let headerEnd = buffer.range(of: Data("\r\n\r\n".utf8)) {
@@ -62,9 +82,14 @@ final class RawHTTP {
                     guard let colon = line.firstIndex(of: ":") else { continue }
                     headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
                 }
-                let length = Int(headers["content-length"] ?? "0") ?? 0
                 let bodyStart = headerEnd.upperBound
-                if buffer.count - (bodyStart - buffer.startIndex) >= length {
+                let chunked = headers["transfer-encoding"]?.lowercased() == "chunked"
+                let length = Int(headers["content-length"] ?? "0") ?? 0
+                if chunked, let (body, end) = Self.dechunk(buffer[bodyStart...]) {
+                    buffer = Data(buffer[end...])
+                    return Response(status: status, headers: headers, body: body)
+                }
+                if !chunked, buffer.count - (bodyStart - buffer.startIndex) >= length {
                     let body = buffer[bodyStart..<(bodyStart + length)]
                     let response = Response(status: status, headers: headers, body: Data(body))
                     buffer = Data(buffer[(bodyStart + length)...])

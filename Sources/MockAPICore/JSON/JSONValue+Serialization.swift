@@ -7,9 +7,13 @@ extension JSONValue {
     }
 
     /// Indented JSON text (two spaces), for bodies people read.
-    public var prettySerialized: String {
+    public var prettySerialized: String { prettySerialized(level: 0) }
+
+    /// The same, as a value nested `level` deep: inner lines indented to match, for documents
+    /// written piece by piece (a streamed array's elements are at level 1).
+    public func prettySerialized(level: Int) -> String {
         var out = ""
-        write(to: &out, indent: "  ", level: 0)
+        write(to: &out, indent: "  ", level: level)
         return out
     }
 

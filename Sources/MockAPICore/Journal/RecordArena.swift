@@ -92,9 +92,9 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
         tail = offset
     }
 
-    /// Calls `body` with each live record's id and bytes, oldest first.
-    func forEach(_ body: (Int, UnsafeRawBufferPointer) -> Void) {
-        slots.forEach { slot in body(slot.id, UnsafeRawBufferPointer(start: buffer + slot.offset, count: slot.length)) }
+    /// Calls `body` with each live record's id and bytes, oldest first, until it returns false.
+    func forEach(_ body: (Int, UnsafeRawBufferPointer) -> Bool) {
+        slots.forEachWhile({ slot in body(slot.id, UnsafeRawBufferPointer(start: buffer + slot.offset, count: slot.length)) })
     }
 }
 
@@ -130,6 +130,11 @@ struct Ring<Element> {
     }
 
     func forEach(_ body: (Element) -> Void) {
-        for position in 0..<count { body(storage[(start + position) % storage.count]) }
+        forEachWhile({ body($0); return true })
+    }
+
+    /// Oldest first, until `body` returns false.
+    func forEachWhile(_ body: (Element) -> Bool) {
+        for position in 0..<count where !body(storage[(start + position) % storage.count]) { return }
     }
 }

@@ -88,10 +88,15 @@ public final class RequestJournal: Sendable {
         var all: [JournalEntry] = []
         for shard in shards {
             shard.arena.withLock { arena in
+                // A shard holds its records in id order, so past `limit` matches it has no earlier ones.
+                var matches = 0
                 arena.forEach { id, bytes in
-                    guard id > after else { return }
+                    guard id > after else { return true }
                     let entry = JournalEntry(record: bytes)
-                    if query.admits(entry) { all.append(entry) }
+                    guard query.admits(entry) else { return true }
+                    all.append(entry)
+                    matches += 1
+                    return matches < (query.limit ?? .max)
                 }
             }
         }

@@ -4,19 +4,29 @@ extension Responder {
     public static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
 
     /// Answers `/__mockapi/…`: the journal, scenario resets and the route table.
+    /// An admin endpoint's answer: a whole response, or the journal entries a query asks for,
+    /// which the server streams page by page instead of rendering them all at once.
+    public enum AdminAnswer: Sendable {
+        case response(GeneratedResponse)
+        /// `lastID` was read before any entry, so a reader paging with `since` never skips one
+        /// recorded meanwhile.
+        case journal(JournalQuery, lastID: Int)
+    }
+
     public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
-                             headers: HeaderFields = []) -> GeneratedResponse {
-        if let refusal = adminAccess.refusal(headers: headers) { return refusal }
-        switch (method, path) {
-        case ("GET", "/__mockapi/requests"):
-            // Read before the entries, so a reader paging with `since` never skips one recorded meanwhile.
+                             headers: HeaderFields = []) -> AdminAnswer {
+        if let refusal = adminAccess.refusal(headers: headers) { return .response(refusal) }
+        if method == "GET", path == "/__mockapi/requests" {
             let lastID = journal.lastID
-            let journalQuery: JournalQuery
-            do { journalQuery = try JournalQuery(pairs: query) } catch {
-                return GeneratedResponse(status: 400, json: ["error": .string("GET /__mockapi/requests: \(error.message)")])
+            do { return .journal(try JournalQuery(pairs: query), lastID: lastID) } catch {
+                return .response(GeneratedResponse(status: 400, json: ["error": .string("GET /__mockapi/requests: \(error.message)")]))
             }
-            return GeneratedResponse(status: 200, json: .array(journal.entries(matching: journalQuery).map(\.json)),
-                                     headers: [(Self.journalLastIDHeader, String(lastID))])
+        }
+        return .response(respondOtherAdmin(method: method, path: path))
+    }
+
+    private func respondOtherAdmin(method: String, path: String) -> GeneratedResponse {
+        switch (method, path) {
         case ("DELETE", "/__mockapi/requests"):
             journal.reset()
             return GeneratedResponse(status: 200, json: ["reset": "requests"])
