@@ -5,13 +5,17 @@ import MockAPICore
 /// of a full journal costs one page of memory, not the whole JSON document (10,000 requests
 /// with large headers once rendered to hundreds of megabytes in one go).
 final class JournalStream {
-    static let pageSize = 200
+    /// Small pages keep a client that stops reading from pinning much memory (entries can carry
+    /// 24 KB of headers each); reading a page skips older records by id, so small pages stay cheap.
+    static let pageSize = 32
 
     private let journal: RequestJournal
     private var query: JournalQuery
     /// Entries still allowed by the query's `limit`.
     private var remaining: Int
     private var pending: [UInt8] = Array("[".utf8)
+    /// How much of `pending` MHD has taken.
+    private var sent = 0
     private var sentAny = false
     private var finished = false
 
@@ -42,13 +46,15 @@ final class JournalStream {
 
     /// Copies up to `max` bytes of the document into `buffer`; -1 (MHD_CONTENT_READER_END_OF_STREAM) at the end.
     private func fill(_ buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        while pending.isEmpty {
+        while sent == pending.count {
             if finished { return -1 }
+            pending.removeAll(keepingCapacity: true)
+            sent = 0
             renderNextPage()
         }
-        let count = min(max, pending.count)
-        pending.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count) }
-        pending.removeFirst(count)
+        let count = min(max, pending.count - sent)
+        pending.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress! + sent, byteCount: count) }
+        sent += count
         return count
     }
 
