@@ -15,14 +15,14 @@ enum ConformingRequest {
             }
         }.joined(separator: "/")
         let query = contract.request.query.filter(\.required).map { spec in
-            let value = sampleQueryValue(spec.type)
+            let value = spec.enumValues?.first ?? sampleQueryValue(spec.type)
             return spec.array ? "\(spec.name)[]=\(value)&\(spec.name)[]=\(value)" : "\(spec.name)=\(value)"
         }.joined(separator: "&")
         var headers: [String: String] = [:]
-        for header in contract.request.headers where header.required { headers[header.name] = (header.prefix ?? "") + "abc" }
+        for header in contract.request.headers where header.required { headers[header.name] = header.enumValues?.first ?? (header.prefixes.first ?? "") + "abc" }
         var body = Data()
         if let keys = contract.request.json {
-            let object = JSONValue.object(JSONObject(keys.filter(\.required).map { ($0.key, sampleJSONValue($0.type)) }))
+            let object = JSONValue.object(JSONObject(keys.filter(\.required).map { ($0.key, $0.schema.enumValues?.first ?? sampleJSONValue($0.type)) }))
             body = Data(object.serialized.utf8)
             headers["Content-Type"] = "application/json"
         } else if let parts = contract.request.multipart {

@@ -71,12 +71,36 @@ public struct QueryExpectation: Sendable {
     public var required = true
     /// Sent as `name[]=a&name[]=b`.
     public var array = false
+    /// The key may come more than once (`page=1&page=1`, as clients that append defaults send it).
+    public var repeated = false
+    /// The only values allowed; nil allows any of `type`.
+    public var enumValues: [String]?
+
+    public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
+                repeated: Bool = false, enumValues: [String]? = nil) {
+        self.name = name
+        self.type = type
+        self.required = required
+        self.array = array
+        self.repeated = repeated
+        self.enumValues = enumValues
+    }
 }
 
 public struct HeaderExpectation: Sendable {
     public var name: String
     public var required = true
-    public var prefix: String?
+    /// The value must start with one of these (`token ` or `Basic `); empty allows any.
+    public var prefixes: [String] = []
+    /// The only values allowed; nil allows any.
+    public var enumValues: [String]?
+
+    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil) {
+        self.name = name
+        self.required = required
+        self.prefixes = prefix.map { [$0] + prefixes } ?? prefixes
+        self.enumValues = enumValues
+    }
 }
 
 /// Types a top-level JSON body value can be declared as.
@@ -96,8 +120,41 @@ public enum JSONValueType: String, Sendable, CaseIterable {
 
 public struct JSONKeyExpectation: Sendable {
     public var key: String
-    public var type: JSONValueType = .any
     public var required = true
+    public var schema: JSONSchema
+
+    public var type: JSONValueType { schema.type }
+
+    public init(key: String, type: JSONValueType = .any, required: Bool = true) {
+        self.init(key: key, required: required, schema: JSONSchema(type: type))
+    }
+
+    public init(key: String, required: Bool = true, schema: JSONSchema) {
+        self.key = key
+        self.required = required
+        self.schema = schema
+    }
+}
+
+/// What a JSON value must be: a type, optionally a list of allowed values, the keys of an
+/// object, the shape of an array's elements. A class, so `items` can nest.
+public final class JSONSchema: Sendable {
+    public let type: JSONValueType
+    /// The only values allowed; nil allows any of `type`.
+    public let enumValues: [JSONValue]?
+    /// An object's keys, checked like the top-level body's (unknown keys are violations); nil
+    /// leaves the object unchecked.
+    public let properties: [JSONKeyExpectation]?
+    /// What every element of an array must be; nil leaves them unchecked.
+    public let items: JSONSchema?
+
+    public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
+                items: JSONSchema? = nil) {
+        self.type = type
+        self.enumValues = enumValues
+        self.properties = properties
+        self.items = items
+    }
 }
 
 public struct PartExpectation: Sendable {

@@ -66,11 +66,16 @@ struct ContractDecoder {
             let here = "\(path).\(key)"
             if key.hasSuffix("[]") { problem(at: here, "name the key without \"[]\" and set \"array\": true") }
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "array"], at: here)
+            checkKeys(spec, allowed: ["type", "required", "array", "repeated", "enum"], at: here)
             var expectation = QueryExpectation(name: key)
             if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
             expectation.required = optionalBool(spec, "required", at: here) ?? true
             expectation.array = optionalBool(spec, "array", at: here) ?? false
+            expectation.repeated = optionalBool(spec, "repeated", at: here) ?? false
+            expectation.enumValues = spec["enum"].flatMap { scalarStrings($0, at: "\(here).enum") }
+            if let allowed = expectation.enumValues, let bad = allowed.first(where: { !expectation.type.accepts($0) }) {
+                problem(at: "\(here).enum", "\"\(bad)\" is not a valid \(expectation.type.rawValue)")
+            }
             return expectation
         }
     }
@@ -80,9 +85,16 @@ struct ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["required", "prefix"], at: here)
-            return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true,
-                                     prefix: optionalString(spec, "prefix", at: here))
+            checkKeys(spec, allowed: ["required", "prefix", "enum"], at: here)
+            var prefixes: [String] = []
+            switch spec["prefix"] {
+            case .string(let prefix)?: prefixes = [prefix]
+            case .array?: prefixes = stringArray(spec["prefix"]!, at: "\(here).prefix") ?? []
+            case let other?: problem(at: "\(here).prefix", "expected a string or an array of strings, found \(other.typeName)")
+            case nil: break
+            }
+            return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
+                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") })
         }
     }
 
@@ -91,10 +103,38 @@ struct ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required"], at: here)
-            return JSONKeyExpectation(key: key, type: enumValue(spec, "type", JSONValueType.self, at: here) ?? .any,
-                                      required: optionalBool(spec, "required", at: here) ?? true)
+            checkKeys(spec, allowed: ["type", "required", "enum", "properties", "items"], at: here)
+            return JSONKeyExpectation(key: key, required: optionalBool(spec, "required", at: here) ?? true, schema: decodeSchema(spec, at: here))
         }
+    }
+
+    /// `type`, `enum`, `properties` (an object's keys, as in `json`) and `items` (an array's elements).
+    private mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONSchema {
+        var type = enumValue(spec, "type", JSONValueType.self, at: path) ?? .any
+        var enumValues: [JSONValue]?
+        if let values = spec["enum"] {
+            if case .array(let elements) = values, !elements.isEmpty {
+                enumValues = elements
+                for (offset, element) in elements.enumerated() where !type.accepts(element) {
+                    problem(at: "\(path).enum[\(offset)]", "\(element.serialized) is not a valid \(type.rawValue)")
+                }
+            } else {
+                problem(at: "\(path).enum", "expected a non-empty array of allowed values, found \(values.serialized)")
+            }
+        }
+        let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
+        var items: JSONSchema?
+        if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
+            checkKeys(itemObject, allowed: ["type", "enum", "properties", "items"], at: "\(path).items")
+            items = decodeSchema(itemObject, at: "\(path).items")
+        }
+        // `properties` implies an object and `items` an array; any other declared type is a contradiction.
+        for (key, implied) in [("properties", JSONValueType.object), ("items", .array)] where spec[key] != nil {
+            if type == .any { type = implied } else if type != implied {
+                problem(at: path, "\"\(key)\" describes \(implied == .object ? "an object" : "an array"), but \"type\" is \"\(type.rawValue)\"")
+            }
+        }
+        return JSONSchema(type: type, enumValues: enumValues, properties: properties, items: items)
     }
 
     private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {
@@ -244,6 +284,23 @@ struct ContractDecoder {
             return nil
         }
         return value
+    }
+
+    /// An `enum` of query values: strings, numbers or booleans, kept as the text a query carries.
+    private mutating func scalarStrings(_ value: JSONValue, at path: String) -> [String]? {
+        guard case .array(let elements) = value, !elements.isEmpty else {
+            problem(at: path, "expected a non-empty array of allowed values, found \(value.serialized)")
+            return nil
+        }
+        return elements.enumerated().compactMap { offset, element in
+            switch element {
+            case .string(let text): return text
+            case .int, .double, .bool: return element.serialized
+            default:
+                problem(at: "\(path)[\(offset)]", "expected a string, number or boolean, found \(element.typeName)")
+                return nil
+            }
+        }
     }
 
     private mutating func stringArray(_ value: JSONValue, at path: String) -> [String]? {

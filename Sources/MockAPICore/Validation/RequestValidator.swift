@@ -30,13 +30,17 @@ public enum RequestValidator {
                     found.append(Violation(where_, "has no value (expected \(spec.type.rawValue))"))
                     continue
                 }
-                if !spec.type.accepts(value) { found.append(Violation(where_, "expected \(spec.type.rawValue), found \"\(value)\"")) }
+                if !spec.type.accepts(value) {
+                    found.append(Violation(where_, "expected \(spec.type.rawValue), found \"\(value)\""))
+                } else if let allowed = spec.enumValues, !allowed.contains(value) {
+                    found.append(Violation(where_, "\"\(value)\" is not one of \(allowed.joined(separator: ", "))"))
+                }
             }
             if count == 0, sentWithoutBrackets {
                 found.append(Violation(where_, "is an array: send it as \(spec.name)[]=…&\(spec.name)[]=…"))
             } else if count == 0, spec.required {
                 found.append(Violation(where_, "required query key is missing"))
-            } else if !spec.array, count > 1 {
+            } else if !spec.array, !spec.repeated, count > 1 {
                 found.append(Violation(where_, "sent \(count) times, expected once"))
             }
         }
@@ -59,8 +63,12 @@ public enum RequestValidator {
             guard let value = request.header(spec.name) else {
                 return spec.required ? Violation("header.\(spec.name)", "required header is missing") : nil
             }
-            if let prefix = spec.prefix, !value.hasPrefix(prefix) {
-                return Violation("header.\(spec.name)", "expected a value starting with \"\(prefix)\"")
+            if !spec.prefixes.isEmpty, !spec.prefixes.contains(where: { value.hasPrefix($0) }) {
+                let expected = spec.prefixes.map { "\"\($0)\"" }.joined(separator: " or ")
+                return Violation("header.\(spec.name)", "expected a value starting with \(expected)")
+            }
+            if let allowed = spec.enumValues, !allowed.contains(value) {
+                return Violation("header.\(spec.name)", "\"\(value)\" is not one of \(allowed.joined(separator: ", "))")
             }
             return nil
         }
@@ -79,21 +87,42 @@ public enum RequestValidator {
         case .none, .other: return [Violation("body", "expected a JSON object, found an empty body")]
         case .multipart: return [Violation("body", "expected a JSON object, found a multipart body")]
         }
+        return objectViolations(object, expected, at: "body")
+    }
+
+    /// An object's keys against their expectations, nested objects and arrays included.
+    static func objectViolations(_ object: JSONObject, _ expected: [JSONKeyExpectation], at location: String) -> [Violation] {
         var found: [Violation] = []
         for spec in expected {
             guard let value = object[spec.key] else {
-                if spec.required { found.append(Violation("body.\(spec.key)", "required key is missing")) }
+                if spec.required { found.append(Violation("\(location).\(spec.key)", "required key is missing")) }
                 continue
             }
-            if !spec.type.accepts(value) {
-                found.append(Violation("body.\(spec.key)", "expected \(spec.type.rawValue), found \(value.typeName)"))
-            }
+            found += valueViolations(value, spec.schema, at: "\(location).\(spec.key)")
         }
-        let known = Set(expected.map(\.key))
-        for key in object.keys where !known.contains(key) {
-            found.append(Violation("body.\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))
+        for key in object.keys where !expected.contains(where: { $0.key == key }) {
+            found.append(Violation("\(location).\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))
         }
         return found
+    }
+
+    static func valueViolations(_ value: JSONValue, _ schema: JSONSchema, at location: String) -> [Violation] {
+        guard schema.type.accepts(value) else {
+            return [Violation(location, "expected \(schema.type.rawValue), found \(value.typeName)")]
+        }
+        if let allowed = schema.enumValues, !allowed.contains(value) {
+            return [Violation(location, "\(value.serialized) is not one of \(allowed.map(\.serialized).joined(separator: ", "))")]
+        }
+        switch value {
+        case .object(let object):
+            guard let properties = schema.properties else { return [] }
+            return objectViolations(object, properties, at: location)
+        case .array(let elements):
+            guard let items = schema.items else { return [] }
+            return elements.enumerated().flatMap { offset, element in valueViolations(element, items, at: "\(location)[\(offset)]") }
+        default:
+            return []
+        }
     }
 
     static func partViolations(_ request: IncomingRequest, _ expected: [PartExpectation]) -> [Violation] {
