@@ -4,17 +4,20 @@ struct ContractDecoder {
     let file: String
     let displayFile: String
     let fixtures: FixtureStore
+    /// Query keys and headers from `_defaults.json`, under every contract's own.
+    let defaults: SetDefaults
     private(set) var problems: [LoadProblem] = []
 
-    init(file: String, displayFile: String, fixtures: FixtureStore) {
+    init(file: String, displayFile: String, fixtures: FixtureStore, defaults: SetDefaults = SetDefaults()) {
         self.file = file
         self.displayFile = displayFile
         self.fixtures = fixtures
+        self.defaults = defaults
     }
 
     mutating func decode(_ root: JSONValue) -> Contract? {
         guard let object = expectObject(root, at: "$") else { return nil }
-        checkKeys(object, allowed: ["name", "description", "request", "responses", "sequence"], at: "$")
+        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence"], at: "$")
         let name = requireString(object, "name", at: "$")
         if let name, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
@@ -48,8 +51,8 @@ struct ContractDecoder {
         if let text = requireString(object, "path", at: path) {
             do { template = try PathTemplate(text) } catch { problem(at: "\(path).path", error.description) }
         }
-        let query = object["query"].map { decodeQuery($0, at: "\(path).query") } ?? []
-        let headers = object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? []
+        let query = defaults.merged(query: object["query"].map { decodeQuery($0, at: "\(path).query") } ?? [])
+        let headers = defaults.merged(headers: object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? [])
         let json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
         let multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
         if json != nil, multipart != nil { problem(at: path, "a request has either \"json\" or \"multipart\", not both") }
@@ -162,6 +165,15 @@ struct ContractDecoder {
             }
             return part
         }
+    }
+
+    /// `_defaults.json`: the query keys and headers every request of the set may (or must) carry.
+    mutating func decodeDefaults(_ root: JSONValue) -> SetDefaults {
+        guard let object = expectObject(root, at: "$") else { return SetDefaults() }
+        checkKeys(object, allowed: ["$schema", "description", "query", "headers"], at: "$")
+        _ = optionalString(object, "description", at: "$")
+        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [],
+                           headers: object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? [])
     }
 
     // MARK: responses

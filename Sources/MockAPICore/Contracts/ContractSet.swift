@@ -18,7 +18,15 @@ public struct ContractSet: Sendable {
         if FileSystem.kind(of: fixtures.path) != .directory {
             problems.append(LoadProblem(file: fixturesDisplay, message: "fixtures folder not found"))
         }
-        let (files, listingProblem) = contractFiles(in: contracts)
+        var (files, listingProblem) = contractFiles(in: contracts)
+        var defaults = SetDefaults()
+        if let index = files.firstIndex(of: SetDefaults.fileName) {
+            files.remove(at: index)
+            let (decoded, defaultsProblems) = decodeDefaults(at: contracts.path + "/" + SetDefaults.fileName,
+                                                             display: "\(contractsDisplay)/\(SetDefaults.fileName)")
+            defaults = decoded
+            problems += defaultsProblems
+        }
         if let listingProblem {
             problems.append(LoadProblem(file: contractsDisplay, message: listingProblem))
         } else if files.isEmpty {
@@ -26,7 +34,7 @@ public struct ContractSet: Sendable {
         }
 
         let (loaded, fileProblems) = decodeFiles(files, contracts: contracts, contractsDisplay: contractsDisplay,
-                                                 fixtures: fixtures, fixturesDisplay: fixturesDisplay)
+                                                 fixtures: fixtures, fixturesDisplay: fixturesDisplay, defaults: defaults)
         problems += fileProblems
 
         var firstFileByName: [String: String] = [:]
@@ -54,7 +62,7 @@ public struct ContractSet: Sendable {
     /// Reads and decodes contract files on every core: files are independent, and a set of
     /// 10,000 must start well under half a second. Results keep file order either way.
     private static func decodeFiles(_ files: [String], contracts: URL, contractsDisplay: String,
-                                    fixtures: URL, fixturesDisplay: String) -> ([Contract], [LoadProblem]) {
+                                    fixtures: URL, fixturesDisplay: String, defaults: SetDefaults) -> ([Contract], [LoadProblem]) {
         let workers = files.count < 64 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let chunkSize = (files.count + workers - 1) / max(workers, 1)
         let results = Mutex<[Int: ([Contract], [LoadProblem])]>([:])
@@ -65,16 +73,8 @@ public struct ContractSet: Sendable {
             var problems: [LoadProblem] = []
             for relative in files.dropFirst(worker * chunkSize).prefix(chunkSize) {
                 let display = "\(contractsDisplay)/\(relative)"
-                guard case .success(let bytes) = FileSystem.read(contracts.path + "/" + relative) else {
-                    problems.append(LoadProblem(file: display, message: "cannot be read"))
-                    continue
-                }
-                let root: JSONValue
-                do throws(JSONParser.Failure) { root = try JSONParser.parse(bytes) } catch {
-                    problems.append(LoadProblem(file: display, location: .line(error.line, column: error.column), message: "not valid JSON: \(error.message)"))
-                    continue
-                }
-                var decoder = ContractDecoder(file: relative, displayFile: display, fixtures: store)
+                guard let root = parseFile(contracts.path + "/" + relative, display: display, problems: &problems) else { continue }
+                var decoder = ContractDecoder(file: relative, displayFile: display, fixtures: store, defaults: defaults)
                 let contract = decoder.decode(root)
                 problems += decoder.problems
                 if let contract { decoded.append(contract) }
@@ -83,6 +83,27 @@ public struct ContractSet: Sendable {
         }
         let ordered = results.withLock { results in (0..<workers).compactMap { results[$0] } }
         return (ordered.flatMap(\.0), ordered.flatMap(\.1))
+    }
+
+    /// A contract folder's JSON file, parsed, or nil with the problem (line and column for bad JSON).
+    private static func parseFile(_ path: String, display: String, problems: inout [LoadProblem]) -> JSONValue? {
+        guard case .success(let bytes) = FileSystem.read(path) else {
+            problems.append(LoadProblem(file: display, message: "cannot be read"))
+            return nil
+        }
+        do throws(JSONParser.Failure) { return try JSONParser.parse(bytes) } catch {
+            problems.append(LoadProblem(file: display, location: .line(error.line, column: error.column), message: "not valid JSON: \(error.message)"))
+            return nil
+        }
+    }
+
+    private static func decodeDefaults(at path: String, display: String) -> (SetDefaults, [LoadProblem]) {
+        var problems: [LoadProblem] = []
+        guard let root = parseFile(path, display: display, problems: &problems) else { return (SetDefaults(), problems) }
+        // The defaults file names no fixtures, so its store is never read.
+        var decoder = ContractDecoder(file: SetDefaults.fileName, displayFile: display, fixtures: FixtureStore(root: URL(fileURLWithPath: "/"), displayRoot: ""))
+        let defaults = decoder.decodeDefaults(root)
+        return (defaults, problems + decoder.problems)
     }
 
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
