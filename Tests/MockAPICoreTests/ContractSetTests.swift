@@ -37,7 +37,7 @@ struct ContractSetTests {
 
     @Test func unknownKeyNamesItsJSONPath() throws {
         let report = try problems(contracts: ["ping.json": Self.contract(extra: #", "respones": {}"#)])
-        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (allowed: name, description, request, responses, sequence)"#])
+        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (allowed: $schema, name, description, request, responses, sequence)"#])
     }
 
     @Test func wrongTypeNamesItsJSONPath() throws {
