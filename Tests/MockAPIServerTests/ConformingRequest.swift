@@ -12,6 +12,7 @@ enum ConformingRequest {
             case .literal(let text): text
             case .parameter(_, .int): "7"
             case .parameter(_, .string): "sample-slug"
+            case .parameter(_, .path): "art/illustration"
             }
         }.joined(separator: "/")
         let query = contract.request.query.filter(\.required).map { spec in

@@ -51,24 +51,43 @@ public enum NearestContracts {
 
     /// How many leading segments match, and a sentence on the first difference.
     private static func compare(_ segments: [Substring], with template: PathTemplate) -> (Int, String) {
-        for (offset, expected) in template.segments.enumerated() {
+        if let pathParameter = template.segments.firstIndex(where: { if case .parameter(_, .path) = $0 { true } else { false } }) {
+            // A {name:path} takes what the segments around it leave: compare the literal ends.
+            let head = Array(segments.prefix(pathParameter))
+            let fixedHead = compareFixed(head, with: Array(template.segments.prefix(pathParameter)), template: template)
+            if fixedHead.0 < pathParameter || !fixedHead.1.hasPrefix("the path matches") { return fixedHead }
+            let tailCount = template.segments.count - pathParameter - 1
+            guard segments.count >= pathParameter + 1 + tailCount else {
+                return (pathParameter, "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) needs at least \(template.segments.count)")
+            }
+            let tail = compareFixed(Array(segments.suffix(tailCount)), with: Array(template.segments.suffix(tailCount)), template: template,
+                                    firstNumber: segments.count - tailCount + 1)
+            return tail.1.hasPrefix("the path matches") ? (template.segments.count, "the path matches \(template)") : (pathParameter, tail.1)
+        }
+        return compareFixed(segments, with: template.segments, template: template)
+    }
+
+    /// `firstNumber`: how a person counts the first of `segments` in the whole path.
+    private static func compareFixed(_ segments: [Substring], with expectedSegments: [PathTemplate.Segment], template: PathTemplate,
+                                     firstNumber: Int = 1) -> (Int, String) {
+        for (offset, expected) in expectedSegments.enumerated() {
             guard offset < segments.count else {
-                return (offset, "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) has \(template.segments.count)")
+                return (offset, "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) has \(expectedSegments.count)")
             }
             let actual = segments[offset]
             switch expected {
             case .literal(let text) where text != actual:
-                return (offset, "segment \(offset + 1) is \"\(actual)\", \(template) expects \"\(text)\"")
+                return (offset, "segment \(offset + firstNumber) is \"\(actual)\", \(template) expects \"\(text)\"")
             case .parameter(let name, let type) where !type.accepts(actual):
                 let what = actual.isEmpty ? "empty" : "\"\(actual)\""
-                return (offset, "segment \(offset + 1) is \(what), not \(type == .int ? "an int" : "a value") for {\(name)\(type == .int ? ":int" : "")} in \(template)")
+                return (offset, "segment \(offset + firstNumber) is \(what), not \(type == .int ? "an int" : "a value") for \(PathTemplate.spelled(name, type)) in \(template)")
             default:
                 continue
             }
         }
-        if segments.count > template.segments.count {
-            return (template.segments.count, "the path has \(segments.count - template.segments.count) extra segment\(segments.count - template.segments.count == 1 ? "" : "s") after \(template)")
+        if segments.count > expectedSegments.count {
+            return (expectedSegments.count, "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")
         }
-        return (template.segments.count, "the path matches \(template)")
+        return (expectedSegments.count, "the path matches \(template)")
     }
 }

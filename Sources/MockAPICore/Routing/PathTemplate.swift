@@ -1,14 +1,15 @@
 /// A path template such as `/v1/projects/{projectId:int}/backers/{backerId:int}`.
 ///
-/// Literal segments match exactly; `{name}` matches any non-empty segment and `{name:int}`
-/// an optionally signed run of digits.
+/// Literal segments match exactly (an empty one, as in `/v1/users//self`, matches an empty
+/// segment); `{name}` matches any non-empty segment, `{name:int}` an optionally signed run of
+/// digits, and `{name:path}` one or more segments (`art/illustration`).
 public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     public enum ParameterType: String, Sendable, CaseIterable {
-        case int, string
+        case int, string, path
 
         func accepts(_ segment: Substring) -> Bool {
             switch self {
-            case .string: return !segment.isEmpty
+            case .string, .path: return !segment.isEmpty
             case .int:
                 var segment = segment
                 return segment.withUTF8 { Self.isInteger($0) }
@@ -36,6 +37,11 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The template with parameter types spelled out where they are not the default (`{id:int}`).
+    static func spelled(_ name: String, _ type: ParameterType) -> String {
+        type == .string ? "{\(name)}" : "{\(name):\(type.rawValue)}"
+    }
+
     /// Names of the parameters, in path order.
     public var parameterNames: [String] {
         segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
@@ -51,7 +57,6 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         let pieces = text == "/" ? [] : text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { Substring($0) }
         for piece in pieces {
-            guard !piece.isEmpty else { throw ParseError(description: "empty segment in \"\(text)\" (double or trailing '/')") }
             if piece.hasPrefix("{") {
                 guard piece.hasSuffix("}") else { throw ParseError(description: "unclosed parameter \"\(piece)\"") }
                 let inner = piece.dropFirst().dropLast()
@@ -64,7 +69,7 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
                 var type = ParameterType.string
                 if parts.count == 2 {
                     guard let parsed = ParameterType(rawValue: String(parts[1])) else {
-                        throw ParseError(description: "unknown parameter type \"\(parts[1])\" in \"\(piece)\" (known: int, string)")
+                        throw ParseError(description: "unknown parameter type \"\(parts[1])\" in \"\(piece)\" (known: int, string, path)")
                     }
                     type = parsed
                 }

@@ -7,9 +7,9 @@ import Darwin
 /// Finds the contract for a method and path with a segment trie, so matching costs the path's
 /// length, not the number of contracts.
 ///
-/// Precedence at each segment: literal, then `{name:int}`, then `{name}`, with backtracking, so
-/// `/v1/users/self` wins over `/v1/users/{id:int}` and a deeper literal miss can still fall back
-/// to a parameter.
+/// Precedence at each segment: literal, then `{name:int}`, then `{name}`, then `{name:path}`
+/// (one or more segments, fewest first), with backtracking, so `/v1/users/self` wins over
+/// `/v1/users/{id:int}` and a deeper literal miss can still fall back to a parameter.
 ///
 /// The trie is built from nested arrays, then frozen into flat buffers (`FrozenTrie`) that a
 /// match walks over the request's path bytes without allocating or retaining anything: this
@@ -70,6 +70,7 @@ private struct TrieBuilder {
         var literalPositions: [[UInt8]: Int] = [:]
         var intParameter: Int?
         var stringParameter: Int?
+        var pathParameter: Int?
         /// Contract index per method, for templates that end here.
         var methods: [(method: HTTPMethod, contract: Int)] = []
     }
@@ -98,6 +99,10 @@ private struct TrieBuilder {
             case .parameter(_, .string):
                 let next = nodes[current].stringParameter ?? addNode()
                 nodes[current].stringParameter = next
+                current = next
+            case .parameter(_, .path):
+                let next = nodes[current].pathParameter ?? addNode()
+                nodes[current].pathParameter = next
                 current = next
             }
         }
@@ -129,6 +134,7 @@ private final class FrozenTrie: @unchecked Sendable {
         var methodCount: Int32
         var intChild: Int32 // -1: none
         var stringChild: Int32 // -1: none
+        var pathChild: Int32 // -1: none
     }
 
     struct Edge {
@@ -180,7 +186,8 @@ private final class FrozenTrie: @unchecked Sendable {
             nodes.append(Node(firstEdge: Int32(firstEdge), edgeCount: Int32(sorted.count),
                               firstSlot: Int32(firstSlot), slotCount: Int32(slotCount),
                               firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
-                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1)))
+                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1),
+                              pathChild: Int32(node.pathParameter ?? -1)))
             endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
         }
         self.nodes = Self.copy(nodes)
@@ -242,8 +249,17 @@ private final class FrozenTrie: @unchecked Sendable {
            let hit = search(node: Int(node.intChild), segmentStart: next, path: path, method: method) {
             return hit
         }
-        if node.stringChild >= 0, !segment.isEmpty {
-            return search(node: Int(node.stringChild), segmentStart: next, path: path, method: method)
+        if node.stringChild >= 0, !segment.isEmpty,
+           let hit = search(node: Int(node.stringChild), segmentStart: next, path: path, method: method) {
+            return hit
+        }
+        if node.pathChild >= 0, !segment.isEmpty {
+            var after = next
+            while true {
+                if let hit = search(node: Int(node.pathChild), segmentStart: after, path: path, method: method) { return hit }
+                guard let start = after else { return nil }
+                after = self.segment(at: start, in: path).next
+            }
         }
         return nil
     }
@@ -262,6 +278,14 @@ private final class FrozenTrie: @unchecked Sendable {
         }
         if node.stringChild >= 0, !segment.isEmpty {
             collectMethods(node: Int(node.stringChild), segmentStart: next, path: path, into: &methods)
+        }
+        if node.pathChild >= 0, !segment.isEmpty {
+            var after = next
+            while true {
+                collectMethods(node: Int(node.pathChild), segmentStart: after, path: path, into: &methods)
+                guard let start = after else { return }
+                after = self.segment(at: start, in: path).next
+            }
         }
     }
 
