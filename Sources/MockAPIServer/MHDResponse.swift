@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import MockAPICore
+import Synchronization
 
 /// Creating libmicrohttpd responses from Swift values.
 enum MHDResponse {
@@ -14,7 +15,7 @@ enum MHDResponse {
     }
 
     static func make(_ generated: GeneratedResponse) -> OpaquePointer {
-        make(body: generated.body, contentType: generated.contentType, headers: generated.headers)
+        make(body: generated.body, contentType: generated.contentType.isEmpty ? nil : generated.contentType, headers: generated.headers)
     }
 }
 
@@ -22,23 +23,86 @@ enum MHDResponse {
 ///
 /// MHD responses are reference counted and immutable once queued, so one can serve all
 /// threads. Destroyed only after the daemon has stopped.
+///
+/// A body with placeholders is the exception: one that needs only the server's URL is built
+/// once the port is known (`prepare(baseURL:)`), one that needs the request is rendered for
+/// each request (`render`).
 final class PreparedResponses: @unchecked Sendable {
-    // Why unchecked: the pointers are written once in init and only read afterwards; MHD allows
-    // one response to be queued on many connections at once.
-    private let responses: [[OpaquePointer]]
+    // Why unchecked: `slots` is written in init and, for the base-URL kind, once in
+    // `prepare(baseURL:)` before `baseURLReady` is published with release ordering; readers of
+    // those slots check it with acquire ordering first. MHD allows one response to be queued on
+    // many connections at once.
+    private enum Kind: UInt8 {
+        case ready, needsBaseURL, needsRequest
+    }
+
+    private let set: ContractSet
+    /// Where each contract's responses start in `slots` and `kinds`.
+    private let firstSlot: [Int]
+    private let kinds: [Kind]
+    private let slots: UnsafeMutableBufferPointer<OpaquePointer?>
+    private let baseURLReady = Atomic<Bool>(false)
+    private let baseURL = Mutex("")
 
     init(set: ContractSet) {
-        responses = set.contracts.map { contract in
-            contract.responses.map { definition in
-                MHDResponse.make(body: definition.body, contentType: definition.contentType,
-                                 headers: [("Mockapi-Contract", contract.name)] + definition.headers)
+        self.set = set
+        var firstSlot: [Int] = []
+        var kinds: [Kind] = []
+        for contract in set.contracts {
+            firstSlot.append(kinds.count)
+            kinds += contract.responses.map { definition in
+                guard let template = definition.template else { return .ready }
+                return template.needsRequest ? .needsRequest : .needsBaseURL
+            }
+        }
+        self.firstSlot = firstSlot
+        self.kinds = kinds
+        slots = .allocate(capacity: max(kinds.count, 1))
+        slots.initialize(repeating: nil)
+        for (contractIndex, contract) in set.contracts.enumerated() {
+            for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .ready {
+                slots[firstSlot[contractIndex] + responseIndex] = Self.make(definition, body: definition.body, contract: contract)
             }
         }
     }
 
-    func response(contract: Int, response: Int) -> OpaquePointer { responses[contract][response] }
+    /// Builds the responses whose only placeholder is `{{baseURL}}`; call once, as soon as the port is known.
+    func prepare(baseURL url: String) {
+        baseURL.withLock { $0 = url }
+        for (contractIndex, contract) in set.contracts.enumerated() {
+            for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .needsBaseURL {
+                slots[firstSlot[contractIndex] + responseIndex] = Self.make(definition, body: definition.template!.render(baseURL: url), contract: contract)
+            }
+        }
+        baseURLReady.store(true, ordering: .releasing)
+    }
+
+    /// The prepared response, or nil when this request needs its own (`render`).
+    func response(contract: Int, response: Int) -> OpaquePointer? {
+        let slot = firstSlot[contract] + response
+        switch kinds[slot] {
+        case .ready: return slots[slot]
+        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot] : nil
+        case .needsRequest: return nil
+        }
+    }
+
+    /// A templated response filled in for one request.
+    func render(contract index: Int, response: Int, path: String, query: [(name: String, value: String?)]) -> GeneratedResponse {
+        let contract = set.contracts[index]
+        let definition = contract.responses[response]
+        let body = definition.template?.render(baseURL: baseURL.withLock { $0 },
+                                               pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
+        return GeneratedResponse(status: definition.status, contentType: definition.contentType ?? "", body: body,
+                                 headers: [("Mockapi-Contract", contract.name)] + definition.headers)
+    }
+
+    private static func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
+        MHDResponse.make(body: body, contentType: definition.contentType, headers: [("Mockapi-Contract", contract.name)] + definition.headers)
+    }
 
     func destroyAll() {
-        for row in responses { for response in row { MHD_destroy_response(response) } }
+        for slot in slots { if let slot { MHD_destroy_response(slot) } }
+        slots.deallocate()
     }
 }

@@ -70,6 +70,8 @@ public final class MockServer: Sendable {
         }
         daemon = Mutex(DaemonHandle(pointer: started))
         port = CMicroHTTPDShims_daemon_port(started)
+        // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
+        handler.prepared.prepare(baseURL: baseURL)
     }
 
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes

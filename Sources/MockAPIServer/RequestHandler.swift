@@ -130,9 +130,14 @@ final class RequestHandler: Sendable {
     private func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let contract = responder.set.contracts[index]
+        guard let ready = prepared.response(contract: index, response: response) else {
+            // A body with request placeholders ({{path.id}}): rendered for this request.
+            let rendered = prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
+            return queue(rendered, context, connection, path: path, contract: contract.name, response: contract.responses[response].name)
+        }
         // Fields read in place: copying the ResponseDefinition (body, headers) cost more.
         let status = contract.responses[response].status
-        let result = MHD_queue_response(connection, UInt32(status), prepared.response(contract: index, response: response))
+        let result = MHD_queue_response(connection, UInt32(status), ready)
         record(context, path: path, status: status, contract: contract.name, response: contract.responses[response].name)
         return result
     }
@@ -145,11 +150,14 @@ final class RequestHandler: Sendable {
     }
 
     private func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
-                       path: UnsafeBufferPointer<UInt8>, contract: String? = nil, journal: Bool = true) -> MHD_Result {
+                       path: UnsafeBufferPointer<UInt8>, contract: String? = nil, response responseName: String? = nil,
+                       journal: Bool = true) -> MHD_Result {
         let response = MHDResponse.make(generated)
         let result = MHD_queue_response(connection, UInt32(generated.status), response)
         MHD_destroy_response(response)
-        if journal { record(context, path: path, status: generated.status, contract: contract, response: nil, problem: generated.problem) }
+        if journal {
+            record(context, path: path, status: generated.status, contract: contract, response: responseName, problem: generated.problem)
+        }
         return result
     }
 

@@ -16,7 +16,8 @@ import Testing
 
             #expect(page.activities.map(\.id) == [80001, 80002, 80003])
             #expect(page.activities.map(\.category) == [.backing, .update, .success])
-            #expect(page.nextPageURL == "/v1/activities?cursor=2")
+            // {{baseURL}} in the fixture: an absolute link to this very server, whatever its port.
+            #expect(page.nextPageURL == "\(server.baseURL.absoluteString)/v1/activities?cursor=2")
 
             let backing = page.activities[0]
             #expect(backing.createdAt == .epoch(1_719_360_000))

@@ -11,7 +11,7 @@ public struct ActivityEnvelope: Codable, Sendable, Equatable {
 
         /// API links.
         public struct API: Codable, Sendable, Equatable {
-            /// The next page, relative to the base URL (`/v1/activities?cursor=2`); `nil` on the last page.
+            /// The next page, an absolute URL (`https://api.example.com/v1/activities?cursor=2`); `nil` on the last page.
             public var moreActivities: String?
         }
     }

@@ -179,4 +179,6 @@ public struct ResponseDefinition: Sendable {
     public var headers: [(name: String, value: String)] = []
     /// Query values that select this response automatically.
     public var when: [(name: String, value: String)]?
+    /// Placeholders in the body (`{{baseURL}}`, `{{path.id}}`, `{{query.page}}`); nil for most.
+    public var template: ResponseTemplate?
 }

@@ -25,7 +25,7 @@ struct ContractDecoder {
         let description = optionalString(object, "description", at: "$")
         let request = object["request"].flatMap { decodeRequest($0, at: "$.request") }
         if object["request"] == nil { problem(at: "$", "missing key \"request\"") }
-        let responses = object["responses"].map { decodeResponses($0, at: "$.responses") } ?? []
+        let responses = object["responses"].map { decodeResponses($0, request: request, at: "$.responses") } ?? []
         if object["responses"] == nil { problem(at: "$", "missing key \"responses\"") }
         var sequence: [Int]?
         if let value = object["sequence"] {
@@ -178,7 +178,7 @@ struct ContractDecoder {
 
     // MARK: responses
 
-    private mutating func decodeResponses(_ value: JSONValue, at path: String) -> [ResponseDefinition] {
+    private mutating func decodeResponses(_ value: JSONValue, request: RequestExpectation?, at path: String) -> [ResponseDefinition] {
         guard let object = expectObject(value, at: path) else { return [] }
         if object["default"] == nil { problem(at: path, "missing the \"default\" response") }
         return object.members.compactMap { name, spec in
@@ -204,6 +204,7 @@ struct ContractDecoder {
                 response.body = Array(body.serialized.utf8)
                 response.contentType = "application/json"
             }
+            response.template = decodeTemplate(response, request: request, at: spec["fixture"] != nil ? "\(here).fixture" : "\(here).body")
             if let headers = spec["headers"], let headerObject = expectObject(headers, at: "\(here).headers") {
                 response.headers = headerObject.members.compactMap { key, value in
                     guard let text = value.stringValue else {
@@ -230,6 +231,30 @@ struct ContractDecoder {
             }
             return response
         }
+    }
+
+    /// The body's placeholders, each checked against what the request can fill it with.
+    private mutating func decodeTemplate(_ response: ResponseDefinition, request: RequestExpectation?, at path: String) -> ResponseTemplate? {
+        let template: ResponseTemplate?
+        do throws(ResponseTemplate.UnknownPlaceholder) {
+            template = try ResponseTemplate.parse(response.body, json: response.contentType == "application/json")
+        } catch {
+            problem(at: path, "unknown placeholder {{\(error.name)}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})")
+            return nil
+        }
+        guard let template, let request else { return template }
+        for piece in template.pieces {
+            switch piece {
+            case .path(let name) where !request.path.parameterNames.contains(name):
+                let names = request.path.parameterNames
+                problem(at: path, "{{path.\(name)}} names no parameter of \(request.path) (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+            case .query(let name) where !request.query.contains(where: { $0.name == name }):
+                problem(at: path, "{{query.\(name)}} names no query key of this contract (it has: \(request.query.isEmpty ? "none" : request.query.map(\.name).joined(separator: ", ")))")
+            default:
+                continue
+            }
+        }
+        return template
     }
 
     private mutating func decodeSequence(_ value: JSONValue, responses: [ResponseDefinition], at path: String) -> [Int]? {

@@ -1,0 +1,119 @@
+/// A response body with placeholders, split once at load:
+///
+/// - `{{baseURL}}`: the running server's `http://HOST:PORT`, filled once when it starts (so a
+///   fixture's next-page and web URLs point at the mock, even on `--port 0`);
+/// - `{{path.NAME}}`: the request's path parameter;
+/// - `{{query.NAME}}`: the request's query value (empty when absent).
+///
+/// In a JSON body the values are escaped for a JSON string. Other `{{…}}` text (with spaces or
+/// other characters) is left as it is; a placeholder-shaped name mockapi does not know is a load
+/// error, so a typo such as `{{baseUrl}}` cannot ship.
+public struct ResponseTemplate: Sendable, Equatable {
+    public enum Piece: Sendable, Equatable {
+        case literal([UInt8])
+        case baseURL
+        case path(String)
+        case query(String)
+    }
+
+    public let pieces: [Piece]
+    /// Values are escaped for a JSON string.
+    public let escapesJSON: Bool
+
+    /// Whether rendering needs the request (path or query values), or only the server's URL.
+    public var needsRequest: Bool {
+        pieces.contains { piece in
+            switch piece {
+            case .path, .query: true
+            case .literal, .baseURL: false
+            }
+        }
+    }
+
+    public struct UnknownPlaceholder: Error, Equatable {
+        public var name: String
+    }
+
+    /// The template in `body`, or nil when it has no placeholder (most bodies).
+    public static func parse(_ body: [UInt8], json: Bool) throws(UnknownPlaceholder) -> ResponseTemplate? {
+        var pieces: [Piece] = []
+        var literalStart = 0
+        var index = 0
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        while index + 1 < body.count {
+            guard body[index] == open, body[index + 1] == open else { index += 1; continue }
+            var end = index + 2
+            while end < body.count, isNameByte(body[end]) { end += 1 }
+            guard end > index + 2, end + 1 < body.count, body[end] == close, body[end + 1] == close else { index += 1; continue }
+            let name = String(decoding: body[(index + 2)..<end], as: UTF8.self)
+            let piece: Piece
+            if name == "baseURL" {
+                piece = .baseURL
+            } else if name.hasPrefix("path."), name.count > 5 {
+                piece = .path(String(name.dropFirst(5)))
+            } else if name.hasPrefix("query."), name.count > 6 {
+                piece = .query(String(name.dropFirst(6)))
+            } else {
+                throw UnknownPlaceholder(name: name)
+            }
+            if literalStart < index { pieces.append(.literal(Array(body[literalStart..<index]))) }
+            pieces.append(piece)
+            index = end + 2
+            literalStart = index
+        }
+        guard !pieces.isEmpty else { return nil }
+        if literalStart < body.count { pieces.append(.literal(Array(body[literalStart...]))) }
+        return ResponseTemplate(pieces: pieces, escapesJSON: json)
+    }
+
+    /// The body for one server and, when the template needs it, one request.
+    public func render(baseURL: String, pathParameters: [String: String] = [:], query: [(name: String, value: String?)] = []) -> [UInt8] {
+        var out: [UInt8] = []
+        for piece in pieces {
+            switch piece {
+            case .literal(let bytes): out += bytes
+            case .baseURL: append(baseURL, to: &out)
+            case .path(let name): append(pathParameters[name] ?? "", to: &out)
+            case .query(let name): append(query.first { $0.name == name }?.value ?? "", to: &out)
+            }
+        }
+        return out
+    }
+
+    private func append(_ value: String, to out: inout [UInt8]) {
+        guard escapesJSON else { out += value.utf8; return }
+        var escaped = ""
+        JSONValue.writeString(value, to: &escaped)
+        out += escaped.utf8.dropFirst().dropLast() // without the quotes: the placeholder sits inside a string
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        ASCII.isIdentifier(byte) || byte == UInt8(ascii: ".")
+    }
+}
+
+extension PathTemplate {
+    /// The parameters' values in a path this template matches (`{slug:path}` joins its segments).
+    public func parameterValues(in path: String) -> [String: String] {
+        let parts = path == "/" ? [] : path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        var values: [String: String] = [:]
+        let spread = parts.count - segments.count // extra segments a {name:path} takes
+        var position = 0
+        for segment in segments {
+            guard position < parts.count else { break }
+            switch segment {
+            case .literal:
+                position += 1
+            case .parameter(let name, .path):
+                let taken = max(1, 1 + spread)
+                values[name] = parts[position..<min(parts.count, position + taken)].joined(separator: "/")
+                position += taken
+            case .parameter(let name, _):
+                values[name] = parts[position]
+                position += 1
+            }
+        }
+        return values
+    }
+}
