@@ -62,7 +62,7 @@ final class RequestHandler: Sendable {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let route = responder.route(method: knownMethod, path: path)
         var contract: Contract?
-        if case .contract(let index) = route { contract = responder.set.contracts[index] }
+        if case .contract(let index) = route { contract = responder.contractForBody(routedTo: index) }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         return RequestContext(method: methodName, route: route, query: ConnectionValues.arguments(connection), headers: ConnectionValues.headers(connection),
@@ -117,8 +117,8 @@ final class RequestHandler: Sendable {
                 return queue(ErrorResponses.malformed(malformed.reason, contract: contract), context, connection, path: path, contract: contract.name)
             case .success(let body):
                 switch responder.respond(toContract: index, request: context.incomingRequest(body: body)) {
-                case .generated(let generated):
-                    return queue(generated, context, connection, path: path, contract: contract.name)
+                case .generated(let generated, let about):
+                    return queue(generated, context, connection, path: path, contract: about.map { responder.set.contracts[$0].name })
                 case .prepared(let contractIndex, let responseIndex):
                     return queuePrepared(contract: contractIndex, response: responseIndex, context, connection, path: path)
                 }

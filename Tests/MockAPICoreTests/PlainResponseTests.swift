@@ -36,7 +36,7 @@ struct PlainResponseTests {
     }
 
     @Test func stepsAsideWhenAPlainRequestCouldGetAnotherAnswer() throws {
-        let page2 = ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: [("cursor", "2")])
+        let page2 = ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: RequestMatch(query: [("cursor", "2")]))
         let contracts = [
             try Contract.make(name: "plain", path: "/a"),
             try Contract.make(name: "optional_query", path: "/b", query: [QueryExpectation(name: "page", type: .int, required: false)],

@@ -7,7 +7,7 @@ struct ResponseSelectorTests {
             ResponseDefinition(name: "default", status: 200, body: [], contentType: nil),
             ResponseDefinition(name: "not_found", status: 404, body: [], contentType: nil),
             ResponseDefinition(name: "unavailable", status: 503, body: [], contentType: nil),
-            ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: [("cursor", "2")]),
+            ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: RequestMatch(query: [("cursor", "2")])),
         ], sequence: sequence)
     }
 

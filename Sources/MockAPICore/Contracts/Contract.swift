@@ -39,15 +39,52 @@ public final class RequestExpectation: Sendable {
     public let json: [JSONKeyExpectation]?
     /// Parts of a multipart/form-data body; nil when the contract expects no upload.
     public let multipart: [PartExpectation]?
+    /// What tells this contract apart from others on the same method and path; nil for most.
+    public let match: RequestMatch?
 
     public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil) {
+                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, match: RequestMatch? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.json = json
         self.multipart = multipart
+        self.match = match
+    }
+}
+
+/// Values a request must carry to be this contract's, when several contracts share a method and
+/// path (a login and a signup both `PUT /v1/facebook/access_token`, told apart by a body key).
+/// Also the shape of a response's `when`.
+public struct RequestMatch: Sendable, Equatable {
+    /// Query keys and the value each must have.
+    public var query: [(name: String, value: String)] = []
+    /// Top-level JSON body keys and the value each must have.
+    public var json: [(key: String, value: JSONValue)] = []
+
+    public init(query: [(name: String, value: String)] = [], json: [(key: String, value: JSONValue)] = []) {
+        self.query = query
+        self.json = json
+    }
+
+    public static func == (lhs: RequestMatch, rhs: RequestMatch) -> Bool {
+        lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.value == $1.value }
+            && lhs.json.elementsEqual(rhs.json) { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    /// Whether the request carries every value.
+    public func admits(query pairs: [(name: String, value: String?)], body: JSONValue?) -> Bool {
+        query.allSatisfy { wanted in pairs.contains { $0.name == wanted.name && $0.value == wanted.value } }
+            && json.allSatisfy { wanted in
+                guard case .object(let object)? = body else { return false }
+                return object[wanted.key] == wanted.value
+            }
+    }
+
+    /// `query.count = "0"`, `json.provider = "facebook"`: for error messages.
+    public var description: String {
+        (query.map { "query.\($0.name) = \"\($0.value)\"" } + json.map { "json.\($0.key) = \($0.value.serialized)" }).joined(separator: ", ")
     }
 }
 
@@ -177,8 +214,8 @@ public struct ResponseDefinition: Sendable {
     /// Fixture path relative to the fixtures folder, when the body came from one.
     public var fixture: String?
     public var headers: [(name: String, value: String)] = []
-    /// Query values that select this response automatically.
-    public var when: [(name: String, value: String)]?
+    /// Query (and JSON body) values that select this response automatically.
+    public var when: RequestMatch?
     /// Placeholders in the body (`{{baseURL}}`, `{{path.id}}`, `{{query.page}}`); nil for most.
     public var template: ResponseTemplate?
 }

@@ -39,7 +39,7 @@ struct ContractDecoder {
 
     private mutating func decodeRequest(_ value: JSONValue, at path: String) -> RequestExpectation? {
         guard let object = expectObject(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart"], at: path)
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "match"], at: path)
         var method: HTTPMethod?
         if let text = requireString(object, "method", at: path) {
             method = HTTPMethod(rawValue: text)
@@ -59,8 +59,19 @@ struct ContractDecoder {
         if let method, [.GET, .HEAD].contains(method), json != nil || multipart != nil {
             problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
         }
+        let match = object["match"].flatMap { decodeMatch($0, at: "\(path).match") }
+        if let match {
+            // The values that pick this contract must be ones it declares, or they would be violations.
+            for (name, _) in match.query where !query.contains(where: { $0.name == name }) {
+                problem(at: "\(path).match.query.\(name)", "the contract's \"query\" does not name \"\(name)\"")
+            }
+            for (key, _) in match.json where !(json ?? []).contains(where: { $0.key == key }) {
+                problem(at: "\(path).match.json.\(key)", "the contract's \"json\" does not name \"\(key)\"")
+            }
+            if match.query.isEmpty && match.json.isEmpty { problem(at: "\(path).match", "an empty match tells nothing apart") }
+        }
         guard let method, let template else { return nil }
-        return RequestExpectation(method: method, path: template, query: query, headers: headers, json: json, multipart: multipart)
+        return RequestExpectation(method: method, path: template, query: query, headers: headers, json: json, multipart: multipart, match: match)
     }
 
     private mutating func decodeQuery(_ value: JSONValue, at path: String) -> [QueryExpectation] {
@@ -214,20 +225,8 @@ struct ContractDecoder {
                     return (key, text)
                 }
             }
-            if let when = spec["when"], let whenObject = expectObject(when, at: "\(here).when") {
-                checkKeys(whenObject, allowed: ["query"], at: "\(here).when")
-                if let query = whenObject["query"], let queryObject = expectObject(query, at: "\(here).when.query") {
-                    response.when = queryObject.members.compactMap { key, value in
-                        switch value {
-                        case .string(let s): return (key, s)
-                        case .int(let i): return (key, String(i))
-                        case .bool(let b): return (key, String(b))
-                        default:
-                            problem(at: "\(here).when.query.\(key)", "expected a string or number, found \(value.typeName)")
-                            return nil
-                        }
-                    }
-                }
+            if let when = spec["when"] {
+                response.when = decodeMatch(when, at: "\(here).when")
             }
             return response
         }
@@ -255,6 +254,28 @@ struct ContractDecoder {
             }
         }
         return template
+    }
+
+    /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}}`: a request's `match` or a response's `when`.
+    private mutating func decodeMatch(_ value: JSONValue, at path: String) -> RequestMatch? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["query", "json"], at: path)
+        var match = RequestMatch()
+        if let query = object["query"], let queryObject = expectObject(query, at: "\(path).query") {
+            match.query = queryObject.members.compactMap { key, value in
+                switch value {
+                case .string(let text): return (key, text)
+                case .int, .double, .bool: return (key, value.serialized)
+                default:
+                    problem(at: "\(path).query.\(key)", "expected a string, number or boolean, found \(value.typeName)")
+                    return nil
+                }
+            }
+        }
+        if let json = object["json"], let jsonObject = expectObject(json, at: "\(path).json") {
+            match.json = jsonObject.members.map { ($0.key, $0.value) }
+        }
+        return match
     }
 
     private mutating func decodeSequence(_ value: JSONValue, responses: [ResponseDefinition], at path: String) -> [Int]? {

@@ -16,7 +16,8 @@ public final class Responder: Sendable {
     public enum Reply: Sendable {
         /// A contract's named response, prepared once at start.
         case prepared(contract: Int, response: Int)
-        case generated(GeneratedResponse)
+        /// An error answer, and the contract it is about (nil when none matched).
+        case generated(GeneratedResponse, contract: Int?)
     }
 
     public let set: ContractSet
@@ -38,7 +39,8 @@ public final class Responder: Sendable {
         self.journal = journal
         self.adminAccess = adminAccess
         plainResponses = set.contracts.enumerated().map { index, contract in
-            guard contract.sequence == nil,
+            // A request routed to a discriminated group is only placed once its body is in.
+            guard contract.sequence == nil, set.routes.discriminated[index] == nil,
                   RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
                   case .success(let response) = ResponseSelector.select(for: contract, index: index, query: [], prefer: nil,
                                                                         scenarios: ScenarioState())
@@ -72,12 +74,28 @@ public final class Responder: Sendable {
         }
     }
 
+    /// The contract whose body expectations decide what to keep of a request routed to `index`:
+    /// for a discriminated group, a member that reads the body (its `match` may be on it).
+    public func contractForBody(routedTo index: Int) -> Contract {
+        guard let members = set.routes.discriminated[index] else { return set.contracts[index] }
+        let reader = members.first { set.contracts[$0].request.json != nil || set.contracts[$0].request.multipart != nil }
+        return set.contracts[reader ?? index]
+    }
+
     /// The answer for a request routed to a contract, once its body has arrived.
-    public func respond(toContract index: Int, request: IncomingRequest) -> Reply {
+    public func respond(toContract routed: Int, request: IncomingRequest) -> Reply {
+        var index = routed
+        let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
+        if let members = set.routes.discriminated[routed] {
+            guard let chosen = members.first(where: { set.contracts[$0].request.match!.admits(query: request.query, body: body) }) else {
+                return .generated(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, set: set), contract: nil)
+            }
+            index = chosen
+        }
         let contract = set.contracts[index]
         var violations = RequestValidator.violations(of: request, against: contract.request)
         if violations.isEmpty {
-            switch ResponseSelector.select(for: contract, index: index, query: request.query,
+            switch ResponseSelector.select(for: contract, index: index, query: request.query, body: body,
                                            prefer: request.header("Prefer"), scenarios: scenarios) {
             case .success(let response):
                 return .prepared(contract: index, response: response)
@@ -85,7 +103,7 @@ public final class Responder: Sendable {
                 violations.append(violation)
             }
         }
-        return .generated(ErrorResponses.contractViolation(contract, set: set, violations: violations))
+        return .generated(ErrorResponses.contractViolation(contract, set: set, violations: violations), contract: index)
     }
 
     /// The answer for a request that matched no contract.

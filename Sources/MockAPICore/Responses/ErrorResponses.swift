@@ -30,6 +30,19 @@ public enum ErrorResponses {
         ], headers: [("Allow", list)], problem: error)
     }
 
+    /// A request on a shared method and path that none of the contracts there claims by its `match`.
+    public static func noDiscriminatorMatches(_ candidates: [Contract], set: ContractSet) -> GeneratedResponse {
+        let names = candidates.map(\.name).joined(separator: ", ")
+        let error = "the request fits the path of \(names), but none of their match rules"
+        return GeneratedResponse(status: 404, json: [
+            "error": .string(error),
+            "candidates": .array(candidates.map { contract in
+                ["contract": .string(contract.name), "file": .string("\(set.contractsDirectory)/\(contract.file)"),
+                 "match": .string(contract.request.match?.description ?? "")]
+            }),
+        ], problem: error)
+    }
+
     public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
         GeneratedResponse(status: 422, contentType: problemType, json: [
             "type": "urn:mockapi:contract-violation",

@@ -1,9 +1,9 @@
 /// Picks which named response a matched, valid request gets.
 ///
 /// Order: a `Prefer` header (`example=NAME` or `code=STATUS`), then the first response whose
-/// `when` matches the query, then the contract's sequence, then `default`.
+/// `when` matches the query and JSON body, then the contract's sequence, then `default`.
 public enum ResponseSelector {
-    public static func select(for contract: Contract, index: Int, query: [(name: String, value: String?)],
+    public static func select(for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
                               prefer: String?, scenarios: ScenarioState) -> Result<Int, Violation> {
         if let prefer, let preference = Preference(prefer) {
             switch preference {
@@ -20,7 +20,7 @@ public enum ResponseSelector {
             }
         }
         for (offset, response) in contract.responses.enumerated() {
-            if let when = response.when, when.allSatisfy({ wanted in query.contains { $0.name == wanted.name && $0.value == wanted.value } }) {
+            if let when = response.when, when.admits(query: query, body: body) {
                 return .success(offset)
             }
         }

@@ -30,13 +30,17 @@ public struct RouteTable: Sendable {
 
     public let count: Int
     let conflicts: [Conflict]
+    /// Contracts that share a method and template, told apart by their `match`: the trie finds
+    /// the first (the key here), and the responder picks among all of them once the body is in.
+    public let discriminated: [Int: [Int]]
     private let trie: FrozenTrie
 
     public init(contracts: [Contract]) {
         var builder = TrieBuilder()
-        for (index, contract) in contracts.enumerated() { builder.insert(contract.request, index: index) }
+        for (index, contract) in contracts.enumerated() { builder.insert(contract.request, index: index, contracts: contracts) }
         count = contracts.count
         conflicts = builder.conflicts
+        discriminated = builder.groups
         trie = FrozenTrie(builder)
     }
 
@@ -77,8 +81,9 @@ private struct TrieBuilder {
 
     var nodes: [Node] = [Node()]
     var conflicts: [RouteTable.Conflict] = []
+    var groups: [Int: [Int]] = [:]
 
-    mutating func insert(_ request: RequestExpectation, index: Int) {
+    mutating func insert(_ request: RequestExpectation, index: Int, contracts: [Contract]) {
         var current = 0
         for segment in request.path.segments {
             switch segment {
@@ -107,7 +112,14 @@ private struct TrieBuilder {
             }
         }
         if let existing = nodes[current].methods.first(where: { $0.method == request.method }) {
-            conflicts.append(RouteTable.Conflict(first: existing.contract, second: index))
+            // Shared only when every contract there has a match of its own, all different.
+            let members = groups[existing.contract] ?? [existing.contract]
+            let clash = members.first { contracts[$0].request.match == nil || contracts[$0].request.match == request.match }
+            if request.match != nil, clash == nil {
+                groups[existing.contract] = members + [index]
+            } else {
+                conflicts.append(RouteTable.Conflict(first: clash ?? existing.contract, second: index))
+            }
         } else {
             nodes[current].methods.append((request.method, index))
         }
