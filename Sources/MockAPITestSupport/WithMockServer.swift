@@ -11,6 +11,15 @@ public struct RunningMockServer: Sendable {
 
     /// What arrived so far, oldest first (read in-process, not over HTTP).
     public func journal() -> [JournalEntry] { server.journal.entries() }
+
+    /// The journaled requests that fit every filter given, oldest first, WireMock-verify style:
+    /// `#expect(server.requests(contract: "backing").count == 1)`.
+    /// - Parameter path: exact, or ending in `*` for a prefix (`/v1/projects/*`).
+    public func requests(contract: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil,
+                         unmatched: Bool = false, violations: Bool = false) -> [JournalEntry] {
+        server.journal.entries(matching: JournalQuery(contract: contract, unmatched: unmatched, violations: violations,
+                                                      method: method?.uppercased(), path: path, status: status))
+    }
     public func resetJournal() { server.journal.reset() }
     public func resetScenarios() { server.responder.scenarios.reset() }
 }

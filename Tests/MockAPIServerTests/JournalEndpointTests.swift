@@ -51,4 +51,24 @@ import Testing
             #expect(unmatched.count == 150)
         }
     }
+
+    @Test func methodPathStatusFiltersCountAndTestHelpers() async throws {
+        try await withMockServer { server in
+            _ = try RawHTTP.request(server.port, "GET", "/v1/projects/42")
+            _ = try RawHTTP.request(server.port, "GET", "/v1/projects/7")
+            _ = try RawHTTP.request(server.port, "POST", "/v1/projects/7/star")
+            _ = try RawHTTP.request(server.port, "GET", "/v1/categories")
+
+            let count = try RawHTTP.request(server.port, "GET", "/__mockapi/requests/count?method=get&path=/v1/projects/*")
+            #expect((count.json as? [String: Any])?["count"] as? Int == 2)
+            let exact = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?path=/v1/projects/7").json as? [[String: Any]])
+            #expect(exact.map { $0["id"] as? Int } == [2])
+            let created = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?status=200&method=POST").json as? [[String: Any]])
+            #expect(created.map { $0["contract"] as? String } == ["star_project"])
+
+            #expect(server.requests(contract: "project").count == 2)
+            #expect(server.requests(method: "post", path: "/v1/projects/*").map(\.path) == ["/v1/projects/7/star"])
+            #expect(server.requests(status: 404).isEmpty)
+        }
+    }
 }

@@ -15,20 +15,31 @@ public struct JournalQuery: Sendable, Equatable {
     public var violations = false
     /// Only entries carrying this header (name in any case) with exactly this value.
     public var header: (name: String, value: String)?
+    /// Only this method (`GET`).
+    public var method: String?
+    /// Only this path, exactly as received (`/v1/projects/42`), or, ending in `*`, starting so (`/v1/projects/*`).
+    public var path: String?
+    /// Only this status.
+    public var status: Int?
 
     public init(since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
-                violations: Bool = false, header: (name: String, value: String)? = nil) {
+                violations: Bool = false, header: (name: String, value: String)? = nil,
+                method: String? = nil, path: String? = nil, status: Int? = nil) {
         self.since = since
         self.limit = limit
         self.contract = contract
         self.unmatched = unmatched
         self.violations = violations
         self.header = header
+        self.method = method
+        self.path = path
+        self.status = status
     }
 
     public static func == (lhs: JournalQuery, rhs: JournalQuery) -> Bool {
         lhs.since == rhs.since && lhs.limit == rhs.limit && lhs.contract == rhs.contract && lhs.unmatched == rhs.unmatched
             && lhs.violations == rhs.violations && lhs.header?.name == rhs.header?.name && lhs.header?.value == rhs.header?.value
+            && lhs.method == rhs.method && lhs.path == rhs.path && lhs.status == rhs.status
     }
 
     /// Why a query string cannot be read.
@@ -51,6 +62,9 @@ public struct JournalQuery: Sendable, Equatable {
             case "contract": contract = value ?? ""
             case "unmatched": unmatched = value != "false"
             case "violations": violations = value != "false"
+            case "method": method = value?.uppercased() ?? ""
+            case "path": path = value ?? ""
+            case "status": status = try count(name, value)
             case "header":
                 guard let value, let colon = value.firstIndex(of: ":") else {
                     throw Invalid(message: "header must be NAME:VALUE, got \"\(value ?? "")\"")
@@ -58,7 +72,7 @@ public struct JournalQuery: Sendable, Equatable {
                 let headerValue = value[value.index(after: colon)...].drop { $0 == " " }
                 header = (String(value[..<colon]), String(headerValue))
             default:
-                throw Invalid(message: "unknown parameter \"\(name)\" (known: since, limit, contract, unmatched, violations, header)")
+                throw Invalid(message: "unknown parameter \"\(name)\" (known: since, limit, contract, method, path, status, unmatched, violations, header)")
             }
         }
     }
@@ -69,6 +83,11 @@ public struct JournalQuery: Sendable, Equatable {
         if unmatched, entry.contract != nil { return false }
         if violations, entry.contract == nil || entry.response != nil { return false }
         if let header, entry.headers.value(for: header.name) != header.value { return false }
+        if let method, entry.method != method { return false }
+        if let status, entry.status != status { return false }
+        if let path {
+            if path.hasSuffix("*") { if !entry.path.hasPrefix(path.dropLast()) { return false } } else if entry.path != path { return false }
+        }
         return true
     }
 }

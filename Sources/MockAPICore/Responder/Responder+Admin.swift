@@ -3,7 +3,6 @@ extension Responder {
     /// pages with `?since=` starts (`?limit=0` asks for it alone).
     public static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
 
-    /// Answers `/__mockapi/…`: the journal, scenario resets and the route table.
     /// An admin endpoint's answer: a whole response, or the journal entries a query asks for,
     /// which the server streams page by page instead of rendering them all at once.
     public enum AdminAnswer: Sendable {
@@ -13,16 +12,23 @@ extension Responder {
         case journal(JournalQuery, lastID: Int)
     }
 
+    /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
     public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
                              headers: HeaderFields = []) -> AdminAnswer {
         if let refusal = adminAccess.refusal(headers: headers) { return .response(refusal) }
-        if method == "GET", path == "/__mockapi/requests" {
-            let lastID = journal.lastID
-            do { return .journal(try JournalQuery(pairs: query), lastID: lastID) } catch {
-                return .response(GeneratedResponse(status: 400, json: ["error": .string("GET /__mockapi/requests: \(error.message)")]))
-            }
+        guard method == "GET", path == "/__mockapi/requests" || path == "/__mockapi/requests/count" else {
+            return .response(respondOtherAdmin(method: method, path: path))
         }
-        return .response(respondOtherAdmin(method: method, path: path))
+        let lastID = journal.lastID
+        let journalQuery: JournalQuery
+        do { journalQuery = try JournalQuery(pairs: query) } catch {
+            return .response(GeneratedResponse(status: 400, json: ["error": .string("GET \(path): \(error.message)")]))
+        }
+        if path == "/__mockapi/requests/count" {
+            return .response(GeneratedResponse(status: 200, json: ["count": .int(journal.entries(matching: journalQuery).count)],
+                                               headers: [(Self.journalLastIDHeader, String(lastID))]))
+        }
+        return .journal(journalQuery, lastID: lastID)
     }
 
     private func respondOtherAdmin(method: String, path: String) -> GeneratedResponse {
@@ -44,7 +50,8 @@ extension Responder {
         default:
             return GeneratedResponse(status: 404, json: [
                 "error": .string("no admin endpoint \(method) \(path)"),
-                "endpoints": ["GET /__mockapi/requests", "DELETE /__mockapi/requests", "DELETE /__mockapi/scenarios", "GET /__mockapi/routes"],
+                "endpoints": ["GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
+                              "DELETE /__mockapi/scenarios", "GET /__mockapi/routes"],
             ])
         }
     }
