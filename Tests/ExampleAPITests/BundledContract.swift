@@ -11,11 +11,11 @@ struct BundledContract {
     /// Response name → body: the fixture's bytes, or the inline `body` re-serialized, else empty.
     var responses: [String: Data]
 
-    /// Every `*.json` under the bundled `contracts/`.
+    /// Every contract file under the bundled `contracts/` (the set's `_defaults.json` is not one).
     static func all() throws -> [BundledContract] {
         let files = FileManager.default.enumerator(at: BundledAPI.contracts, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
-            .filter { $0.pathExtension == "json" } ?? []
+            .filter { $0.pathExtension == "json" && $0.lastPathComponent != "_defaults.json" } ?? []
         return try files.map(load)
     }
 

@@ -29,6 +29,8 @@ import Testing
             "update_draft_body: PUT /v1/projects/42/updates/draft",
             "publish_draft: POST /v1/projects/42/updates/draft/publish",
             "discover: GET /v1/discover",
+            "facebook_login: PUT /v1/facebook/access_token",
+            "facebook_signup: PUT /v1/facebook/access_token",
         ])
     }
 

@@ -229,6 +229,19 @@ import Testing
         }
     }
 
+    @Test func facebookLoginAndSignupShareAPathAndKeepTheirContracts() async throws {
+        try await withMockServer { server in
+            let service = Service.local(port: server.port)
+            let login = try await service.facebookLogin(accessToken: "EAAB-token")
+            let signup = try await service.facebookSignup(accessToken: "EAAB-token", sendNewsletters: true)
+
+            #expect(login.accessToken == "fb-exchanged-3f2a9c")
+            #expect(signup.user.id == 2001)
+            #expect(server.journal().map(\.path) == ["/v1/facebook/access_token", "/v1/facebook/access_token"])
+            #expect(server.journal().map(\.contract) == ["facebook_login", "facebook_signup"])
+        }
+    }
+
     @Test func currentUserUnauthorizedIsA401Envelope() async throws {
         try await withMockServer { server in
             let client = Service.local(port: server.port).client

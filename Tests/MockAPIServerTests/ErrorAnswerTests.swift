@@ -37,7 +37,7 @@ struct ErrorAnswerTests {
             let body = try #require(response.json as? [String: Any])
             let violations = (body["violations"] as? [[String: String]] ?? []).map { "\($0["location"]!): \($0["message"]!)" }
             #expect(violations == [
-                "query.x: unexpected query key (the contract names: none)",
+                "query.x: unexpected query key (the contract names: client_id)",
                 "header.Authorization: required header is missing",
                 "body.amount: expected number, found string",
                 "body.reward_id: required key is missing",

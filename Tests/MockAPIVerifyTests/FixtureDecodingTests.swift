@@ -46,8 +46,8 @@ import Testing
 
         let report = try await verify(set)
 
-        // `unauthorized` is served by both routes that need a token.
-        #expect(report.failedRouteNames == ["update_backing", "current_user"])
+        // `unauthorized` is served by the routes that need a token, and by a failed Facebook login.
+        #expect(report.failedRouteNames == ["update_backing", "current_user", "facebook_login"])
         let failure = try #require(report.route("current_user")?.failures.first)
         #expect(failure.check == "decoding")
         #expect(failure.lines.first == #"response "unauthorized" does not decode into ErrorEnvelope:"#)

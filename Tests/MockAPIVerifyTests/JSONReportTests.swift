@@ -9,8 +9,8 @@ import Testing
 
         let document = try #require(try JSONSerialization.jsonObject(with: Data(JSONReport.render(report).utf8)) as? [String: Any])
         let summary = try #require(document["summary"] as? [String: Any])
-        #expect(summary["routes"] as? Int == 17)
-        #expect(summary["passed"] as? Int == 16)
+        #expect(summary["routes"] as? Int == 19)
+        #expect(summary["passed"] as? Int == 18)
         #expect(summary["failed"] as? Int == 1)
         #expect(summary["exitCode"] as? Int == 1)
         #expect(summary["uncoveredContracts"] as? [String] == [])
@@ -19,7 +19,7 @@ import Testing
         #expect(routes.map { $0["name"] as? String } == report.routes.map(\.name))
         #expect(routes.map { $0["contract"] as? String } == report.routes.map(\.contract))
         #expect(routes.filter { $0["outcome"] as? String == "fail" }.map { $0["name"] as? String } == ["backing"])
-        #expect(routes.filter { $0["outcome"] as? String == "pass" }.count == 16)
+        #expect(routes.filter { $0["outcome"] as? String == "pass" }.count == 18)
         #expect(routes.allSatisfy { $0["failures"] is [Any] })
 
         let backing = try #require(routes.first { $0["name"] as? String == "backing" })

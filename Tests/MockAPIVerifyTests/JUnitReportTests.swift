@@ -12,7 +12,7 @@ import Testing
 
         let xml = try JUnitDocument(JUnitReport.render(report))
 
-        #expect(xml.suite["tests"] == "17")
+        #expect(xml.suite["tests"] == "19")
         #expect(xml.suite["failures"] == "1")
         #expect(xml.testcases.map(\.name) == report.routes.map(\.name))
         #expect(xml.testcases.allSatisfy { $0.classname == "mockapi.verify.routes" })
@@ -29,7 +29,7 @@ import Testing
 
         let xml = try JUnitDocument(JUnitReport.render(try await verify(set)))
 
-        #expect(xml.testcases.count == 18)
+        #expect(xml.testcases.count == 20)
         #expect(xml.testcases.last?.name == "orphan")
         #expect(xml.testcases.last?.classname == "mockapi.verify.coverage")
         #expect(xml.skipped == ["orphan"])

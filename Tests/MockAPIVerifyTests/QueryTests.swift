@@ -32,7 +32,7 @@ import Testing
         #expect(failure.lines.first?.hasSuffix("/v1/categories?per_page=50") == true)
         #expect(failure.lines.suffix(2) == [
             "problem:  the request breaks the contract (1 violation):",
-            "  query.per_page: unexpected query key (the contract names: none)",
+            "  query.per_page: unexpected query key (the contract names: client_id)",
         ])
     }
 }

@@ -12,7 +12,7 @@ import Testing
 
         let lines = TextReport.render(report).components(separatedBy: "\n")
 
-        #expect(lines.first == "mockapi verify: 17 routes against \(report.target)")
+        #expect(lines.first == "mockapi verify: 19 routes against \(report.target)")
         let fail = try #require(lines.firstIndex { $0.hasPrefix("FAIL") })
         #expect(lines[fail...].prefix(2) == [
             "FAIL  backing             GET /v1/projects/42/backer/2001",
@@ -20,7 +20,7 @@ import Testing
         ])
         #expect(lines.contains("PASS  update_backing      PUT /v1/projects/42/backers/2001"))
         #expect(lines.filter { $0.hasPrefix("FAIL") }.count == 1)
-        #expect(lines.last == "17 routes: 16 passed, 1 failed, 0 drift warnings; 0 uncovered contracts (0.00 s)")
+        #expect(lines.last == "19 routes: 18 passed, 1 failed, 0 drift warnings; 0 uncovered contracts (0.00 s)")
     }
 
     @Test func driftAndUncoveredContractsAreWarnings() async throws {
@@ -35,7 +35,7 @@ import Testing
         #expect(lines.suffix(3) == [
             "warning  contracts no client route exercises: orphan",
             "",
-            "17 routes: 17 passed, 0 failed, 1 drift warning; 1 uncovered contract (0.00 s)",
+            "19 routes: 19 passed, 0 failed, 1 drift warning; 1 uncovered contract (0.00 s)",
         ])
     }
 
@@ -55,7 +55,7 @@ import Testing
         #expect(lines.suffix(3) == [
             "FAIL  contracts no client route exercises: orphan",
             "",
-            "17 routes: 16 passed, 1 failed; 1 uncovered contract (0.00 s)",
+            "19 routes: 18 passed, 1 failed; 1 uncovered contract (0.00 s)",
         ])
     }
 

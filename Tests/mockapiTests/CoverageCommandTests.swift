@@ -41,9 +41,9 @@ import Testing
             """))
         #expect(result.stdout.contains("PASS  categories "))
         #expect(result.stdout.contains("warning  contracts no request exercised: activities, "))
-        #expect(result.stdout.hasSuffix("3 requests: 1 unmatched, 1 breaking a contract; 1 of 17 contracts exercised\n"))
+        #expect(result.stdout.hasSuffix("3 requests: 1 unmatched, 1 breaking a contract; 1 of 19 contracts exercised\n"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="mockapi coverage" tests="19" failures="2" errors="0" skipped="16">"#))
+        #expect(xml.contains(#"<testsuite name="mockapi coverage" tests="21" failures="2" errors="0" skipped="18">"#))
         #expect(xml.contains(##"name="#2 GET /v1/projects/42/backer/2001"><failure type="unmatched""##))
     }
 
@@ -58,7 +58,7 @@ import Testing
         let json = try #require(try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
         let summary = try #require(json["summary"] as? [String: Any])
         #expect(summary["requests"] as? Int == 2)
-        #expect((summary["uncoveredContracts"] as? [String])?.count == 15)
+        #expect((summary["uncoveredContracts"] as? [String])?.count == 17)
         #expect((summary["uncoveredContracts"] as? [String])?.contains("categories") == false)
 
         let strict = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--strict"])
@@ -82,7 +82,7 @@ import Testing
         #expect(coverage.status == 0, "\(coverage.stderr)")
         let verify = try CommandLineRunner.run(["verify", "--base-url", server.baseURL, "--admin-token", "s3cret"])
         #expect(verify.status == 0, "\(verify.stderr)")
-        #expect(verify.stdout.contains("17 routes: 17 passed, 0 failed"))
+        #expect(verify.stdout.contains("19 routes: 19 passed, 0 failed"))
     }
 
     @Test func unreachableServerExitsTwo() throws {

@@ -36,7 +36,7 @@ struct OtherCommandTests {
     @Test func lintExitsZeroOnTheBundledSetAndTwoOnABrokenOne() throws {
         let good = try CommandLineRunner.run(["lint"])
         #expect(good.status == 0)
-        #expect(good.stdout == "contracts: 17 contracts, 32 responses, 18 fixtures: usable\n")
+        #expect(good.stdout == "contracts: 19 contracts, 36 responses, 19 fixtures: usable\n")
 
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         try FileManager.default.removeItem(at: set.fixtures.appendingPathComponent("backings/backing.json"))
@@ -50,7 +50,7 @@ struct OtherCommandTests {
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines.first == "METHOD PATH CONTRACT FILE")
-        #expect(lines.count == 18)
+        #expect(lines.count == 20)
         #expect(lines.contains("GET /v1/users/self current_user contracts/users/current_user.json"))
         #expect(lines.contains("GET /v1/users/{id:int} user contracts/users/user.json"))
     }
@@ -61,9 +61,9 @@ struct OtherCommandTests {
         defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent().deletingLastPathComponent()) }
         let result = try CommandLineRunner.run(["verify", "--junit", junit.path])
         #expect(result.status == 0, "\(result.stdout)")
-        #expect(result.stdout.contains("17 routes: 17 passed, 0 failed"))
+        #expect(result.stdout.contains("19 routes: 19 passed, 0 failed"))
         let xml = try String(contentsOf: junit, encoding: .utf8)
-        #expect(xml.contains(#"<testsuite name="mockapi verify" tests="17" failures="0""#))
+        #expect(xml.contains(#"<testsuite name="mockapi verify" tests="19" failures="0""#))
     }
 
     @Test func verifyAgainstARunningServerWithJSONOutput() throws {
@@ -73,7 +73,7 @@ struct OtherCommandTests {
         #expect(result.status == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let summary = try #require(json["summary"] as? [String: Any])
-        #expect(summary["passed"] as? Int == 17)
+        #expect(summary["passed"] as? Int == 19)
         #expect(summary["failed"] as? Int == 0)
     }
 

@@ -7,7 +7,7 @@ import Testing
 struct ServeCommandTests {
     @Test func listeningLineNamesTheRealPortAndRouteCountThenSIGTERMExitsZero() throws {
         let server = try CommandLineRunner.Server(["--quiet"])
-        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(17 routes\)/) != nil, "\(server.firstLine)")
+        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(19 routes\)/) != nil, "\(server.firstLine)")
         let port = try #require(Int(server.baseURL.split(separator: ":").last ?? ""))
         #expect(try curlStatus("http://127.0.0.1:\(port)/v1/categories") == "200")
         let (status, stderr) = server.stop()

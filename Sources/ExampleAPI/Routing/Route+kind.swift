@@ -19,6 +19,8 @@ extension Route {
         case .updateDraftBody: .updateDraftBody
         case .publishDraft: .publishDraft
         case .discover: .discover
+        case .facebookLogin: .facebookLogin
+        case .facebookSignup: .facebookSignup
         }
     }
 }

@@ -35,6 +35,10 @@ public enum Route: Sendable, Equatable {
     case publishDraft(UpdateDraft)
     /// Projects in any of `categoryIds` (all when empty), in `sort` order, page `page`.
     case discover(categoryIds: [Int] = [], sort: DiscoverSort? = nil, page: Int? = nil)
+    /// Signs in with a Facebook token (`PUT /v1/facebook/access_token`, `intent: login`).
+    case facebookLogin(accessToken: String)
+    /// Creates an account from a Facebook token (the same path, `intent: register`).
+    case facebookSignup(accessToken: String, sendNewsletters: Bool? = nil)
 }
 
 extension Route: EndpointConvertible {
@@ -81,6 +85,11 @@ extension Route: EndpointConvertible {
                 QueryItem("sort", sort.map { .string($0.rawValue) }),
                 QueryItem("page", page.map(QueryValue.int)),
             ])
+        case let .facebookLogin(accessToken):
+            Endpoint(.put, "/v1/facebook/access_token", body: .json(FacebookAuth(accessToken: accessToken, intent: .login)))
+        case let .facebookSignup(accessToken, sendNewsletters):
+            Endpoint(.put, "/v1/facebook/access_token",
+                     body: .json(FacebookAuth(accessToken: accessToken, intent: .register, sendNewsletters: sendNewsletters)))
         }
     }
 }

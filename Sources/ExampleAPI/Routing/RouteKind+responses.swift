@@ -21,6 +21,7 @@ extension RouteKind {
         case .deleteDraftImage: EmptyResponse.self
         case .publishDraft: Update.self
         case .discover: DiscoverEnvelope.self
+        case .facebookLogin, .facebookSignup: AccessTokenEnvelope.self
         }
     }
 
@@ -34,7 +35,8 @@ extension RouteKind {
         case .updateBacking: ["invalid": ErrorEnvelope.self, "unauthorized": ErrorEnvelope.self]
         case .currentUser: ["unauthorized": ErrorEnvelope.self]
         case .updateDraft: ["no_media": UpdateDraft.self, "not_found": ErrorEnvelope.self]
-        case .updateDraftBody, .publishDraft: ["invalid": ErrorEnvelope.self]
+        case .updateDraftBody, .publishDraft, .facebookSignup: ["invalid": ErrorEnvelope.self]
+        case .facebookLogin: ["unauthorized": ErrorEnvelope.self]
         case .categories, .uploadDraftImage, .uploadDraftVideo, .discover: [:]
         }
     }

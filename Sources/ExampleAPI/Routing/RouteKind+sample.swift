@@ -22,6 +22,8 @@ extension RouteKind {
         case .updateDraftBody: .updateDraftBody(.sample, title: "Shipping update", body: "Pallets leave the factory next week.", isPublic: true)
         case .publishDraft: .publishDraft(.sample)
         case .discover: .discover(categoryIds: [34, 35], sort: .popularity, page: 1)
+        case .facebookLogin: .facebookLogin(accessToken: "EAAB-facebook-token")
+        case .facebookSignup: .facebookSignup(accessToken: "EAAB-facebook-token", sendNewsletters: false)
         }
     }
 }

@@ -20,6 +20,8 @@ public enum RouteKind: String, Sendable, CaseIterable {
     case updateDraftBody = "update_draft_body"
     case publishDraft = "publish_draft"
     case discover
+    case facebookLogin = "facebook_login"
+    case facebookSignup = "facebook_signup"
 
     /// The contract name (`update_backing`).
     public var contractName: String { rawValue }

@@ -139,6 +139,16 @@ public struct Service: Sendable {
         try await client.request(Route.updateDraftBody(draft, title: title, body: body, isPublic: isPublic))
     }
 
+    /// Signs in with a Facebook access token; the API answers with its own token and the account.
+    public func facebookLogin(accessToken: String) async throws -> AccessTokenEnvelope {
+        try await client.request(Route.facebookLogin(accessToken: accessToken))
+    }
+
+    /// Creates an account from a Facebook access token.
+    public func facebookSignup(accessToken: String, sendNewsletters: Bool? = nil) async throws -> AccessTokenEnvelope {
+        try await client.request(Route.facebookSignup(accessToken: accessToken, sendNewsletters: sendNewsletters))
+    }
+
     /// Publishes `draft` as the project's next update.
     public func publishDraft(_ draft: UpdateDraft) async throws -> Update {
         try await client.request(Route.publishDraft(draft))
