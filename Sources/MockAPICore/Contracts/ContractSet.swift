@@ -18,12 +18,14 @@ public struct ContractSet: Sendable {
         if FileSystem.kind(of: fixtures.path) != .directory {
             problems.append(LoadProblem(file: fixturesDisplay, message: "fixtures folder not found"))
         }
-        let (files, listingProblem) = contractFiles(in: contracts)
+        let (listing, listingProblem) = contractFiles(in: contracts)
+        let files = listing.files
         if let listingProblem {
             problems.append(LoadProblem(file: contractsDisplay, message: listingProblem))
-        } else if files.isEmpty {
+        } else if files.isEmpty && listing.refused.isEmpty {
             problems.append(LoadProblem(file: contractsDisplay, message: "no contract files (*.json) found"))
         }
+        problems += listing.refused.map { LoadProblem(file: "\(contractsDisplay)/\($0.path)", message: $0.reason) }
 
         let (loaded, fileProblems) = decodeFiles(files, contracts: contracts, contractsDisplay: contractsDisplay,
                                                  fixtures: fixtures, fixturesDisplay: fixturesDisplay)
@@ -65,8 +67,11 @@ public struct ContractSet: Sendable {
             var problems: [LoadProblem] = []
             for relative in files.dropFirst(worker * chunkSize).prefix(chunkSize) {
                 let display = "\(contractsDisplay)/\(relative)"
-                guard case .success(let bytes) = FileSystem.read(contracts.path + "/" + relative) else {
-                    problems.append(LoadProblem(file: display, message: "cannot be read"))
+                let bytes: [UInt8]
+                switch FileSystem.read(contracts.path + "/" + relative) {
+                case .success(let read): bytes = read
+                case .failure(let failure):
+                    problems.append(LoadProblem(file: display, message: "cannot be read: \(failure.description)"))
                     continue
                 }
                 let root: JSONValue
@@ -86,8 +91,8 @@ public struct ContractSet: Sendable {
     }
 
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
-    private static func contractFiles(in folder: URL) -> (files: [String], problem: String?) {
-        guard FileSystem.kind(of: folder.path) == .directory else { return ([], "contracts folder not found") }
+    private static func contractFiles(in folder: URL) -> (listing: FileSystem.Listing, problem: String?) {
+        guard FileSystem.kind(of: folder.path) == .directory else { return (FileSystem.Listing(), "contracts folder not found") }
         return (FileSystem.files(under: folder.path, suffix: ".json"), nil)
     }
 
