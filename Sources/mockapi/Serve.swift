@@ -44,6 +44,8 @@ extension MockAPICommand {
         }
 
         func run() throws {
+            // Before loading, which can take long for a big set: Ctrl-C must work during it too.
+            StopSignals.startWatching()
             let set = try contractOptions.load()
 
             var configuration = ServerConfiguration()
@@ -63,6 +65,7 @@ extension MockAPICommand {
                 Output.error("mockapi: \(error.description)")
                 throw ExitCode(2)
             }
+            StopSignals.beginServing()
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
             let received = StopSignals.wait()
             server.stop()
