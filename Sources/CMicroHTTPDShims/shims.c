@@ -58,6 +58,13 @@ unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon)
     return info == NULL ? 0 : info->num_connections;
 }
 
+// Why: MHD_get_connection_info is variadic. A response decided mid-body is written on the
+// socket directly (MHD queues none until the body has ended).
+int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
 struct header_copy {
     uint8_t *buffer;
     size_t capacity;

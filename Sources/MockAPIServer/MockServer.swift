@@ -48,6 +48,8 @@ public final class MockServer: Sendable {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            // Strict: an HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2), as does a space in the target.
+            MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         if configuration.threads > 1 {

@@ -6,6 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Bodies larger than this get a 413.
     public var maxBodyBytes = 32 * 1024 * 1024
+    /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.
+    public var maxJSONBytes = 1024 * 1024
     /// Idle connections are closed after this many seconds.
     public var connectionTimeoutSeconds = 30
     public var maxConnections = 1024

@@ -20,6 +20,9 @@ extension MockAPICommand {
         @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
         var maxBodyBytes = 32 * 1024 * 1024
 
+        @Option(help: "Largest JSON request body accepted, in bytes (JSON is buffered whole to be checked); larger ones get 413.")
+        var maxJsonBytes = 1024 * 1024
+
         @Option(help: "Seconds before an idle connection is closed.")
         var timeout = 30
 
@@ -37,6 +40,7 @@ extension MockAPICommand {
 
         func validate() throws {
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+            guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
             guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
@@ -52,6 +56,7 @@ extension MockAPICommand {
             configuration.host = host
             configuration.port = port
             configuration.maxBodyBytes = maxBodyBytes
+            configuration.maxJSONBytes = maxJsonBytes
             configuration.connectionTimeoutSeconds = timeout
             configuration.maxConnections = maxConnections
             configuration.threads = threads ?? System.coreCount

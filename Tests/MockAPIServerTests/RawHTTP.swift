@@ -35,6 +35,12 @@ final class RawHTTP {
 
     deinit { close(fd) }
 
+    /// How long `readResponse` waits for bytes before giving up (10 s unless set).
+    func receiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     func send(_ text: String) throws { try send(Data(text.utf8)) }
 
     func send(_ data: Data) throws {

@@ -21,6 +21,9 @@ uint16_t CMicroHTTPDShims_daemon_port(struct MHD_Daemon *daemon);
 /// How many connections the daemon holds open right now.
 unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon);
 
+/// The connection's socket, or -1.
+int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);
+
 /// Copies the request's headers into `buffer` as records of a 32-bit native-endian name length,
 /// a 32-bit value length, the name's bytes and the value's bytes, in arrival order.
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
