@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDShims
 import MockAPICore
 import Synchronization
 #if canImport(Glibc)
@@ -38,12 +39,15 @@ final class RequestHandler: Sendable {
         // MHD passes the url on every call; its bytes are read there, never kept past a call.
         let path = bytes(url)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
-            if let existing = requestState.pointee {
+            // Before the first call the state is nil, or the query copy `take_query` made (tagged).
+            let query = CMicroHTTPDShims_query(requestState.pointee)
+            if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
                     handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
-            let context = handler.beginRequest(connection: connection, path: path, method: method)
+            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
+            free(query)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             handler.inFlightHere.count.add(1, ordering: .relaxed)
             return handler.checkFraming(context, connection: connection, path: path)
@@ -52,20 +56,28 @@ final class RequestHandler: Sendable {
 
     static let completed: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
         guard let cls, let requestState, let state = requestState.pointee else { return }
-        Unmanaged<RequestContext>.fromOpaque(state).release()
         requestState.pointee = nil
+        if let query = CMicroHTTPDShims_query(state) {
+            free(query) // the request ended before the access handler saw it (MHD refused it)
+            return
+        }
+        Unmanaged<RequestContext>.fromOpaque(state).release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
         Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
     }
 
-    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?) -> RequestContext {
+    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+                              query: UnsafeMutablePointer<CMicroHTTPDShims_Query>?) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let route = responder.route(method: knownMethod, path: path)
         var contract: Contract?
         if case .contract(let index) = route { contract = responder.set.contracts[index] }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
-        return RequestContext(method: methodName, route: route, query: ConnectionValues.arguments(connection), headers: ConnectionValues.headers(connection),
+        let arguments = query.map { query in
+            QueryString.arguments(UnsafeRawBufferPointer(start: UnsafeRawPointer(query) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: query.pointee.length))
+        } ?? []
+        return RequestContext(method: methodName, route: route, query: arguments, headers: ConnectionValues.headers(connection),
                               contract: contract)
     }
 

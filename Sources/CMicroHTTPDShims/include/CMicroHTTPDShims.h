@@ -3,7 +3,8 @@
 
 #include "../../CMicroHTTPD/shim.h"
 
-/// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one).
+/// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one), with
+/// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed.
 /// Returns NULL on failure with errno set where MHD set it; `*bad_host` is 1 when `host` is not an IP literal.
 struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  const char *host,
@@ -29,5 +30,22 @@ int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
 /// unspecified and the caller retries with the returned size.
 size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
+
+/// A request's query string, copied before libmicrohttpd could index it.
+struct CMicroHTTPDShims_Query {
+    size_t length;
+    char bytes[];
+};
+
+/// MHD_OPTION_URI_LOG_CALLBACK: returns NULL for a request without a query, otherwise a tagged
+/// pointer (low bit set) to a malloc'd `CMicroHTTPDShims_Query`, and ends the query MHD would
+/// parse at the '?'. The pointer becomes the request's state for the access handler.
+void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// The query copy a request state holds, or NULL when the state is not one (free it with free()).
+struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *request_state);
+
+/// MHD_OPTION_UNESCAPE_CALLBACK: decodes %HH in place except %2F and %00; returns the new length.
+size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connection, char *text);
 
 #endif
