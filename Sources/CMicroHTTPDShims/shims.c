@@ -20,6 +20,7 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *completed_context,
                                                  const struct MHD_OptionItem *options,
+                                                 struct CMicroHTTPDShims_HeaderDeadline *header_deadline,
                                                  int *bad_host) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -45,6 +46,7 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_URI_LOG_CALLBACK, CMicroHTTPDShims_take_query, NULL,
                             MHD_OPTION_UNESCAPE_CALLBACK, CMicroHTTPDShims_unescape_path, NULL,
+                            MHD_OPTION_NOTIFY_CONNECTION, CMicroHTTPDShims_header_deadline_notify, header_deadline,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }

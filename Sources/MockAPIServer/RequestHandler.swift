@@ -46,6 +46,7 @@ final class RequestHandler: Sendable {
                     handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
+            CMicroHTTPDShims_headers_arrived(connection)
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
             free(query)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -54,7 +55,8 @@ final class RequestHandler: Sendable {
         }
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, requestState, _ in
+        if let connection { CMicroHTTPDShims_awaiting_headers(connection) }
         guard let cls, let requestState, let state = requestState.pointee else { return }
         requestState.pointee = nil
         if let query = CMicroHTTPDShims_query(state) {

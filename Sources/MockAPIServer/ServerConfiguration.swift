@@ -11,6 +11,11 @@ public struct ServerConfiguration: Sendable {
     /// Idle connections are closed after this many seconds.
     public var connectionTimeoutSeconds = 30
     public var maxConnections = 1024
+    /// Connections one client address may hold at once, so no single client takes every slot.
+    public var maxConnectionsPerIP = 256
+    /// Seconds a connection may take to deliver a request's headers, counted from its opening or
+    /// its previous response however slowly bytes trickle in (slowloris); 0 for no deadline.
+    public var headerTimeoutSeconds = 10
     /// libmicrohttpd worker threads; defaults to the number of cores.
     public var threads = System.coreCount
     /// Requests the journal keeps.

@@ -29,6 +29,12 @@ extension MockAPICommand {
         @Option(help: "Most connections open at once.")
         var maxConnections = 1024
 
+        @Option(help: "Most connections open at once from one client address.")
+        var maxConnectionsPerIp = 256
+
+        @Option(help: "Seconds a connection may take to send a request's headers, however slowly they trickle in (0: no limit).")
+        var headerTimeout = 10
+
         @Option(help: "Worker threads (default: one per core).")
         var threads: Int?
 
@@ -43,6 +49,8 @@ extension MockAPICommand {
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+            guard maxConnectionsPerIp > 0 else { throw ValidationError("--max-connections-per-ip must be positive") }
+            guard headerTimeout >= 0 else { throw ValidationError("--header-timeout must be 0 or more") }
             guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
             guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
         }
@@ -59,6 +67,8 @@ extension MockAPICommand {
             configuration.maxJSONBytes = maxJsonBytes
             configuration.connectionTimeoutSeconds = timeout
             configuration.maxConnections = maxConnections
+            configuration.maxConnectionsPerIP = maxConnectionsPerIp
+            configuration.headerTimeoutSeconds = headerTimeout
             configuration.threads = threads ?? System.coreCount
             configuration.journalCapacity = journalSize
             configuration.requestLog = quiet ? nil : RequestLog()

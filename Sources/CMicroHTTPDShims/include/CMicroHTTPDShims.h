@@ -3,8 +3,28 @@
 
 #include "../../CMicroHTTPD/shim.h"
 
+/// A watchdog that closes connections whose request headers have not all arrived within a limit.
+struct CMicroHTTPDShims_HeaderDeadline;
+
+/// Starts the watchdog thread; NULL if it cannot.
+struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int seconds);
+
+/// Stops and frees it; call after MHD_stop_daemon, when no connection remains.
+void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadline *deadline);
+
+/// MHD_OPTION_NOTIFY_CONNECTION: registers connections as they open (awaiting headers) and close.
+void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                             enum MHD_ConnectionNotificationCode code);
+
+/// A request's headers are complete: the connection is off the clock.
+void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+
+/// A response is done: the clock runs for the next request's headers.
+void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection);
+
 /// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one), with
-/// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed.
+/// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed, and
+/// `header_deadline` (may be NULL) notified of connections.
 /// Returns NULL on failure with errno set where MHD set it; `*bad_host` is 1 when `host` is not an IP literal.
 struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  const char *host,
@@ -14,6 +34,7 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *completed_context,
                                                  const struct MHD_OptionItem *options,
+                                                 struct CMicroHTTPDShims_HeaderDeadline *header_deadline,
                                                  int *bad_host);
 
 /// The port the daemon listens on (the real one when started with port 0), or 0.
