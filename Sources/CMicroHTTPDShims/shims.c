@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 
 // Earlier MHD versions lack MHD_DAEMON_INFO_BIND_PORT and keep-alive semantics we rely on.
@@ -19,6 +20,7 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *completed_context,
                                                  const struct MHD_OptionItem *options,
+                                                 struct CMicroHTTPDShims_HeaderDeadline *header_deadline,
                                                  int *bad_host) {
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
@@ -42,6 +44,9 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_URI_LOG_CALLBACK, CMicroHTTPDShims_take_query, NULL,
+                            MHD_OPTION_UNESCAPE_CALLBACK, CMicroHTTPDShims_unescape_path, NULL,
+                            MHD_OPTION_NOTIFY_CONNECTION, CMicroHTTPDShims_header_deadline_notify, header_deadline,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }
@@ -56,6 +61,13 @@ uint16_t CMicroHTTPDShims_daemon_port(struct MHD_Daemon *daemon) {
 unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info == NULL ? 0 : info->num_connections;
+}
+
+// Why: MHD_get_connection_info is variadic. A response decided mid-body is written on the
+// socket directly (MHD queues none until the body has ended).
+int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 struct header_copy {
@@ -86,4 +98,59 @@ size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t 
     struct header_copy copy = {buffer, capacity, 0};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, copy_header, &copy);
     return copy.used;
+}
+
+// Why: MHD parses query arguments into its per-connection memory pool (32 KiB by default), about
+// 56 bytes a record; around 450 arguments exhaust it, and MHD 0.9.75 then neither answers nor
+// closes. As the URI log callback (called before MHD splits the query), this takes a copy of the
+// query and ends the string MHD is about to parse at the '?', so MHD indexes no arguments and
+// mockapi parses the copy itself. If a later MHD hands the callback a copy of the URI, MHD
+// parses the arguments as before and mockapi still reads its own copy.
+void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connection *connection) {
+    (void)cls;
+    (void)connection;
+    char *mark = strchr(uri, '?');
+    if (mark == NULL || mark[1] == '\0') return NULL;
+    size_t length = strlen(mark + 1);
+    struct CMicroHTTPDShims_Query *copy = malloc(sizeof *copy + length);
+    if (copy == NULL) return NULL;
+    copy->length = length;
+    memcpy(copy->bytes, mark + 1, length);
+    mark[1] = '\0';
+    return (void *)((uintptr_t)copy | 1);
+}
+
+struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *request_state) {
+    return ((uintptr_t)request_state & 1) ? (struct CMicroHTTPDShims_Query *)((uintptr_t)request_state & ~(uintptr_t)1) : NULL;
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// Why: MHD's own unescaper decodes every %HH in the path before the access handler sees it, so
+// `%2F` split segments and `%00` cut the path short. This one leaves those two encoded (an encoded
+// slash is data, not a separator; a NUL is never a path byte) and decodes the rest in place.
+size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connection, char *text) {
+    (void)cls;
+    (void)connection;
+    char *out = text;
+    for (const char *in = text; *in != '\0'; ) {
+        if (in[0] == '%') {
+            int high = hex_value(in[1]);
+            int low = high < 0 ? -1 : hex_value(in[2]);
+            int byte = high * 16 + low;
+            if (high >= 0 && low >= 0 && byte != '/' && byte != 0) {
+                *out++ = (char)byte;
+                in += 3;
+                continue;
+            }
+        }
+        *out++ = *in++;
+    }
+    *out = '\0';
+    return (size_t)(out - text);
 }

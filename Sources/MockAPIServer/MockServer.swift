@@ -50,25 +50,37 @@ public final class MockServer: Sendable {
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            // Request line and headers must fit a connection's pool, or MHD answers 414/431. Kept at
+            // MHD's 32 KiB deliberately: MHD 0.9.75 zeroes the whole pool before every keep-alive
+            // request (64 KiB would cost ~1.5% of GET throughput), and query arguments, which
+            // used to exhaust it, no longer live there (`CMicroHTTPDShims_take_query`).
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: 32 * 1024, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerIP, ptr_value: nil),
+            // Strict: an HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2), as does a space in the target.
+            MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 1, ptr_value: nil),
             MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
         ]
         if configuration.threads > 1 {
             options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil), at: 0)
         }
         let context = Unmanaged.passUnretained(handler).toOpaque()
+        let headerDeadline = configuration.headerTimeoutSeconds > 0
+            ? CMicroHTTPDShims_header_deadline_start(UInt32(configuration.headerTimeoutSeconds)) : nil
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in
             CMicroHTTPDShims_start_daemon(flags, configuration.host, configuration.port, RequestHandler.access, context,
-                                          RequestHandler.completed, context, options.baseAddress, &badHost)
+                                          RequestHandler.completed, context, options.baseAddress, headerDeadline, &badHost)
         }
         guard let started else {
+            let startErrno = errno
+            CMicroHTTPDShims_header_deadline_stop(headerDeadline)
             handler.prepared.destroyAll()
             if badHost != 0 { throw .invalidHost(configuration.host) }
-            throw .startFailed(host: configuration.host, port: configuration.port, errno: errno)
+            throw .startFailed(host: configuration.host, port: configuration.port, errno: startErrno)
         }
-        daemon = Mutex(DaemonHandle(pointer: started))
+        daemon = Mutex(DaemonHandle(pointer: started, headerDeadline: headerDeadline))
         port = CMicroHTTPDShims_daemon_port(started)
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
         handler.prepared.prepare(baseURL: baseURL)
@@ -82,7 +94,8 @@ public final class MockServer: Sendable {
             handle = nil
             return current
         }
-        guard let running = taken?.pointer else { return }
+        guard let taken else { return }
+        let running = taken.pointer
         let listener = MHD_quiesce_daemon(running)
         if listener >= 0 { close(listener) }
         let deadline = System.monotonicNanoseconds() + UInt64(grace * 1_000_000_000)
@@ -90,6 +103,7 @@ public final class MockServer: Sendable {
             usleep(2_000)
         }
         MHD_stop_daemon(running)
+        CMicroHTTPDShims_header_deadline_stop(taken.headerDeadline)
         // Only now can no callback run: the prepared responses may go.
         handler.prepared.destroyAll()
         configuration.requestLog?.flush()
@@ -98,9 +112,10 @@ public final class MockServer: Sendable {
     deinit { stop(grace: 0) }
 }
 
-/// An MHD daemon pointer that may cross threads.
+/// An MHD daemon pointer, and its header-deadline watchdog, that may cross threads.
 // Why unchecked: MHD documents quiesce, stop and info calls as safe from any thread; the
-// pointer is only stopped once, under the server's lock.
+// pointers are only stopped once, under the server's lock.
 private struct DaemonHandle: @unchecked Sendable {
     let pointer: OpaquePointer
+    let headerDeadline: OpaquePointer?
 }

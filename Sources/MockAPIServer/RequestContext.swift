@@ -17,6 +17,9 @@ final class RequestContext {
     private(set) var bodyBytes = 0
     /// Set once the answer has been queued, so later calls only drain.
     var answered = false
+    /// Bytes read past the body limit once it was broken, discarded until the body ends and the
+    /// 413 can be queued (libmicrohttpd takes no response mid-body). Nil while within the limit.
+    var discardedPastLimit: Int?
 
     private enum Body {
         case discard
@@ -39,7 +42,14 @@ final class RequestContext {
         let contentType = expectsBody ? headers.value(for: "Content-Type") : nil
         self.contentType = contentType
         body = Self.plan(for: contract, contentType: contentType)
+        if case .json = body { buffersJSON = true } else { buffersJSON = false }
     }
+
+    /// A JSON body is buffered whole to be parsed, so it has its own, smaller limit.
+    let buffersJSON: Bool
+
+    /// Stops keeping the body: what is left of it is only counted.
+    func dropBody() { body = .discard }
 
     /// What to keep of the body: only what the contract can check.
     private static func plan(for contract: Contract?, contentType: String?) -> Body {

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CMicroHTTPDShims
 import MockAPICore
 import Synchronization
 #if canImport(Glibc)
@@ -38,42 +39,75 @@ final class RequestHandler: Sendable {
         // MHD passes the url on every call; its bytes are read there, never kept past a call.
         let path = bytes(url)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
-            if let existing = requestState.pointee {
+            // Before the first call the state is nil, or the query copy `take_query` made (tagged).
+            let query = CMicroHTTPDShims_query(requestState.pointee)
+            if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
                     handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
-            let context = handler.beginRequest(connection: connection, path: path, method: method)
+            CMicroHTTPDShims_headers_arrived(connection)
+            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
+            free(query)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             handler.inFlightHere.count.add(1, ordering: .relaxed)
-            return handler.checkDeclaredLength(context, connection: connection, path: path)
+            return handler.checkFraming(context, connection: connection, path: path)
         }
     }
 
-    static let completed: MHD_RequestCompletedCallback = { cls, _, requestState, _ in
+    static let completed: MHD_RequestCompletedCallback = { cls, connection, requestState, _ in
+        if let connection { CMicroHTTPDShims_awaiting_headers(connection) }
         guard let cls, let requestState, let state = requestState.pointee else { return }
-        Unmanaged<RequestContext>.fromOpaque(state).release()
         requestState.pointee = nil
+        if let query = CMicroHTTPDShims_query(state) {
+            free(query) // the request ended before the access handler saw it (MHD refused it)
+            return
+        }
+        Unmanaged<RequestContext>.fromOpaque(state).release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
         Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
     }
 
-    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?) -> RequestContext {
+    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+                              query: UnsafeMutablePointer<CMicroHTTPDShims_Query>?) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let route = responder.route(method: knownMethod, path: path)
         var contract: Contract?
         if case .contract(let index) = route { contract = responder.contractForBody(routedTo: index) }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
-        return RequestContext(method: methodName, route: route, query: ConnectionValues.arguments(connection), headers: ConnectionValues.headers(connection),
+        let arguments = query.map { query in
+            QueryString.arguments(UnsafeRawBufferPointer(start: UnsafeRawPointer(query) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: query.pointee.length))
+        } ?? []
+        return RequestContext(method: methodName, route: route, query: arguments, headers: ConnectionValues.headers(connection),
                               contract: contract)
     }
 
-    /// A declared body over the limit is refused before any of it is read.
-    private func checkDeclaredLength(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        guard let declared = context.headers.value(for: "Content-Length").flatMap({ Int($0) }),
-              declared > configuration.maxBodyBytes else { return .YES }
-        return answerTooLarge(context, connection: connection, path: path)
+    /// Framing refused outright, and a declared body over the limit, are answered on the first
+    /// call, before any of the body is read; MHD closes the connection after such an answer.
+    private func checkFraming(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        switch BodyFraming(headers: context.headers) {
+        case .none, .chunked:
+            return .YES
+        case .length(let declared):
+            guard declared > bodyLimit(context).bytes else { return .YES }
+            return answerTooLarge(context, connection: connection, path: path)
+        case .lengthTooLarge:
+            return answerTooLarge(context, connection: connection, path: path)
+        case .conflictingLengths:
+            context.answered = true
+            return queue(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil),
+                         context, connection, path: path)
+        case .unsupportedEncoding(let encoding):
+            context.answered = true
+            return queue(ErrorResponses.unsupportedTransferEncoding(encoding), context, connection, path: path)
+        }
+    }
+
+    /// The limit this request's body must keep, and the flag that sets it.
+    private func bodyLimit(_ context: RequestContext) -> (bytes: Int, flag: String) {
+        context.buffersJSON && configuration.maxJSONBytes < configuration.maxBodyBytes
+            ? (configuration.maxJSONBytes, "--max-json-bytes") : (configuration.maxBodyBytes, "--max-body-bytes")
     }
 
     private func continueRequest(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
@@ -82,12 +116,36 @@ final class RequestHandler: Sendable {
             let count = size.pointee
             size.pointee = 0
             if context.answered { return .YES }
-            guard context.bodyBytes + count <= configuration.maxBodyBytes else { return answerTooLarge(context, connection: connection, path: path) }
+            if let discarded = context.discardedPastLimit {
+                return discardPastLimit(context, count: count, alreadyDiscarded: discarded, connection: connection, path: path)
+            }
+            guard context.bodyBytes + count <= bodyLimit(context).bytes else {
+                context.dropBody()
+                return discardPastLimit(context, count: count, alreadyDiscarded: 0, connection: connection, path: path)
+            }
             context.consume(UnsafeRawBufferPointer(start: data, count: count))
             return .YES
         }
         if context.answered { return .YES }
+        if context.discardedPastLimit != nil { return answerTooLarge(context, connection: connection, path: path) }
         return answer(context, connection: connection, path: path)
+    }
+
+    /// A body with no usable length broke its limit mid-way. MHD takes no response until the body
+    /// has ended, so the rest is read and dropped, and the 413 queued at its end. A client that
+    /// keeps sending past another `--max-body-bytes` gets the 413 written on the socket and the
+    /// connection closed: never an unbounded read, never a silent close.
+    private func discardPastLimit(_ context: RequestContext, count: Int, alreadyDiscarded: Int, connection: OpaquePointer,
+                                  path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let discarded = alreadyDiscarded + count
+        context.discardedPastLimit = discarded
+        guard discarded > configuration.maxBodyBytes else { return .YES }
+        context.answered = true
+        let limit = bodyLimit(context)
+        let response = ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag)
+        RawResponse.sendAndClose(response, on: connection)
+        record(context, path: path, status: response.status, contract: nil, response: nil)
+        return .NO
     }
 
     private func answer(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
@@ -144,9 +202,10 @@ final class RequestHandler: Sendable {
 
     private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
-        // Queued before the body is read, so MHD closes the connection after it: the rest of
-        // the oversized body is never read.
-        return queue(ErrorResponses.tooLarge(limit: configuration.maxBodyBytes), context, connection, path: path)
+        // Queued before the body is read, MHD closes the connection after it: the rest of the
+        // oversized body is never read. Queued at the body's end, keep-alive holds.
+        let limit = bodyLimit(context)
+        return queue(ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag), context, connection, path: path)
     }
 
     private func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,

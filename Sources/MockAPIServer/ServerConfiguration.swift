@@ -6,9 +6,16 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Bodies larger than this get a 413.
     public var maxBodyBytes = 32 * 1024 * 1024
+    /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.
+    public var maxJSONBytes = 1024 * 1024
     /// Idle connections are closed after this many seconds.
     public var connectionTimeoutSeconds = 30
     public var maxConnections = 1024
+    /// Connections one client address may hold at once, so no single client takes every slot.
+    public var maxConnectionsPerIP = 256
+    /// Seconds a connection may take to deliver a request's headers, counted from its opening or
+    /// its previous response however slowly bytes trickle in (slowloris); 0 for no deadline.
+    public var headerTimeoutSeconds = 10
     /// libmicrohttpd worker threads; defaults to the number of cores.
     public var threads = System.coreCount
     /// Requests the journal keeps.

@@ -19,8 +19,8 @@ struct MockAPICommand: AsyncParsableCommand {
 @main
 enum Entry {
     /// `serve` runs on the main thread with SIGINT/SIGTERM blocked from the first instruction,
-    /// so every thread libmicrohttpd starts inherits the mask and `sigwait` on the main thread
-    /// is the only place they land. The other commands take the async path.
+    /// so every thread libmicrohttpd starts inherits the mask and `StopSignals`' own `sigwait`
+    /// thread is the only place they land. The other commands take the async path.
     static func main() {
         guard CommandLine.arguments.dropFirst().first == "serve" else {
             VerifyCommand.use(checks: { _ in BundledClientChecks.all })

@@ -21,11 +21,20 @@ extension MockAPICommand {
         @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
         var maxBodyBytes = 32 * 1024 * 1024
 
+        @Option(help: "Largest JSON request body accepted, in bytes (JSON is buffered whole to be checked); larger ones get 413.")
+        var maxJsonBytes = 1024 * 1024
+
         @Option(help: "Seconds before an idle connection is closed.")
         var timeout = 30
 
         @Option(help: "Most connections open at once.")
         var maxConnections = 1024
+
+        @Option(help: "Most connections open at once from one client address.")
+        var maxConnectionsPerIp = 256
+
+        @Option(help: "Seconds a connection may take to send a request's headers, however slowly they trickle in (0: no limit).")
+        var headerTimeout = 10
 
         @Option(help: "Worker threads (default: one per core).")
         var threads: Int?
@@ -47,8 +56,11 @@ extension MockAPICommand {
 
         func validate() throws {
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+            guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
             guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+            guard maxConnectionsPerIp > 0 else { throw ValidationError("--max-connections-per-ip must be positive") }
+            guard headerTimeout >= 0 else { throw ValidationError("--header-timeout must be 0 or more") }
             guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
             guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
             guard journalBytes > 0 else { throw ValidationError("--journal-bytes must be positive") }
@@ -56,14 +68,19 @@ extension MockAPICommand {
         }
 
         func run() throws {
+            // Before loading, which can take long for a big set: Ctrl-C must work during it too.
+            StopSignals.startWatching()
             let set = try contractOptions.load()
 
             var configuration = ServerConfiguration()
             configuration.host = host
             configuration.port = port
             configuration.maxBodyBytes = maxBodyBytes
+            configuration.maxJSONBytes = maxJsonBytes
             configuration.connectionTimeoutSeconds = timeout
             configuration.maxConnections = maxConnections
+            configuration.maxConnectionsPerIP = maxConnectionsPerIp
+            configuration.headerTimeoutSeconds = headerTimeout
             configuration.threads = threads ?? System.coreCount
             configuration.journalCapacity = journalSize
             configuration.journalMaxBytes = journalBytes
@@ -78,6 +95,7 @@ extension MockAPICommand {
                 Output.error("mockapi: \(error.description)")
                 throw ExitCode(2)
             }
+            StopSignals.beginServing()
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
             if !AdminAccess.isLoopback(host) {
                 Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "

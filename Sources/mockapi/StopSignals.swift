@@ -1,11 +1,18 @@
+import Dispatch
+import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// SIGINT and SIGTERM, blocked and then awaited with `sigwait` on the main thread: reliable,
-/// unlike a handler plus `pause()`, and no code runs in signal context.
+/// SIGINT and SIGTERM, blocked in every thread and taken with `sigwait` by one thread of their
+/// own: reliable, unlike a handler plus `pause()`, and no code runs in signal context.
+///
+/// The thread starts before the contracts load, so a signal during a long load ends the process
+/// at once (128 + the signal's number, like a shell); once serving, it hands the signal to
+/// `wait()`, and the server stops gracefully.
 enum StopSignals {
     private static var set: sigset_t {
         var set = sigset_t()
@@ -15,17 +22,42 @@ enum StopSignals {
         return set
     }
 
+    private enum Phase { case loading, serving }
+    private static let phase = Mutex(Phase.loading)
+    private static let received = Mutex<String?>(nil)
+    private static let arrived = DispatchSemaphore(value: 0)
+
     /// Blocks them in the calling thread and in every thread it starts from now on.
     static func blockInThisThread() {
         var set = self.set
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    /// Blocks until one arrives (it must be blocked in every thread); returns its name.
+    /// Starts the thread that takes them (they must be blocked in every thread already).
+    static func startWatching() {
+        Thread.detachNewThread {
+            var set = self.set
+            var signal: Int32 = 0
+            sigwait(&set, &signal)
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            let serving = phase.withLock { $0 == .serving }
+            guard serving else {
+                FileHandle.standardError.write(Data("mockapi: \(name) while loading the contracts, stopped\n".utf8))
+                exit(128 + signal)
+            }
+            received.withLock { $0 = name }
+            arrived.signal()
+        }
+    }
+
+    /// From now on a signal is handed to `wait()` instead of ending the process.
+    static func beginServing() {
+        phase.withLock { $0 = .serving }
+    }
+
+    /// Blocks until one arrives after `beginServing()`; returns its name.
     static func wait() -> String {
-        var set = self.set
-        var received: Int32 = 0
-        sigwait(&set, &received)
-        return received == SIGINT ? "SIGINT" : "SIGTERM"
+        arrived.wait()
+        return received.withLock { $0 } ?? "SIGTERM"
     }
 }

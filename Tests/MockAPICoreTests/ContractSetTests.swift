@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import MockAPICore
 
@@ -100,6 +101,42 @@ struct ContractSetTests {
     @Test func emptyOrMissingFoldersAreProblems() throws {
         let report = try problems(contracts: [:])
         #expect(report == ["contracts: no contract files (*.json) found"])
+    }
+
+    @Test func symlinkLoopsAreProblemsNotEndlessWalks() throws {
+        let folder = try TestFolder(contracts: ["ping.json": Self.contract()], fixtures: Self.okFixture)
+        for name in ["x", "y"] { try FileManager.default.createSymbolicLink(atPath: folder.contracts.path + "/" + name, withDestinationPath: ".") }
+        let report = try #require(try loadProblems(folder))
+        #expect(report == ["contracts/x: symlink loop: this folder is already being read through another path",
+                           "contracts/y: symlink loop: this folder is already being read through another path"])
+    }
+
+    @Test func aFIFONamedLikeAContractOrFixtureIsRefusedNotRead() throws {
+        let folder = try TestFolder(contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "fixture": "pipe.json"}}"#)],
+                                    fixtures: [:])
+        #expect(mkfifo(folder.contracts.path + "/pipe.json", 0o600) == 0)
+        #expect(mkfifo(folder.fixtures.path + "/pipe.json", 0o600) == 0)
+        let report = try #require(try loadProblems(folder))
+        #expect(report == ["contracts/pipe.json: a FIFO, not a regular file",
+                           #"contracts/ping.json: $.responses.default.fixture: fixture "pipe.json" cannot be read: a FIFO, not a regular file"#])
+    }
+
+    /// The problems a load reports, or nil if it does not finish within 20 s (it hung).
+    private func loadProblems(_ folder: TestFolder) throws -> [String]? {
+        let outcome = Mutex<[String]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let (contracts, fixtures, root) = (folder.contracts, folder.fixtures, folder.root.path + "/")
+        Thread.detachNewThread {
+            do throws(ContractSetError) {
+                _ = try ContractSet.load(contracts: contracts, fixtures: fixtures)
+                outcome.withLock { $0 = [] }
+            } catch {
+                outcome.withLock { $0 = error.problems.map { $0.description.replacingOccurrences(of: root, with: "") } }
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 20) == .success else { return nil }
+        return outcome.withLock { $0 }
     }
 }
 

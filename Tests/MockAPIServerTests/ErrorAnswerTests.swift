@@ -57,6 +57,14 @@ struct ErrorAnswerTests {
         }
     }
 
+    @Test func preferCodeThatIsNotANumberGets422() async throws {
+        try await withMockServer { server in
+            let response = try RawHTTP.request(server.port, "GET", "/v1/categories", headers: ["Prefer": "code=abc"])
+            #expect(response.status == 422)
+            #expect(response.text.contains("code=abc is not a status code"))
+        }
+    }
+
     @Test func sequencesAdvanceAndResetOverHTTP() async throws {
         let set = try TemporaryContractSet(contracts: ["flaky.json": #"""
             {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},

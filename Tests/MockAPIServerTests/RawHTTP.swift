@@ -19,10 +19,20 @@ final class RawHTTP {
     private let fd: Int32
     private var buffer = Data()
 
-    init(port: Int) throws {
+    /// `source` picks the client's loopback address (any 127.x.y.z), to look like another client.
+    init(port: Int, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { close(fd); throw Failure(description: "bind \(source) failed: errno \(errno)") }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -35,6 +45,12 @@ final class RawHTTP {
 
     deinit { close(fd) }
 
+    /// How long `readResponse` waits for bytes before giving up (10 s unless set).
+    func receiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     func send(_ text: String) throws { try send(Data(text.utf8)) }
 
     func send(_ data: Data) throws {
@@ -46,6 +62,15 @@ final class RawHTTP {
                 offset += sent
             }
         }
+    }
+
+    /// Whether the server has closed the connection, waiting up to `seconds` for it to.
+    func closedByServer(within seconds: Double) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) == 1 else { return false }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return count == 0 || (count < 0 && errno == ECONNRESET)
     }
 
     /// Stops sending; the server sees the end of the request stream.

@@ -36,9 +36,88 @@ struct RobustnessTests {
             try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
             let chunk = String(repeating: "a", count: 800)
             try client.send("320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
-            let response = try client.readResponse()
-            #expect(response == nil || response?.status == 413)
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 413)
+            #expect(response.text.contains("1024 bytes (mockapi serve --max-body-bytes)"))
+            // Answered once the body ended, so the connection is still good for the next request.
+            try client.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse()?.status == 200)
+        }
+    }
+
+    @Test func chunkedBodyThatKeepsComingGets413AndAClose() async throws {
+        try await withMockServer(configure: { $0.maxBodyBytes = 1024 }) { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("POST /v1/projects/1/star HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+            // Past twice the limit and never the last chunk: the server stops reading and answers.
+            let chunk = "400\r\n" + String(repeating: "a", count: 1024) + "\r\n"
+            for _ in 0..<4 { try? client.send(chunk) }
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 413)
+            #expect(response.headers["connection"] == "close")
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
+        }
+    }
+
+    @Test func contentLengthBeyondInt64Gets413AtOnce() async throws {
+        try await withMockServer { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9223372036854775808\r\n\r\n{}")
+            #expect(try client.readResponse()?.status == 413)
+        }
+    }
+
+    @Test func jsonBodyOverItsOwnLimitGets413NamingIt() async throws {
+        try await withMockServer(configure: { $0.maxJSONBytes = 100 }) { server in
+            let body = Data(#"{"amount": 1, "reward_id": 2, "note": "\#(String(repeating: "x", count: 200))"}"#.utf8)
+            let declared = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2",
+                                               headers: ["Content-Type": "application/json", "Authorization": "token a"], body: body)
+            #expect(declared.status == 413)
+            #expect(declared.text.contains("100 bytes (mockapi serve --max-json-bytes)"))
+
+            let client = try RawHTTP(port: server.port)
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nAuthorization: token a\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+            try client.send(String(body.count, radix: 16) + "\r\n" + String(decoding: body, as: UTF8.self) + "\r\n0\r\n\r\n")
+            let chunked = try #require(try client.readResponse())
+            #expect(chunked.status == 413)
+            #expect(chunked.text.contains("--max-json-bytes"))
+            // Other bodies keep the general limit.
+            var upload = MultipartBody()
+            upload.parts = [("image", "a.jpg", "image/jpeg", jpegBytes(5000))]
+            #expect(try RawHTTP.request(server.port, "POST", "/v1/projects/1/updates/draft/images",
+                                        headers: ["Content-Type": upload.contentType], body: upload.data).status == 200)
+        }
+    }
+
+    @Test func twoDifferentContentLengthsGet400() async throws {
+        try await withMockServer { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}")
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 400)
+            #expect(response.text.contains("Content-Length is given more than once with different values"))
+        }
+    }
+
+    @Test func unknownTransferEncodingGets501AtOnce() async throws {
+        try await withMockServer { server in
+            let client = try RawHTTP(port: server.port)
+            client.receiveTimeout(seconds: 3) // well under the 30 s idle timeout the request used to wait for
+            try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n{}")
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 501)
+            #expect(response.text.contains(#"Transfer-Encoding \"gzip\" is not supported"#))
+        }
+    }
+
+    @Test func http11WithoutHostGets400() async throws {
+        try await withMockServer { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("GET /v1/categories HTTP/1.1\r\n\r\n")
+            #expect(try client.readResponse()?.status == 400)
+            let old = try RawHTTP(port: server.port)
+            try old.send("GET /v1/categories HTTP/1.0\r\n\r\n")
+            #expect(try old.readResponse()?.status == 200)
         }
     }
 

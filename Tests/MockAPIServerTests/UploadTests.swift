@@ -84,6 +84,27 @@ struct UploadTests {
         }
     }
 
+    @Test func quotedFilenameKeepsItsSemicolon() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("image", "a;b.png", "image/png", Data("png".utf8))]
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: body.data)
+            #expect(response.status == 200)
+            #expect(server.journal().last?.parts.first?.filename == "a;b.png")
+        }
+    }
+
+    @Test func partHeadersOverTheLimitGet400EvenInOneRead() async throws {
+        try await withMockServer { server in
+            var body = MultipartBody()
+            body.parts = [("image", String(repeating: "n", count: 20_000) + ".jpg", "image/jpeg", jpegBytes(10))]
+            // Sent in one write: the whole part header arrives in one chunk, with its end.
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: body.data)
+            #expect(response.status == 400)
+            #expect(response.text.contains("part headers are longer than 16384 bytes"))
+        }
+    }
+
     @Test func wrongBoundaryGets400() async throws {
         try await withMockServer { server in
             var body = MultipartBody()

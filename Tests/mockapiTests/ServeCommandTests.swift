@@ -34,6 +34,26 @@ struct ServeCommandTests {
         #expect(result.stderr.contains(#"b.json: $: missing key "request""#))
     }
 
+    @Test func sigtermWhileLoadingExitsAtOnceWith143() throws {
+        // A 20 MB fixture takes seconds to parse in a debug build, so the signal lands mid-load.
+        let big = "[" + Array(repeating: #"{"a":[1,2,3,"xyz"]}"#, count: 1_000_000).joined(separator: ",") + "]"
+        let set = try TemporaryContractSet(
+            contracts: ["big.json": #"{"name": "big", "request": {"method": "GET", "path": "/big"}, "responses": {"default": {"status": 200, "fixture": "big.json"}}}"#],
+            fixtures: ["big.json": big])
+        let (process, stdout, stderr) = CommandLineRunner.process(["serve", "--port", "0", "--quiet", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        let signalled = Date()
+        process.terminate()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(Date().timeIntervalSince(signalled) < 1.5)
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 143)
+        #expect(String(decoding: err, as: UTF8.self) == "mockapi: SIGTERM while loading the contracts, stopped\n")
+        #expect(stdout.fileHandleForReading.readDataToEndOfFile().isEmpty)
+    }
+
     @Test func portInUseIsAClearError() throws {
         let first = try CommandLineRunner.Server(["--quiet"])
         defer { _ = first.stop() }

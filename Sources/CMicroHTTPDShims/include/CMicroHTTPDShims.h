@@ -3,7 +3,28 @@
 
 #include "../../CMicroHTTPD/shim.h"
 
-/// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one).
+/// A watchdog that closes connections whose request headers have not all arrived within a limit.
+struct CMicroHTTPDShims_HeaderDeadline;
+
+/// Starts the watchdog thread; NULL if it cannot.
+struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int seconds);
+
+/// Stops and frees it; call after MHD_stop_daemon, when no connection remains.
+void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadline *deadline);
+
+/// MHD_OPTION_NOTIFY_CONNECTION: registers connections as they open (awaiting headers) and close.
+void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                             enum MHD_ConnectionNotificationCode code);
+
+/// A request's headers are complete: the connection is off the clock.
+void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+
+/// A response is done: the clock runs for the next request's headers.
+void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection);
+
+/// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one), with
+/// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed, and
+/// `header_deadline` (may be NULL) notified of connections.
 /// Returns NULL on failure with errno set where MHD set it; `*bad_host` is 1 when `host` is not an IP literal.
 struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  const char *host,
@@ -13,6 +34,7 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
                                                  MHD_RequestCompletedCallback completed,
                                                  void *completed_context,
                                                  const struct MHD_OptionItem *options,
+                                                 struct CMicroHTTPDShims_HeaderDeadline *header_deadline,
                                                  int *bad_host);
 
 /// The port the daemon listens on (the real one when started with port 0), or 0.
@@ -21,10 +43,30 @@ uint16_t CMicroHTTPDShims_daemon_port(struct MHD_Daemon *daemon);
 /// How many connections the daemon holds open right now.
 unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon);
 
+/// The connection's socket, or -1.
+int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);
+
 /// Copies the request's headers into `buffer` as records of a 32-bit native-endian name length,
 /// a 32-bit value length, the name's bytes and the value's bytes, in arrival order.
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
 /// unspecified and the caller retries with the returned size.
 size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
+
+/// A request's query string, copied before libmicrohttpd could index it.
+struct CMicroHTTPDShims_Query {
+    size_t length;
+    char bytes[];
+};
+
+/// MHD_OPTION_URI_LOG_CALLBACK: returns NULL for a request without a query, otherwise a tagged
+/// pointer (low bit set) to a malloc'd `CMicroHTTPDShims_Query`, and ends the query MHD would
+/// parse at the '?'. The pointer becomes the request's state for the access handler.
+void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// The query copy a request state holds, or NULL when the state is not one (free it with free()).
+struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *request_state);
+
+/// MHD_OPTION_UNESCAPE_CALLBACK: decodes %HH in place except %2F and %00; returns the new length.
+size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connection, char *text);
 
 #endif

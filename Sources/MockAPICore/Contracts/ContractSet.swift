@@ -18,7 +18,8 @@ public struct ContractSet: Sendable {
         if FileSystem.kind(of: fixtures.path) != .directory {
             problems.append(LoadProblem(file: fixturesDisplay, message: "fixtures folder not found"))
         }
-        var (files, listingProblem) = contractFiles(in: contracts)
+        let (listing, listingProblem) = contractFiles(in: contracts)
+        var files = listing.files
         var defaults = SetDefaults()
         if let index = files.firstIndex(of: SetDefaults.fileName) {
             files.remove(at: index)
@@ -29,9 +30,10 @@ public struct ContractSet: Sendable {
         }
         if let listingProblem {
             problems.append(LoadProblem(file: contractsDisplay, message: listingProblem))
-        } else if files.isEmpty {
+        } else if files.isEmpty && listing.refused.isEmpty {
             problems.append(LoadProblem(file: contractsDisplay, message: "no contract files (*.json) found"))
         }
+        problems += listing.refused.map { LoadProblem(file: "\(contractsDisplay)/\($0.path)", message: $0.reason) }
 
         let (loaded, fileProblems) = decodeFiles(files, contracts: contracts, contractsDisplay: contractsDisplay,
                                                  fixtures: fixtures, fixturesDisplay: fixturesDisplay, defaults: defaults)
@@ -87,8 +89,11 @@ public struct ContractSet: Sendable {
 
     /// A contract folder's JSON file, parsed, or nil with the problem (line and column for bad JSON).
     private static func parseFile(_ path: String, display: String, problems: inout [LoadProblem]) -> JSONValue? {
-        guard case .success(let bytes) = FileSystem.read(path) else {
-            problems.append(LoadProblem(file: display, message: "cannot be read"))
+        let bytes: [UInt8]
+        switch FileSystem.read(path) {
+        case .success(let read): bytes = read
+        case .failure(let failure):
+            problems.append(LoadProblem(file: display, message: "cannot be read: \(failure.description)"))
             return nil
         }
         do throws(JSONParser.Failure) { return try JSONParser.parse(bytes) } catch {
@@ -107,8 +112,8 @@ public struct ContractSet: Sendable {
     }
 
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
-    private static func contractFiles(in folder: URL) -> (files: [String], problem: String?) {
-        guard FileSystem.kind(of: folder.path) == .directory else { return ([], "contracts folder not found") }
+    private static func contractFiles(in folder: URL) -> (listing: FileSystem.Listing, problem: String?) {
+        guard FileSystem.kind(of: folder.path) == .directory else { return (FileSystem.Listing(), "contracts folder not found") }
         return (FileSystem.files(under: folder.path, suffix: ".json"), nil)
     }
 

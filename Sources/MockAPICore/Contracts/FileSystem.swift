@@ -7,12 +7,25 @@ import Darwin
 /// The few file operations loading needs, straight on POSIX: Foundation's URL and
 /// enumerator machinery cost more than the reading itself for a set of 10,000 contracts.
 enum FileSystem {
-    enum Kind { case file, directory, missing }
+    /// `other` is anything that is neither a regular file nor a directory (a FIFO, socket or
+    /// device): reading one can block for ever, so loading refuses them.
+    enum Kind: Equatable { case file, directory, other(String), missing }
 
     static func kind(of path: String) -> Kind {
         var info = stat()
         guard stat(path, &info) == 0 else { return .missing }
-        return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .file
+        return kind(of: info)
+    }
+
+    private static func kind(of info: stat) -> Kind {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: .file
+        case S_IFDIR: .directory
+        case S_IFIFO: .other("a FIFO")
+        case S_IFSOCK: .other("a socket")
+        case S_IFCHR, S_IFBLK: .other("a device")
+        default: .other("not a regular file")
+        }
     }
 
     /// The canonical absolute path, symlinks resolved; nil when it does not exist.
@@ -22,13 +35,15 @@ enum FileSystem {
         return String(cString: resolved)
     }
 
-    /// The whole file, or the errno text.
+    /// The whole file, or the errno text. Only regular files are read: opening is non-blocking
+    /// and the kind is checked on the open descriptor, so a FIFO swapped in cannot hang loading.
     static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(ReadFailure(errno: errno)) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .failure(ReadFailure(errno: errno)) }
+        if case .other(let kind) = kind(of: info) { return .failure(ReadFailure(notRegular: kind)) }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         var filled = 0
         while filled < bytes.count {
@@ -42,13 +57,26 @@ enum FileSystem {
     }
 
     struct ReadFailure: Error {
-        var errno: Int32
-        var description: String { String(cString: strerror(errno)) }
+        var description: String
+
+        init(errno: Int32) { description = String(cString: strerror(errno)) }
+        init(notRegular kind: String) { description = "\(kind), not a regular file" }
     }
 
-    /// Paths of regular files under `root` whose names end in `suffix`, relative to `root`, sorted.
-    static func files(under root: String, suffix: String) -> [String] {
-        var found: [String] = []
+    /// What listing a folder found: files whose names end in the suffix, relative to the root and
+    /// sorted, and entries that cannot be loaded (path relative to the root, and why).
+    struct Listing {
+        var files: [String] = []
+        var refused: [(path: String, reason: String)] = []
+    }
+
+    /// Walks `root` following symlinks. A folder already visited (same device and inode) is a
+    /// loop, refused rather than walked for ever; a matching name that is not a regular file is
+    /// refused rather than read, since reading a FIFO blocks.
+    static func files(under root: String, suffix: String) -> Listing {
+        var listing = Listing()
+        var visited: Set<FileIdentity> = []
+        if let identity = FileIdentity(path: root) { visited.insert(identity) }
         var pending = [""]
         while let relative = pending.popLast() {
             guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else { continue }
@@ -58,13 +86,35 @@ enum FileSystem {
                 if name == "." || name == ".." || name.hasPrefix(".") { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
                 switch kind(of: root + "/" + path) {
-                case .directory: pending.append(path)
-                case .file where name.hasSuffix(suffix): found.append(path)
+                case .directory:
+                    guard let identity = FileIdentity(path: root + "/" + path) else { continue }
+                    if visited.insert(identity).inserted {
+                        pending.append(path)
+                    } else {
+                        listing.refused.append((path, "symlink loop: this folder is already being read through another path"))
+                    }
+                case .file where name.hasSuffix(suffix): listing.files.append(path)
+                case .other(let kind) where name.hasSuffix(suffix): listing.refused.append((path, "\(kind), not a regular file"))
                 default: continue
                 }
             }
         }
-        return found.sorted()
+        listing.files.sort()
+        listing.refused.sort { $0.path < $1.path }
+        return listing
+    }
+
+    /// A file's device and inode: the same folder reached through two paths has one identity.
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
     }
 }
 

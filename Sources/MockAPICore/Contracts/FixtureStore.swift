@@ -56,7 +56,11 @@ final class FixtureStore {
         // realpath resolves symlinks, so a link inside fixtures/ pointing outside is caught too.
         guard let path = FileSystem.realPath(root + "/" + reference) else { return .failure(.missing(reference)) }
         guard path.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
-        guard FileSystem.kind(of: path) == .file else { return .failure(.missing(reference)) }
+        switch FileSystem.kind(of: path) {
+        case .file: break
+        case .other(let kind): return .failure(.unreadable(reference, "\(kind), not a regular file"))
+        case .directory, .missing: return .failure(.missing(reference))
+        }
         let bytes: [UInt8]
         switch FileSystem.read(path) {
         case .success(let read): bytes = read

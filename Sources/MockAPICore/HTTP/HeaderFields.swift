@@ -103,6 +103,19 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
+    /// Calls `body` with the bytes of each value of the header `name` (ASCII, any case), in
+    /// arrival order, until it returns false. Makes no String.
+    public func forEachValue(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> Bool) {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        withPackedBytes { buffer in
+            forEachField(in: buffer) { fieldName, value in
+                guard fieldName.count == wanted.count else { return true }
+                for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
+                return body(value)
+            }
+        }
+    }
+
     /// Every header as Strings, in arrival order.
     public var pairs: [(name: String, value: String)] {
         withPackedBytes { buffer in

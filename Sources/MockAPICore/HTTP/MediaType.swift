@@ -7,15 +7,48 @@ public enum MediaType {
     }
 
     /// A parameter's value, unquoted: `parameter("boundary", in: "multipart/form-data; boundary=\"a b\"")` → `a b`.
+    /// A `;` inside a quoted value belongs to the value (`filename="a;b.png"` is `a;b.png`).
     public static func parameter(_ name: String, in value: String) -> String? {
-        for piece in value.split(separator: ";").dropFirst() {
+        for piece in parameterPieces(value).dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
             guard piece[..<equals].trimmingWhitespace().lowercased() == name else { continue }
-            var result = piece[piece.index(after: equals)...].trimmingWhitespace()
-            if result.count >= 2, result.hasPrefix("\""), result.hasSuffix("\"") { result = String(result.dropFirst().dropLast()) }
-            return result
+            let result = piece[piece.index(after: equals)...].trimmingWhitespace()
+            guard result.count >= 2, result.hasPrefix("\""), result.hasSuffix("\"") else { return result }
+            return unquoted(result.dropFirst().dropLast())
         }
         return nil
+    }
+
+    /// The value split at each `;` outside double quotes.
+    private static func parameterPieces(_ value: String) -> [Substring] {
+        var pieces: [Substring] = []
+        var start = value.startIndex
+        var quoted = false
+        var escaped = false
+        for index in value.indices {
+            let character = value[index]
+            if escaped { escaped = false; continue }
+            if quoted, character == "\\" { escaped = true; continue }
+            if character == "\"" { quoted.toggle() }
+            if character == ";", !quoted {
+                pieces.append(value[start..<index])
+                start = value.index(after: index)
+            }
+        }
+        pieces.append(value[start...])
+        return pieces
+    }
+
+    /// A quoted string's content with its backslash escapes undone (RFC 9110 quoted-pair).
+    private static func unquoted(_ content: Substring) -> String {
+        var result = ""
+        var escaped = false
+        for character in content {
+            if !escaped, character == "\\" { escaped = true; continue }
+            escaped = false
+            result.append(character)
+        }
+        return result
     }
 
     /// The content type served for a fixture file, by extension.

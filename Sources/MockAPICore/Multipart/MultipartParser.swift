@@ -103,10 +103,12 @@ public struct MultipartParser {
                     consumed += 1
                 }
             case .headers:
-                guard let end = indexOf([0x0D, 0x0A, 0x0D, 0x0A], from: consumed) else {
-                    if pending.count - consumed > Self.maximumHeaderBytes { throw Failure(description: "part headers are longer than \(Self.maximumHeaderBytes) bytes") }
-                    return
+                // Checked whether or not the headers' end has arrived: a single chunk can hold them whole.
+                let end = indexOf([0x0D, 0x0A, 0x0D, 0x0A], from: consumed)
+                if (end ?? pending.count) - consumed > Self.maximumHeaderBytes {
+                    throw Failure(description: "part headers are longer than \(Self.maximumHeaderBytes) bytes")
                 }
+                guard let end else { return }
                 let headers = try Self.parseHeaders(pending[consumed..<end])
                 handle(.begin(headers))
                 consumed = end + 4

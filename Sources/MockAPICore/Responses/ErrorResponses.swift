@@ -62,10 +62,28 @@ public enum ErrorResponses {
         return GeneratedResponse(status: 400, contentType: problemType, json: .object(json), problem: detail)
     }
 
-    public static func tooLarge(limit: Int) -> GeneratedResponse {
-        let detail = "the body is larger than the server's limit of \(limit) bytes (mockapi serve --max-body-bytes)"
+    /// `flag` names the `mockapi serve` option that sets the limit the body broke.
+    public static func tooLarge(limit: Int, flag: String = "--max-body-bytes") -> GeneratedResponse {
+        let detail = "the body is larger than the server's limit of \(limit) bytes (mockapi serve \(flag))"
         return GeneratedResponse(status: 413, contentType: problemType, json: [
             "type": "urn:mockapi:body-too-large", "title": "request body too large", "status": 413, "detail": .string(detail),
+        ], problem: detail)
+    }
+
+    /// A body framing mockapi does not take (RFC 9112 only defines `chunked`).
+    public static func unsupportedTransferEncoding(_ encoding: String) -> GeneratedResponse {
+        let detail = "Transfer-Encoding \"\(encoding)\" is not supported; send Content-Length or Transfer-Encoding: chunked"
+        return GeneratedResponse(status: 501, contentType: problemType, json: [
+            "type": "urn:mockapi:unsupported-transfer-encoding", "title": "unsupported Transfer-Encoding", "status": 501,
+            "detail": .string(detail),
+        ], problem: detail)
+    }
+
+    /// A request target whose query has more arguments than a connection's memory can index.
+    public static func uriTooLong(maxArguments: Int) -> GeneratedResponse {
+        let detail = "the query has more than \(maxArguments) arguments, more than a connection can hold (mockapi serve --max-header-bytes)"
+        return GeneratedResponse(status: 414, contentType: problemType, json: [
+            "type": "urn:mockapi:uri-too-long", "title": "request target too long", "status": 414, "detail": .string(detail),
         ], problem: detail)
     }
 }

@@ -17,6 +17,8 @@ public enum ResponseSelector {
                     return .failure(Violation("header.Prefer", "contract \"\(contract.name)\" has no response with status \(status) (has: \(Set(contract.responses.map(\.status)).sorted().map(String.init).joined(separator: ", ")))"))
                 }
                 return .success(chosen)
+            case .invalidCode(let value):
+                return .failure(Violation("header.Prefer", "code=\(value) is not a status code; use a number such as code=404"))
             }
         }
         for (offset, response) in contract.responses.enumerated() {
@@ -34,6 +36,8 @@ public enum ResponseSelector {
     enum Preference: Equatable {
         case example(String)
         case code(Int)
+        /// `code=` with something that is not a number: refused, not ignored, so a typo shows.
+        case invalidCode(String)
 
         init?(_ header: String) {
             for piece in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
@@ -42,7 +46,7 @@ public enum ResponseSelector {
                 let value = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2 ? String(pair[1].dropFirst().dropLast()) : pair[1]
                 switch pair[0].lowercased() {
                 case "example": self = .example(value); return
-                case "code": if let status = Int(value) { self = .code(status); return }
+                case "code": self = Int(value).map { .code($0) } ?? .invalidCode(value); return
                 default: continue
                 }
             }

@@ -1,0 +1,34 @@
+import CMicroHTTPD
+import CMicroHTTPDShims
+import MockAPICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A response written straight to a connection's socket, for the one answer libmicrohttpd
+/// cannot queue: one decided in the middle of a request body (MHD 0.9.75 refuses to queue
+/// until the body has ended). The caller then returns `MHD_NO`, and MHD closes the connection.
+enum RawResponse {
+    static func sendAndClose(_ response: GeneratedResponse, on connection: OpaquePointer) {
+        let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\nConnection: close\r\nContent-Type: \(response.contentType)\r\n"
+        for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
+        head += "Content-Length: \(response.body.count)\r\n\r\n"
+        let bytes = Array(head.utf8) + response.body
+        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+        guard descriptor >= 0 else { return }
+        // Nothing else is being written on this connection: its previous response was sent whole
+        // before this request was read. The socket is non-blocking; a short error response fits
+        // an empty send buffer, and what does not is dropped with the connection.
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent < 0, errno == EINTR { continue }
+            guard sent > 0 else { break }
+            offset += sent
+        }
+        shutdown(descriptor, Int32(SHUT_WR))
+    }
+}
