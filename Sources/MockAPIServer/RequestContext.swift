@@ -98,9 +98,9 @@ final class RequestContext {
         case .json(let buffer):
             if buffer.isEmpty { return .success(.none) }
             do throws(JSONParser.Failure) { return .success(.json(try JSONParser.parse(buffer))) } catch { return .success(.invalidJSON(error)) }
-        case .multipart(let parser, let collector):
+        case .multipart(var parser, let collector):
             do throws(MultipartParser.Failure) {
-                try parser.finish()
+                try parser.finish { collector.handle($0) }
                 return .success(.multipart(collector.parts))
             } catch {
                 return .failure(MalformedBody(reason: "multipart body: \(error.description)"))

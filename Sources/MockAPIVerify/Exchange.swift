@@ -72,22 +72,22 @@ extension ContractRunner {
               var parser = try? MultipartParser(boundary: boundary) else { return [] }
         var parts: [ReceivedPart] = []
         var current: (headers: MultipartParser.PartHeaders, data: Data)?
+        func collect(_ event: MultipartParser.Event) {
+            switch event {
+            case .begin(let headers): current = (headers, Data())
+            case .data(let chunk): current?.data.append(contentsOf: chunk)
+            case .end:
+                if let part = current {
+                    parts.append(ReceivedPart(name: part.headers.name, filename: part.headers.filename, contentType: part.headers.contentType,
+                                              bytes: part.data.count, sha256: SHA256.hex(of: part.data)))
+                }
+                current = nil
+            }
+        }
         let parsed: Bool = body.withUnsafeBytes { bytes in
             do {
-                try parser.feed(bytes) { event in
-                    switch event {
-                    case .begin(let headers): current = (headers, Data())
-                    case .data(let chunk): current?.data.append(contentsOf: chunk)
-                    case .end:
-                        if let part = current {
-                            parts.append(ReceivedPart(name: part.headers.name, filename: part.headers.filename,
-                                                      contentType: part.headers.contentType, bytes: part.data.count,
-                                                      sha256: SHA256.hex(of: part.data)))
-                        }
-                        current = nil
-                    }
-                }
-                try parser.finish()
+                try parser.feed(bytes, collect)
+                try parser.finish(collect)
                 return true
             } catch {
                 return false

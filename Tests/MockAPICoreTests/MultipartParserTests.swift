@@ -19,21 +19,20 @@ struct MultipartParserTests {
     private func parse(_ body: [UInt8], boundary: String = "XyZ", chunkSize: Int) throws -> [Part] {
         var parser = try MultipartParser(boundary: boundary)
         var parts: [Part] = []
+        func collect(_ event: MultipartParser.Event) {
+            switch event {
+            case .begin(let headers): parts.append(Part(headers: headers))
+            case .data(let bytes): parts[parts.count - 1].data += bytes
+            case .end: break
+            }
+        }
         var start = 0
         while start < body.count {
             let end = min(start + chunkSize, body.count)
-            try body[start..<end].withUnsafeBytes { chunk in
-                try parser.feed(chunk) { event in
-                    switch event {
-                    case .begin(let headers): parts.append(Part(headers: headers))
-                    case .data(let bytes): parts[parts.count - 1].data += bytes
-                    case .end: break
-                    }
-                }
-            }
+            try body[start..<end].withUnsafeBytes { chunk in try parser.feed(chunk, collect) }
             start = end
         }
-        try parser.finish()
+        try parser.finish(collect)
         return parts
     }
 
@@ -49,15 +48,30 @@ struct MultipartParserTests {
     }
 
     @Test func wrongBoundaryIsReported() {
-        #expect(throws: MultipartParser.Failure(description: "no part starts with the boundary given in Content-Type (wrong boundary?)")) {
+        #expect(throws: MultipartParser.Failure(description: #"no part starts with the boundary given in Content-Type, "--other" (the body starts "preamble to ignore\r\n--XyZ\r\nContent-Dispo")"#)) {
             try parse(Self.body, boundary: "other", chunkSize: 7)
         }
     }
 
-    @Test func truncatedBodyIsReported() {
-        #expect(throws: MultipartParser.Failure(description: "the body ended before the closing boundary (truncated upload?)")) {
-            try parse(Array(Self.body.prefix(150)), chunkSize: 13)
+    @Test func truncatedBodyIsReportedWithThePartAndItsBytes() {
+        #expect(throws: MultipartParser.Failure(description: #"the body ended inside part "image" after about 10 bytes, with no closing "--XyZ--" (a truncated upload, or a Content-Length larger than the body)"#)) {
+            try parse(Array(Self.body.prefix(195)), chunkSize: 13)
         }
+        #expect(throws: MultipartParser.Failure(description: "the body ended inside the headers of a part (no blank line after them)")) {
+            try parse(Array(Self.body.prefix(60)), chunkSize: 13)
+        }
+    }
+
+    @Test func closingDelimiterWithoutTheCRLFBeforeItIsAccepted() throws {
+        // As a widely used iOS client frames it: the last part's bytes run straight into "--XyZ--".
+        let body = Array(("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\n" + "\u{FF}\u{D8}jpeg-bytes" + "--XyZ--\r\n").utf8)
+        for size in [1, 3, 7, body.count] {
+            let parts = try parse(body, chunkSize: size)
+            #expect(parts.map(\.headers.name) == ["image"], "chunk size \(size)")
+            #expect(parts.first?.data == Array("\u{FF}\u{D8}jpeg-bytes".utf8), "chunk size \(size)")
+        }
+        let withoutNewline = Array(body.dropLast(2))
+        #expect(try parse(withoutNewline, chunkSize: 5).first?.data == Array("\u{FF}\u{D8}jpeg-bytes".utf8))
     }
 
     @Test func partWithoutANameIsReported() {

@@ -112,7 +112,22 @@ struct UploadTests {
             let response = try RawHTTP.request(server.port, "POST", Self.uploadPath,
                                                headers: ["Content-Type": "multipart/form-data; boundary=not-the-one"], body: body.data)
             #expect(response.status == 400)
-            #expect(response.text.contains("wrong boundary"))
+            #expect(response.text.contains(#"no part starts with the boundary given in Content-Type, \"--not-the-one\" (the body starts \"--mockapi-test-boundary"#))
+            #expect(response.headers["mockapi-contract"] == "upload_draft_image", "a 400 names the contract the path matched")
+        }
+    }
+
+    @Test func closingBoundaryWithoutItsCRLFIsAcceptedAndJournaled() async throws {
+        try await withMockServer { server in
+            let image = jpegBytes(100)
+            let body = Data("--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+                + image + Data("--b--\r\n".utf8)
+            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath,
+                                               headers: ["Content-Type": "multipart/form-data; boundary=b"], body: body)
+            #expect(response.status == 200, "\(response.text)")
+            let part = try #require(server.journal().last?.parts.first)
+            #expect(part.bytes == image.count)
+            #expect(part.sha256 == SHA256.hex(of: image))
         }
     }
 }

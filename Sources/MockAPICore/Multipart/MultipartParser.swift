@@ -34,9 +34,16 @@ public struct MultipartParser {
     }
 
     private let delimiter: [UInt8]
+    /// `--BOUNDARY--`: the closing delimiter, which some clients write with no CRLF before it.
+    private let bareClosing: [UInt8]
     private var state = State.preamble
     private var pending: [UInt8] = []
     private var sawBoundary = false
+    /// The body's first bytes, for saying what came instead of a boundary.
+    private var bodyStart: [UInt8] = []
+    /// The part being read and its bytes so far, for what an error says.
+    private var currentPart: String?
+    private var currentPartBytes = 0
 
     /// The boundary from the request's `Content-Type`.
     public init(boundary: String) throws(Failure) {
@@ -44,6 +51,7 @@ public struct MultipartParser {
             throw Failure(description: "the multipart boundary must be 1 to 70 characters")
         }
         delimiter = Array("\r\n--\(boundary)".utf8)
+        bareClosing = Array("--\(boundary)--".utf8)
         // The first boundary has no CRLF before it; pretend it does so one search finds them all.
         pending = [0x0D, 0x0A]
     }
@@ -52,20 +60,43 @@ public struct MultipartParser {
 
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Void) throws(Failure) {
         if case .finished = state { return }
+        if bodyStart.count < 40 { bodyStart += chunk.prefix(40 - bodyStart.count) }
         pending.append(contentsOf: chunk)
         try drain(handle)
     }
 
-    /// Call when the body has ended; throws if it ended inside a part or never had a boundary.
-    public func finish() throws(Failure) {
+    /// Call when the body has ended; throws, saying where, if it ended inside a part or never
+    /// had a boundary.
+    ///
+    /// A last part followed by `--BOUNDARY--` without the CRLF before it (as a widely used iOS
+    /// client writes it) is accepted: the part's bytes are still unambiguous.
+    public mutating func finish(_ handle: (Event) -> Void) throws(Failure) {
         switch state {
-        case .finished: return
+        case .finished:
+            return
         case .preamble:
-            throw Failure(description: "no part starts with the boundary given in Content-Type (wrong boundary?)")
-        default:
-            throw Failure(description: "the body ended before the closing boundary (truncated upload?)")
+            let start = String(decoding: bodyStart, as: UTF8.self).debugDescription
+            throw Failure(description: "no part starts with the boundary given in Content-Type, \"--\(boundaryText)\" (the body starts \(start))")
+        case .body:
+            var end = pending.count
+            while end > 0, [0x0D, 0x0A, 0x20, 0x09].contains(pending[end - 1]) { end -= 1 }
+            if end >= bareClosing.count, pending[(end - bareClosing.count)..<end].elementsEqual(bareClosing) {
+                emitData(0, end - bareClosing.count, handle)
+                handle(.end)
+                pending.removeAll()
+                state = .finished
+                return
+            }
+            let received = currentPartBytes + pending.count
+            throw Failure(description: "the body ended inside part \"\(currentPart ?? "?")\" after about \(received) bytes, with no closing \"--\(boundaryText)--\" (a truncated upload, or a Content-Length larger than the body)")
+        case .headers:
+            throw Failure(description: "the body ended inside the headers of a part (no blank line after them)")
+        case .afterBoundary:
+            throw Failure(description: "the body ended right after a boundary, with neither \"--\" (the end) nor CRLF (a new part)")
         }
     }
+
+    private var boundaryText: String { String(decoding: bareClosing.dropFirst(2).dropLast(2), as: UTF8.self) }
 
     private mutating func drain(_ handle: (Event) -> Void) throws(Failure) {
         var consumed = 0
@@ -77,8 +108,9 @@ public struct MultipartParser {
                 return
             case .preamble, .body:
                 guard let found = nextBoundary(from: consumed) else {
-                    // No boundary yet: everything but a possible partial delimiter is data.
-                    let dataEnd = max(consumed, pending.count - (delimiter.count + 1))
+                    // No boundary yet: everything but a possible partial delimiter (or a closing
+                    // `--BOUNDARY--\r\n` written without its CRLF before it) is data.
+                    let dataEnd = max(consumed, pending.count - (delimiter.count + 4))
                     emitData(consumed, dataEnd, handle)
                     consumed = dataEnd
                     return
@@ -110,6 +142,8 @@ public struct MultipartParser {
                 }
                 guard let end else { return }
                 let headers = try Self.parseHeaders(pending[consumed..<end])
+                currentPart = headers.name
+                currentPartBytes = 0
                 handle(.begin(headers))
                 consumed = end + 4
                 state = .body
@@ -134,8 +168,9 @@ public struct MultipartParser {
         return nil
     }
 
-    private func emitData(_ start: Int, _ end: Int, _ handle: (Event) -> Void) {
+    private mutating func emitData(_ start: Int, _ end: Int, _ handle: (Event) -> Void) {
         guard case .body = state, end > start else { return }
+        currentPartBytes += end - start
         pending.withUnsafeBytes { handle(.data(UnsafeRawBufferPointer(rebasing: $0[start..<end]))) }
     }
 

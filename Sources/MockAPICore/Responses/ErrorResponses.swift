@@ -59,7 +59,8 @@ public enum ErrorResponses {
     public static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
         var json: JSONObject = ["type": "urn:mockapi:malformed-request", "title": "malformed request", "status": 400, "detail": .string(detail)]
         if let contract { json["contract"] = .string(contract.name) }
-        return GeneratedResponse(status: 400, contentType: problemType, json: .object(json), problem: detail)
+        return GeneratedResponse(status: 400, contentType: problemType, json: .object(json),
+                                 headers: contract.map { [("Mockapi-Contract", $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.
