@@ -62,14 +62,6 @@ public enum ErrorResponses {
             "detail": .string("Transfer-Encoding \"\(encoding)\" is not supported; send Content-Length or Transfer-Encoding: chunked"),
         ])
     }
-
-    /// A request target whose query has more arguments than a connection's memory can index.
-    public static func uriTooLong(maxArguments: Int) -> GeneratedResponse {
-        GeneratedResponse(status: 414, contentType: problemType, json: [
-            "type": "urn:mockapi:uri-too-long", "title": "request target too long", "status": 414,
-            "detail": .string("the query has more than \(maxArguments) arguments, more than a connection can hold (mockapi serve --max-header-bytes)"),
-        ])
-    }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
