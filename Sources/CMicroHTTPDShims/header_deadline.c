@@ -11,7 +11,8 @@
 // every few seconds holds its connection for ever, and enough of them lock everyone out. MHD has
 // no option for a deadline on the headers as a whole; this adds one from outside: a watchdog
 // thread shuts down connections that have waited too long for a request's headers, and MHD,
-// seeing the socket end, closes them. It can go if MHD grows a header timeout.
+// seeing the socket end, closes them. It can go if MHD grows a header timeout (and stops
+// missing a client's FIN; see `watch`).
 
 struct watched_connection {
     struct watched_connection *previous;
@@ -19,6 +20,8 @@ struct watched_connection {
     int fd;
     /// Monotonic time since which headers are awaited; 0 while a request is being handled.
     _Atomic uint64_t waiting_since;
+    /// True while a request's body is being read (headers in, answer not yet queued).
+    _Atomic bool reading_body;
 };
 
 struct CMicroHTTPDShims_HeaderDeadline {
@@ -51,8 +54,16 @@ static void *watch(void *context) {
         // Under the lock, so no connection here has been closed by MHD yet: its fd is still its own.
         for (struct watched_connection *c = deadline->head; c != NULL; c = c->next) {
             uint64_t since = atomic_load_explicit(&c->waiting_since, memory_order_relaxed);
-            if (since != 0 && now - since > deadline->limit_ns) {
+            bool reading_body = atomic_load_explicit(&c->reading_body, memory_order_relaxed);
+            if (since == 0 && !reading_body) continue; // being answered: never cut
+            // Also a client that has stopped sending (FIN, nothing unread) while its request is
+            // unfinished or not begun: MHD 0.9.75 on epoll sometimes misses that edge, and would
+            // hold the connection until the idle timeout.
+            char byte;
+            bool late = since != 0 && now - since > deadline->limit_ns;
+            if (late || recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0) {
                 atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
+                atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);
                 shutdown(c->fd, SHUT_RDWR);
             }
         }
@@ -128,10 +139,19 @@ static struct watched_connection *watched_connection(struct MHD_Connection *conn
 
 void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
     struct watched_connection *watched = watched_connection(connection);
-    if (watched != NULL) atomic_store_explicit(&watched->waiting_since, 0, memory_order_relaxed);
+    if (watched == NULL) return;
+    atomic_store_explicit(&watched->waiting_since, 0, memory_order_relaxed);
+    atomic_store_explicit(&watched->reading_body, true, memory_order_relaxed);
+}
+
+void CMicroHTTPDShims_answering(struct MHD_Connection *connection) {
+    struct watched_connection *watched = watched_connection(connection);
+    if (watched != NULL) atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
 }
 
 void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection) {
     struct watched_connection *watched = watched_connection(connection);
-    if (watched != NULL) atomic_store_explicit(&watched->waiting_since, monotonic_ns(), memory_order_relaxed);
+    if (watched == NULL) return;
+    atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
+    atomic_store_explicit(&watched->waiting_since, monotonic_ns(), memory_order_relaxed);
 }

@@ -84,24 +84,26 @@ final class RequestHandler: Sendable {
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered on the first
-    /// call, before any of the body is read; MHD closes the connection after such an answer.
+    /// call, before any of the body is read; MHD closes the connection after such an answer, so
+    /// the rest of an oversized body is never read.
     private func checkFraming(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let refusal: GeneratedResponse
         switch BodyFraming(headers: context.headers) {
         case .none, .chunked:
             return .YES
         case .length(let declared):
             guard declared > bodyLimit(context).bytes else { return .YES }
-            return answerTooLarge(context, connection: connection, path: path)
+            refusal = tooLarge(context)
         case .lengthTooLarge:
-            return answerTooLarge(context, connection: connection, path: path)
+            refusal = tooLarge(context)
         case .conflictingLengths:
-            context.answered = true
-            return queue(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil),
-                         context, connection, path: path)
+            refusal = ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil)
         case .unsupportedEncoding(let encoding):
-            context.answered = true
-            return queue(ErrorResponses.unsupportedTransferEncoding(encoding), context, connection, path: path)
+            refusal = ErrorResponses.unsupportedTransferEncoding(encoding)
         }
+        context.answered = true
+        CMicroHTTPDShims_answering(connection)
+        return queue(refusal, context, connection, path: path)
     }
 
     /// The limit this request's body must keep, and the flag that sets it.
@@ -127,6 +129,7 @@ final class RequestHandler: Sendable {
             return .YES
         }
         if context.answered { return .YES }
+        CMicroHTTPDShims_answering(connection)
         if context.discardedPastLimit != nil { return answerTooLarge(context, connection: connection, path: path) }
         return answer(context, connection: connection, path: path)
     }
@@ -141,8 +144,8 @@ final class RequestHandler: Sendable {
         context.discardedPastLimit = discarded
         guard discarded > configuration.maxBodyBytes else { return .YES }
         context.answered = true
-        let limit = bodyLimit(context)
-        let response = ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag)
+        CMicroHTTPDShims_answering(connection)
+        let response = tooLarge(context)
         RawResponse.sendAndClose(response, on: connection)
         record(context, path: path, status: response.status, contract: nil, response: nil)
         return .NO
@@ -200,12 +203,15 @@ final class RequestHandler: Sendable {
         return result
     }
 
+    /// Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
     private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
-        // Queued before the body is read, MHD closes the connection after it: the rest of the
-        // oversized body is never read. Queued at the body's end, keep-alive holds.
+        return queue(tooLarge(context), context, connection, path: path)
+    }
+
+    private func tooLarge(_ context: RequestContext) -> GeneratedResponse {
         let limit = bodyLimit(context)
-        return queue(ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag), context, connection, path: path)
+        return ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag)
     }
 
     private func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,

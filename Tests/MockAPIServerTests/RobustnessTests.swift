@@ -19,6 +19,26 @@ struct RobustnessTests {
         }
     }
 
+    @Test func aClientThatStopsSendingIsAnsweredAndClosedAtOnce() async throws {
+        try await withMockServer { server in
+            let partial = try RawHTTP(port: server.port)
+            try partial.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\n")
+            partial.shutdownWrite()
+            #expect(partial.closedByServer(within: 2), "an unfinished request held open after the client's FIN")
+
+            let whole = try RawHTTP(port: server.port)
+            try whole.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n")
+            whole.shutdownWrite()
+            #expect(try whole.readResponse()?.status == 200)
+            #expect(whole.closedByServer(within: 2), "a keep-alive connection held open after the client's FIN")
+
+            let shortBody = try RawHTTP(port: server.port)
+            try shortBody.send("POST /v1/projects/1/star HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            shortBody.shutdownWrite()
+            #expect(shortBody.closedByServer(within: 2), "a body that can never be finished held open after the client's FIN")
+        }
+    }
+
     @Test func declaredOversizedBodyGets413BeforeItIsSent() async throws {
         try await withMockServer(configure: { $0.maxBodyBytes = 1024 }) { server in
             let client = try RawHTTP(port: server.port)

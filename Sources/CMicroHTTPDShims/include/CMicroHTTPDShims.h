@@ -16,8 +16,11 @@ void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadlin
 void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
                                              enum MHD_ConnectionNotificationCode code);
 
-/// A request's headers are complete: the connection is off the clock.
+/// A request's headers are complete: off the clock, but cut if the client stops mid-body.
 void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+
+/// The answer is decided: never cut from here on.
+void CMicroHTTPDShims_answering(struct MHD_Connection *connection);
 
 /// A response is done: the clock runs for the next request's headers.
 void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection);

@@ -79,14 +79,6 @@ public enum ErrorResponses {
             "detail": .string(detail),
         ], problem: detail)
     }
-
-    /// A request target whose query has more arguments than a connection's memory can index.
-    public static func uriTooLong(maxArguments: Int) -> GeneratedResponse {
-        let detail = "the query has more than \(maxArguments) arguments, more than a connection can hold (mockapi serve --max-header-bytes)"
-        return GeneratedResponse(status: 414, contentType: problemType, json: [
-            "type": "urn:mockapi:uri-too-long", "title": "request target too long", "status": 414, "detail": .string(detail),
-        ], problem: detail)
-    }
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
