@@ -19,14 +19,17 @@ import Darwin
 /// server.stop()
 /// ```
 public final class MockServer: Sendable {
-    public let responder: Responder
     public let configuration: ServerConfiguration
     /// The port actually bound (the real one when configured with 0).
     public let port: UInt16
+    /// Kept across reloads.
+    public let journal: RequestJournal
     private let handler: RequestHandler
+    private let reloader: Reloader
     private let daemon: Mutex<DaemonHandle?>
 
-    public var journal: RequestJournal { responder.journal }
+    /// The responder new requests are answered by (a reload replaces it).
+    public var responder: Responder { handler.serving.state.responder }
 
     /// Requests whose headers have arrived and whose answer has not finished sending.
     public var requestsInFlight: Int { handler.inFlight }
@@ -41,18 +44,24 @@ public final class MockServer: Sendable {
     /// first connection is accepted.
     public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
         self.configuration = configuration
-        responder = Responder(set: set, journal: RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
-                                                                keepsSecrets: configuration.journalSecrets),
-                              adminAccess: AdminAccess(token: configuration.adminToken,
-                                                       listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host)))
-        handler = RequestHandler(responder: responder, prepared: PreparedResponses(set: set), configuration: configuration)
+        journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
+                                 keepsSecrets: configuration.journalSecrets)
+        let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
+        let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess),
+                                                    prepared: PreparedResponses(set: set)))
+        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, source: configuration.reloadSource)
+        self.reloader = reloader
+        var reload: (@Sendable () -> GeneratedResponse)?
+        if configuration.reloadSource != nil { reload = { @Sendable in reloader.reloadAnswer() } }
+        handler = RequestHandler(serving: serving, journal: journal, configuration: configuration, reload: reload)
 
         #if os(Linux)
         // epoll named explicitly: with MHD_USE_AUTO (which also resolves to epoll) MHD 0.9.75 misses
         // a client's FIN, so a half-closed connection, answered or not, stayed open until a timeout.
-        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        // Suspend/resume: a delayed answer or a reload parks its connection instead of its thread.
+        let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #else
-        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue
+        let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #endif
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
@@ -82,14 +91,27 @@ public final class MockServer: Sendable {
         guard let started else {
             let startErrno = errno
             CMicroHTTPDShims_header_deadline_stop(headerDeadline)
-            handler.prepared.destroyAll()
             if badHost != 0 { throw .invalidHost(configuration.host) }
             throw .startFailed(host: configuration.host, port: configuration.port, errno: startErrno)
         }
         daemon = Mutex(DaemonHandle(pointer: started, headerDeadline: headerDeadline))
         port = CMicroHTTPDShims_daemon_port(started)
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
-        handler.prepared.prepare(baseURL: baseURL)
+        reloader.baseURL.withLock { $0 = baseURL }
+        handler.serving.state.prepared.prepare(baseURL: baseURL)
+    }
+
+    /// Reads the contract files again (`ServerConfiguration.reloadSource`) and serves them if
+    /// they are usable; otherwise the set served so far stays, and the problems are returned.
+    /// Requests under way finish on the set they began with; none is dropped.
+    @discardableResult
+    public func reload() -> Result<ContractSet, ContractSetError> {
+        reloader.reload()
+    }
+
+    /// Serves `set` from now on (a set built in memory).
+    public func serve(_ set: ContractSet) {
+        reloader.serving.replace(with: reloader.state(for: set))
     }
 
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes
@@ -104,14 +126,15 @@ public final class MockServer: Sendable {
         let running = taken.pointer
         let listener = MHD_quiesce_daemon(running)
         if listener >= 0 { close(listener) }
+        // Delayed and hanging answers are due now: MHD must not stop with a connection suspended.
+        handler.suspensions.resumeAll()
         let deadline = System.monotonicNanoseconds() + UInt64(grace * 1_000_000_000)
         while handler.inFlight > 0, System.monotonicNanoseconds() < deadline {
             usleep(2_000)
         }
         MHD_stop_daemon(running)
         CMicroHTTPDShims_header_deadline_stop(taken.headerDeadline)
-        // Only now can no callback run: the prepared responses may go.
-        handler.prepared.destroyAll()
+        // The prepared responses go with the last serving state, after MHD has stopped.
         configuration.requestLog?.flush()
     }
 

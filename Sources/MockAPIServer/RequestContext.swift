@@ -1,4 +1,5 @@
 import MockAPICore
+import Synchronization
 
 /// Everything one request accumulates between its headers and its answer: where it was routed
 /// and its body, streamed through with hard limits.
@@ -6,6 +7,9 @@ import MockAPICore
 /// Lives from the first access-handler call to MHD's request-completed callback; only the
 /// connection's own thread touches it, one call at a time.
 final class RequestContext {
+    /// The serving state the request began with; a reload meanwhile does not change it.
+    let lease: StateLease
+    var state: ServingState { lease.state }
     let method: String
     let route: Responder.Route
     let query: [(name: String, value: String?)]
@@ -20,6 +24,9 @@ final class RequestContext {
     /// Bytes read past the body limit once it was broken, discarded until the body ends and the
     /// 413 can be queued (libmicrohttpd takes no response mid-body). Nil while within the limit.
     var discardedPastLimit: Int?
+    /// An answer decided but held back (a delay, a reload) while the connection is suspended;
+    /// queued when MHD calls back after the resume.
+    var pending: PendingAnswer?
 
     private enum Body {
         case discard
@@ -31,8 +38,9 @@ final class RequestContext {
 
     private var body: Body
 
-    init(method: String, route: Responder.Route, query: [(name: String, value: String?)],
+    init(lease: StateLease, method: String, route: Responder.Route, query: [(name: String, value: String?)],
          headers: HeaderFields, contract: Contract?) {
+        self.lease = lease
         self.method = method
         self.route = route
         self.query = query
@@ -145,4 +153,20 @@ final class MultipartCollector {
             current = nil
         }
     }
+}
+
+/// What a suspended request is answered with once MHD calls back.
+enum PendingAnswer {
+    /// A contract's response, held back by a delay.
+    case prepared(contract: Int, response: Int)
+    case generated(GeneratedResponse, contract: String?, response: String?)
+    /// A fault that waits: the connection is closed when it is woken.
+    case hang
+    /// Filled in by another thread (a reload) before it resumes the connection.
+    case deferred(DeferredReply)
+}
+
+/// An answer another thread produces while the request's connection is suspended.
+final class DeferredReply: Sendable {
+    let reply = Mutex<GeneratedResponse?>(nil)
 }

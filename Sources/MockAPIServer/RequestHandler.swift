@@ -14,9 +14,14 @@ import Darwin
 /// body chunks, then once with none. We answer on that last call: queueing on the first,
 /// headers-only call makes MHD 0.9.75 close the connection, and keep-alive is lost.
 final class RequestHandler: Sendable {
-    let responder: Responder
-    let prepared: PreparedResponses
+    /// The current contract set's responder and prepared responses, swapped whole by a reload.
+    let serving: ServingStateCell
+    /// Shared by every serving state: a reload keeps the journal.
+    let journal: RequestJournal
     let configuration: ServerConfiguration
+    let suspensions = Suspensions()
+    /// Reloads the set from disk; nil for a server started from a set in memory.
+    let reload: (@Sendable () -> GeneratedResponse)?
     /// Requests between their first callback and their completion, counted per thread so the
     /// workers never write a shared counter; shutdown waits for the sum to reach zero.
     private let inFlightBySlot: [InFlightCounter] = (0..<16).map { _ in InFlightCounter() }
@@ -25,10 +30,12 @@ final class RequestHandler: Sendable {
 
     private var inFlightHere: InFlightCounter { inFlightBySlot[ThreadSlot.current % inFlightBySlot.count] }
 
-    init(responder: Responder, prepared: PreparedResponses, configuration: ServerConfiguration) {
-        self.responder = responder
-        self.prepared = prepared
+    init(serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
+         reload: (@Sendable () -> GeneratedResponse)?) {
+        self.serving = serving
+        self.journal = journal
         self.configuration = configuration
+        self.reload = reload
     }
 
     // Both callbacks borrow the handler and the request's context with
@@ -71,6 +78,8 @@ final class RequestHandler: Sendable {
     private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
                               query: UnsafeMutablePointer<CMicroHTTPDShims_Query>?) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
+        let lease = serving.lease()
+        let responder = lease.state.responder
         let route = responder.route(method: knownMethod, path: path)
         var contract: Contract?
         if case .contract(let index) = route { contract = responder.contractForBody(routedTo: index) }
@@ -79,8 +88,8 @@ final class RequestHandler: Sendable {
         let arguments = query.map { query in
             QueryString.arguments(UnsafeRawBufferPointer(start: UnsafeRawPointer(query) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: query.pointee.length))
         } ?? []
-        return RequestContext(method: methodName, route: route, query: arguments, headers: ConnectionValues.headers(connection),
-                              contract: contract)
+        return RequestContext(lease: lease, method: methodName, route: route, query: arguments,
+                              headers: ConnectionValues.headers(connection), contract: contract)
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered on the first
@@ -128,6 +137,10 @@ final class RequestHandler: Sendable {
             context.consume(UnsafeRawBufferPointer(start: data, count: count))
             return .YES
         }
+        if let pending = context.pending {
+            context.pending = nil
+            return answerPending(pending, context, connection: connection, path: path)
+        }
         if context.answered { return .YES }
         CMicroHTTPDShims_answering(connection)
         if context.discardedPastLimit != nil { return answerTooLarge(context, connection: connection, path: path) }
@@ -153,6 +166,7 @@ final class RequestHandler: Sendable {
 
     private func answer(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
+        let responder = context.state.responder
         switch context.route {
         case .admin:
             switch responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
@@ -160,16 +174,19 @@ final class RequestHandler: Sendable {
             case .response(let response):
                 return queue(response, context, connection, path: path, journal: false)
             case .journal(let query, let lastID):
-                let response = JournalStream.response(journal: responder.journal, query: query, lastID: lastID)
+                let response = JournalStream.response(journal: journal, query: query, lastID: lastID)
                 defer { MHD_destroy_response(response) }
                 return MHD_queue_response(connection, 200, response)
+            case .reload:
+                return startReload(context, connection: connection, path: path)
             }
         case .notFound, .methodNotAllowed:
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
             return queue(response, context, connection, path: path)
         case .contract(let index):
             let contract = responder.set.contracts[index]
-            if let response = responder.plainResponse(toContract: index, query: context.query, bodyBytes: context.bodyBytes,
+            if configuration.delay == nil,
+               let response = responder.plainResponse(toContract: index, query: context.query, bodyBytes: context.bodyBytes,
                                                       headers: context.headers) {
                 return queuePrepared(contract: index, response: response, context, connection, path: path)
             }
@@ -181,19 +198,20 @@ final class RequestHandler: Sendable {
                 case .generated(let generated, let about):
                     return queue(generated, context, connection, path: path, contract: about.map { responder.set.contracts[$0].name })
                 case .prepared(let contractIndex, let responseIndex):
-                    return queuePrepared(contract: contractIndex, response: responseIndex, context, connection, path: path)
+                    return answerTimed(contract: contractIndex, response: responseIndex, context, connection, path: path)
                 }
             }
         }
     }
 
     /// Queues a response prepared at start and journals it.
-    private func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
+    func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let contract = responder.set.contracts[index]
-        guard let ready = prepared.response(contract: index, response: response) else {
+        let state = context.state
+        let contract = state.responder.set.contracts[index]
+        guard let ready = state.prepared.response(contract: index, response: response) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
+            let rendered = state.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, context, connection, path: path, contract: contract.name, response: contract.responses[response].name)
         }
         // Fields read in place: copying the ResponseDefinition (body, headers) cost more.
@@ -214,7 +232,7 @@ final class RequestHandler: Sendable {
         return ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag)
     }
 
-    private func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
+    func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
                        path: UnsafeBufferPointer<UInt8>, contract: String? = nil, response responseName: String? = nil,
                        journal: Bool = true) -> MHD_Result {
         let response = MHDResponse.make(generated)
@@ -226,9 +244,9 @@ final class RequestHandler: Sendable {
         return result
     }
 
-    private func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?,
+    func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?,
                         problem: String? = nil) {
-        responder.journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
+        journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
                                  query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
                                  parts: context.receivedParts, contract: contract, response: response, status: status, problem: problem)
         if let log = configuration.requestLog {

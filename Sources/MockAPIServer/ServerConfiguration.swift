@@ -1,3 +1,5 @@
+import MockAPICore
+
 /// How a `MockServer` listens and what it tolerates.
 public struct ServerConfiguration: Sendable {
     /// An IPv4 or IPv6 literal; `127.0.0.1` keeps the mock off the network.
@@ -30,6 +32,12 @@ public struct ServerConfiguration: Sendable {
     public var adminToken: String?
     /// Where one line per request goes; nil for none (`--quiet`).
     public var requestLog: RequestLog?
+
+    /// How long every contract answer waits, unless its response or the request says otherwise.
+    public var delay: Latency?
+    /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it
+    /// again; nil for a set built in memory.
+    public var reloadSource: (contracts: String, fixtures: String)?
 
     public init() {}
 }

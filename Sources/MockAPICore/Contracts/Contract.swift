@@ -218,4 +218,8 @@ public struct ResponseDefinition: Sendable {
     public var when: RequestMatch?
     /// Placeholders in the body (`{{baseURL}}`, `{{path.id}}`, `{{query.page}}`); nil for most.
     public var template: ResponseTemplate?
+    /// How long the answer waits; nil for at once (or the server's `--delay`).
+    public var delay: Latency?
+    /// A broken answer instead of this one, on purpose.
+    public var fault: Fault?
 }

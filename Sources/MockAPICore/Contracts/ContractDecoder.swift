@@ -195,7 +195,7 @@ struct ContractDecoder {
         return object.members.compactMap { name, spec in
             let here = "\(path).\(name)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when"], at: here)
+            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault"], at: here)
             var status = 200
             if case .int(let n)? = spec["status"], (100...599).contains(n) { status = n } else {
                 problem(at: "\(here).status", spec["status"].map { "expected an HTTP status 100-599, found \($0.serialized)" } ?? "missing key \"status\"")
@@ -228,6 +228,8 @@ struct ContractDecoder {
             if let when = spec["when"] {
                 response.when = decodeMatch(when, at: "\(here).when")
             }
+            if let delay = spec["delay"] { response.delay = decodeLatency(delay, at: "\(here).delay") }
+            if spec["fault"] != nil { response.fault = enumValue(spec, "fault", Fault.self, at: here) }
             return response
         }
     }
@@ -254,6 +256,28 @@ struct ContractDecoder {
             }
         }
         return template
+    }
+
+    /// `800`, `{"min": 200, "max": 800}` or `{"median": 300, "sigma": 0.5}`, in milliseconds.
+    private mutating func decodeLatency(_ value: JSONValue, at path: String) -> Latency? {
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .int(let n)?: Double(n)
+            case .double(let d)?: d
+            default: nil
+            }
+        }
+        if let milliseconds = number(value), milliseconds >= 0 { return .fixed(milliseconds) }
+        if case .object(let object) = value {
+            if let low = number(object["min"]), let high = number(object["max"]), object.keys.count == 2, low >= 0, high >= low {
+                return .uniform(min: low, max: high)
+            }
+            if let median = number(object["median"]), let sigma = number(object["sigma"]), object.keys.count == 2, median >= 0, sigma >= 0 {
+                return .logNormal(median: median, sigma: sigma)
+            }
+        }
+        problem(at: path, "expected milliseconds (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5}, found \(value.serialized)")
+        return nil
     }
 
     /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}}`: a request's `match` or a response's `when`.

@@ -30,6 +30,10 @@ public struct LoadProblem: Sendable, Equatable, CustomStringConvertible {
 public struct ContractSetError: Error, Sendable, CustomStringConvertible {
     public var problems: [LoadProblem]
 
+    public init(problems: [LoadProblem]) {
+        self.problems = problems
+    }
+
     public var description: String {
         let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
         return (["mockapi: the contract set is not usable (\(count)):"] + problems.map { "  " + $0.description })

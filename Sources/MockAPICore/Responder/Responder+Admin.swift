@@ -10,12 +10,15 @@ extension Responder {
         /// `lastID` was read before any entry, so a reader paging with `since` never skips one
         /// recorded meanwhile.
         case journal(JournalQuery, lastID: Int)
+        /// `POST /__mockapi/reload`: the server reloads its files and answers with the outcome.
+        case reload
     }
 
     /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
     public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
                              headers: HeaderFields = []) -> AdminAnswer {
         if let refusal = adminAccess.refusal(headers: headers) { return .response(refusal) }
+        if method == "POST", path == "/__mockapi/reload" { return .reload }
         guard method == "GET", path == "/__mockapi/requests" || path == "/__mockapi/requests/count" else {
             return .response(respondOtherAdmin(method: method, path: path))
         }
@@ -51,7 +54,7 @@ extension Responder {
             return GeneratedResponse(status: 404, json: [
                 "error": .string("no admin endpoint \(method) \(path)"),
                 "endpoints": ["GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
-                              "DELETE /__mockapi/scenarios", "GET /__mockapi/routes"],
+                              "DELETE /__mockapi/scenarios", "GET /__mockapi/routes", "POST /__mockapi/reload"],
             ])
         }
     }

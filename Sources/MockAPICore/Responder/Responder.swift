@@ -43,7 +43,8 @@ public final class Responder: Sendable {
             guard contract.sequence == nil, set.routes.discriminated[index] == nil,
                   RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
                   case .success(let response) = ResponseSelector.select(for: contract, index: index, query: [], prefer: nil,
-                                                                        scenarios: ScenarioState())
+                                                                        scenarios: ScenarioState()),
+                  contract.responses[response].delay == nil, contract.responses[response].fault == nil
             else { return nil }
             return response
         }

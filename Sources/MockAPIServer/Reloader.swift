@@ -1,0 +1,57 @@
+import Foundation
+import MockAPICore
+import Synchronization
+
+/// Builds a new serving state from the contract files and swaps it in, for `POST
+/// /__mockapi/reload`, `mockapi serve --watch` and `MockServer.reload()`. The set is loaded and
+/// checked whole first: a broken edit leaves the serving state as it was.
+final class Reloader: Sendable {
+    let serving: ServingStateCell
+    let journal: RequestJournal
+    let adminAccess: AdminAccess
+    let source: (contracts: String, fixtures: String)?
+    /// Known once the server listens (the port may be 0 until then).
+    let baseURL = Mutex("")
+
+    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, source: (contracts: String, fixtures: String)?) {
+        self.serving = serving
+        self.journal = journal
+        self.adminAccess = adminAccess
+        self.source = source
+    }
+
+    /// A serving state for `set`, its `{{baseURL}}` bodies built.
+    func state(for set: ContractSet) -> ServingState {
+        let prepared = PreparedResponses(set: set)
+        let url = baseURL.withLock { $0 }
+        if !url.isEmpty { prepared.prepare(baseURL: url) }
+        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess), prepared: prepared)
+    }
+
+    /// Loads the files again and serves them if they are usable; the set, or every problem.
+    func reload() -> Result<ContractSet, ContractSetError> {
+        guard let source else { return .failure(ContractSetError(problems: [LoadProblem(file: "-", message: "the server was started from a set in memory")])) }
+        let loaded: ContractSet
+        do {
+            loaded = try ContractSet.load(contracts: URL(fileURLWithPath: source.contracts), fixtures: URL(fileURLWithPath: source.fixtures))
+        } catch {
+            return .failure(error)
+        }
+        serving.replace(with: state(for: loaded))
+        return .success(loaded)
+    }
+
+    /// `reload()` as the admin endpoint answers it.
+    func reloadAnswer() -> GeneratedResponse {
+        switch reload() {
+        case .success(let set):
+            return GeneratedResponse(status: 200, json: ["reloaded": true, "routes": .int(set.contracts.count)])
+        case .failure(let error):
+            return GeneratedResponse(status: 422, json: [
+                "reloaded": false,
+                "error": "the contract set is not usable; the previous one is still served",
+                "problems": .array(error.problems.map { .string($0.description) }),
+            ])
+        }
+    }
+}

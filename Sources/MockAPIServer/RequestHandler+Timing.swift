@@ -1,0 +1,103 @@
+import CMicroHTTPD
+import CMicroHTTPDShims
+import Dispatch
+import MockAPICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Answers that wait or break on purpose (delays, faults) and the reload, none of which holds a
+/// worker thread: the connection is suspended and the answer queued when it is woken.
+extension RequestHandler {
+    /// A contract's response, with the delay or fault the request (`Prefer`), the response or the
+    /// server (`--delay`) asks for.
+    func answerTimed(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
+                     path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let contract = context.state.responder.set.contracts[index]
+        let timing: PreferTiming
+        do { timing = try PreferTiming(context.headers.value(for: "Prefer")) } catch {
+            let refusal = ErrorResponses.contractViolation(contract, set: context.state.responder.set, violations: [error.violation])
+            return queue(refusal, context, connection, path: path, contract: contract.name)
+        }
+        if let fault = timing.fault ?? contract.responses[response].fault {
+            return answerWithFault(fault, context, connection, path: path, contract: contract.name, response: contract.responses[response].name)
+        }
+        if let delay = timing.delay ?? contract.responses[response].delay ?? configuration.delay {
+            let milliseconds = delay.sample()
+            context.pending = .prepared(contract: index, response: response)
+            if milliseconds > 0, suspensions.resume(connection, afterMilliseconds: milliseconds) { return .YES }
+            context.pending = nil
+        }
+        return queuePrepared(contract: index, response: response, context, connection, path: path)
+    }
+
+    /// What a suspended request gets once it is woken.
+    func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: OpaquePointer,
+                       path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        switch pending {
+        case .prepared(let contract, let response):
+            return queuePrepared(contract: contract, response: response, context, connection, path: path)
+        case .generated(let generated, let contract, let response):
+            return queue(generated, context, connection, path: path, contract: contract, response: response)
+        case .hang:
+            return .NO // the client gave up long ago, or the server is stopping: close
+        case .deferred(let reply):
+            let generated = reply.reply.withLock { $0 } ?? GeneratedResponse(status: 503, json: ["error": "the server stopped first"])
+            return queue(generated, context, connection, path: path, journal: false)
+        }
+    }
+
+    /// Breaks the answer as asked; the journal records the fault as the request's problem.
+    private func answerWithFault(_ fault: Fault, _ context: RequestContext, _ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
+                                 contract: String, response: String) -> MHD_Result {
+        record(context, path: path, status: 0, contract: contract, response: response, problem: "fault: \(fault.rawValue)")
+        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+        switch fault {
+        case .empty:
+            return .NO
+        case .reset:
+            // Linger on, for zero seconds: closing then sends a RST instead of a FIN.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            if descriptor >= 0 { setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
+            return .NO
+        case .garbage:
+            let noise = Array("\u{16}\u{03}\u{01}mockapi-fault: these bytes are not HTTP\r\n\r\n".utf8)
+            if descriptor >= 0 { _ = noise.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            return .NO
+        case .hang:
+            context.pending = .hang
+            let seconds = Double(configuration.connectionTimeoutSeconds)
+            return suspensions.resume(connection, afterMilliseconds: seconds * 1000) ? .YES : .NO
+        }
+    }
+
+    /// `POST /__mockapi/reload`: loads the set off the worker threads, swaps it in if usable,
+    /// and answers with what happened.
+    func startReload(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        guard let reload else {
+            let refusal = GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])
+            return queue(refusal, context, connection, path: path, journal: false)
+        }
+        let reply = DeferredReply()
+        context.pending = .deferred(reply)
+        guard suspensions.suspend(connection) else {
+            context.pending = nil
+            return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
+        }
+        let parked = ParkedConnection(pointer: connection)
+        DispatchQueue.global().async { [self] in
+            let result = reload()
+            reply.reply.withLock { $0 = result }
+            suspensions.resume(parked.pointer)
+        }
+        return .YES
+    }
+}
+
+/// A suspended connection handed to the thread that will resume it.
+// Why unchecked: MHD allows resuming a connection from any thread.
+struct ParkedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

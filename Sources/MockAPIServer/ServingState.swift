@@ -1,0 +1,85 @@
+import MockAPICore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What requests are answered from: one contract set's responder and prepared responses.
+/// A reload builds a new one and swaps it in whole; requests already under way finish on the
+/// one they began with, and its MHD responses go when the last of them does.
+final class ServingState: Sendable {
+    let responder: Responder
+    let prepared: PreparedResponses
+
+    init(responder: Responder, prepared: PreparedResponses) {
+        self.responder = responder
+        self.prepared = prepared
+    }
+
+    deinit { prepared.destroyAll() }
+}
+
+/// One worker thread's hold on the serving state. Requests retain this per-thread object, never
+/// the shared state: a retain on an object every worker touches bounced its cache line between
+/// cores on every request.
+final class StateLease: Sendable {
+    let state: ServingState
+    let generation: Int
+
+    init(state: ServingState, generation: Int) {
+        self.state = state
+        self.generation = generation
+    }
+}
+
+/// The current serving state, swapped atomically by a reload and read on every request through a
+/// thread-local lease: one atomic load of the generation, no lock, unless a reload happened.
+final class ServingStateCell: @unchecked Sendable {
+    // Why unchecked: `key` is a pthread key, written once in init; the thread-local values it
+    // holds are touched only by their own thread.
+    private let current: Mutex<(state: ServingState, generation: Int)>
+    private let generation = Atomic<Int>(0)
+    private let key: pthread_key_t
+
+    init(_ state: ServingState) {
+        current = Mutex((state, 0))
+        var key = pthread_key_t()
+        // A thread's lease is released when the thread ends (MHD's workers end when it stops).
+        pthread_key_create(&key) { lease in
+            #if canImport(Darwin)
+            Unmanaged<StateLease>.fromOpaque(lease).release()
+            #else
+            if let lease { Unmanaged<StateLease>.fromOpaque(lease).release() }
+            #endif
+        }
+        self.key = key
+    }
+
+    deinit { pthread_key_delete(key) }
+
+    /// The state new requests get, for readers off the request path.
+    var state: ServingState { current.withLock { $0.state } }
+
+    /// The calling thread's lease on the current state, renewed when a reload has happened.
+    func lease() -> StateLease {
+        let wanted = generation.load(ordering: .acquiring)
+        if let stored = pthread_getspecific(key) {
+            let lease = Unmanaged<StateLease>.fromOpaque(stored)
+            if lease.takeUnretainedValue().generation == wanted { return lease.takeUnretainedValue() }
+            lease.release()
+        }
+        let fresh = current.withLock { StateLease(state: $0.state, generation: $0.generation) }
+        pthread_setspecific(key, Unmanaged.passRetained(fresh).toOpaque())
+        return fresh
+    }
+
+    /// Makes `state` the one new requests are answered from.
+    func replace(with state: ServingState) {
+        current.withLock { current in
+            current = (state, current.generation + 1)
+            generation.store(current.generation, ordering: .releasing)
+        }
+    }
+}
