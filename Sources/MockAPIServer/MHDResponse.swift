@@ -44,8 +44,12 @@ final class PreparedResponses: @unchecked Sendable {
     private let baseURLReady = Atomic<Bool>(false)
     private let baseURL = Mutex("")
 
-    init(set: ContractSet) {
+    /// Added to every response (CORS, when on).
+    private let extraHeaders: [(name: String, value: String)]
+
+    init(set: ContractSet, extraHeaders: [(name: String, value: String)] = []) {
         self.set = set
+        self.extraHeaders = extraHeaders
         var firstSlot: [Int] = []
         var kinds: [Kind] = []
         for contract in set.contracts {
@@ -61,7 +65,7 @@ final class PreparedResponses: @unchecked Sendable {
         slots.initialize(repeating: nil)
         for (contractIndex, contract) in set.contracts.enumerated() {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .ready {
-                slots[firstSlot[contractIndex] + responseIndex] = Self.make(definition, body: definition.body, contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: definition.body, contract: contract)
             }
         }
     }
@@ -71,7 +75,7 @@ final class PreparedResponses: @unchecked Sendable {
         baseURL.withLock { $0 = url }
         for (contractIndex, contract) in set.contracts.enumerated() {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .needsBaseURL {
-                slots[firstSlot[contractIndex] + responseIndex] = Self.make(definition, body: definition.template!.render(baseURL: url), contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: definition.template!.render(baseURL: url), contract: contract)
             }
         }
         baseURLReady.store(true, ordering: .releasing)
@@ -94,11 +98,12 @@ final class PreparedResponses: @unchecked Sendable {
         let body = definition.template?.render(baseURL: baseURL.withLock { $0 },
                                                pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
         return GeneratedResponse(status: definition.status, contentType: definition.contentType ?? "", body: body,
-                                 headers: [("Mockapi-Contract", contract.name)] + definition.headers)
+                                 headers: [("Mockapi-Contract", contract.name)] + definition.headers + extraHeaders)
     }
 
-    private static func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
-        MHDResponse.make(body: body, contentType: definition.contentType, headers: [("Mockapi-Contract", contract.name)] + definition.headers)
+    private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
+        MHDResponse.make(body: body, contentType: definition.contentType,
+                         headers: [("Mockapi-Contract", contract.name)] + definition.headers + extraHeaders)
     }
 
     func destroyAll() {

@@ -47,9 +47,11 @@ public final class MockServer: Sendable {
         journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
                                  keepsSecrets: configuration.journalSecrets)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
+        let extraHeaders = configuration.cors ? Responder.corsHeaders : []
         let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess),
-                                                    prepared: PreparedResponses(set: set)))
-        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, source: configuration.reloadSource)
+                                                    prepared: PreparedResponses(set: set, extraHeaders: extraHeaders)))
+        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, source: configuration.reloadSource,
+                                extraHeaders: extraHeaders)
         self.reloader = reloader
         var reload: (@Sendable () -> GeneratedResponse)?
         if configuration.reloadSource != nil { reload = { @Sendable in reloader.reloadAnswer() } }

@@ -10,10 +10,14 @@ final class Reloader: Sendable {
     let journal: RequestJournal
     let adminAccess: AdminAccess
     let source: (contracts: String, fixtures: String)?
+    /// Headers every prepared response carries (CORS).
+    let extraHeaders: [(name: String, value: String)]
     /// Known once the server listens (the port may be 0 until then).
     let baseURL = Mutex("")
 
-    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, source: (contracts: String, fixtures: String)?) {
+    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, source: (contracts: String, fixtures: String)?,
+         extraHeaders: [(name: String, value: String)]) {
+        self.extraHeaders = extraHeaders
         self.serving = serving
         self.journal = journal
         self.adminAccess = adminAccess
@@ -22,7 +26,7 @@ final class Reloader: Sendable {
 
     /// A serving state for `set`, its `{{baseURL}}` bodies built.
     func state(for set: ContractSet) -> ServingState {
-        let prepared = PreparedResponses(set: set)
+        let prepared = PreparedResponses(set: set, extraHeaders: extraHeaders)
         let url = baseURL.withLock { $0 }
         if !url.isEmpty { prepared.prepare(baseURL: url) }
         return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess), prepared: prepared)

@@ -181,6 +181,9 @@ final class RequestHandler: Sendable {
                 return startReload(context, connection: connection, path: path)
             }
         case .notFound, .methodNotAllowed:
+            if configuration.cors, let preflight = responder.preflight(method: context.method, path: path, headers: context.headers) {
+                return queue(preflight, context, connection, path: path)
+            }
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
             return queue(response, context, connection, path: path)
         case .contract(let index):
@@ -235,6 +238,8 @@ final class RequestHandler: Sendable {
     func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
                        path: UnsafeBufferPointer<UInt8>, contract: String? = nil, response responseName: String? = nil,
                        journal: Bool = true) -> MHD_Result {
+        var generated = generated
+        if configuration.cors { generated.headers += Responder.corsHeaders }
         let response = MHDResponse.make(generated)
         let result = MHD_queue_response(connection, UInt32(generated.status), response)
         MHD_destroy_response(response)

@@ -33,6 +33,8 @@ public struct ServerConfiguration: Sendable {
     /// Where one line per request goes; nil for none (`--quiet`).
     public var requestLog: RequestLog?
 
+    /// Answer browsers' CORS preflights and let pages read every answer (`--cors`).
+    public var cors = false
     /// How long every contract answer waits, unless its response or the request says otherwise.
     public var delay: Latency?
     /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it

@@ -54,6 +54,15 @@ extension MockAPICommand {
         @Flag(help: "No per-request log lines on stderr.")
         var quiet = false
 
+        @Flag(help: "Reload the set when a contract or fixture changes (a broken edit keeps the previous set serving).")
+        var watch = false
+
+        @Option(help: "Delay every contract answer, in milliseconds: 800, a range 200-800, or lognormal:MEDIAN:SIGMA.")
+        var delay: String?
+
+        @Flag(help: "Answer CORS preflights and add Access-Control-Allow-Origin: * to every answer, for pages in a browser.")
+        var cors = false
+
         func validate() throws {
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
@@ -65,6 +74,9 @@ extension MockAPICommand {
             guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
             guard journalBytes > 0 else { throw ValidationError("--journal-bytes must be positive") }
             guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
+            guard delay.map({ Latency($0) != nil }) ?? true else {
+                throw ValidationError("--delay must be milliseconds (800), a range (200-800) or lognormal:MEDIAN:SIGMA")
+            }
         }
 
         func run() throws {
@@ -87,6 +99,9 @@ extension MockAPICommand {
             configuration.journalSecrets = journalSecrets
             configuration.adminToken = adminToken
             configuration.requestLog = quiet ? nil : RequestLog()
+            configuration.delay = delay.flatMap(Latency.init)
+            configuration.cors = cors
+            configuration.reloadSource = (contractOptions.contracts, contractOptions.fixtures)
 
             let server: MockServer
             do {
@@ -101,9 +116,24 @@ extension MockAPICommand {
                 Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
                     + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
             }
+            let watcher = watch ? watchForChanges(server) : nil
             let received = StopSignals.wait()
+            watcher?.stop()
             server.stop()
             Output.error("mockapi: \(received), stopped")
+        }
+
+        /// Reloads on every change under the contract and fixture folders, saying what happened.
+        private func watchForChanges(_ server: MockServer) -> ContractWatcher {
+            Output.error("mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
+            return ContractWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
+                switch server.reload() {
+                case .success(let set):
+                    Output.error("mockapi: reloaded (\(set.contracts.count) routes)")
+                case .failure(let error):
+                    Output.error(error.description + "\nmockapi: still serving the previous set")
+                }
+            }
         }
     }
 }
