@@ -75,3 +75,46 @@ func curlStatus(_ url: String) throws -> String {
     curl.waitUntilExit()
     return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 }
+
+/// `serve --watch`: edits reach the running server within a second; a broken one does not.
+@Suite struct WatchTests {
+    private func body(_ url: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-s", url]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    /// Polls for up to 2 s until `condition` holds.
+    private func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<40 {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    @Test func editedFixtureIsServedAndABrokenEditKeepsThePreviousSet() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        let url = server.baseURL + "/v1/categories/34"
+        #expect(try body(url).contains("Tabletop Games"))
+
+        try set.write(#"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
+                      to: "fixtures/categories/category.json")
+        #expect(try eventually { try body(url).contains("Board Games") }, "picked up within 2 s")
+
+        try set.write("{oops", to: "contracts/oops.json")
+        usleep(600_000)
+        #expect(try body(url).contains("Board Games"), "the previous set still serves")
+        let (_, stderr) = server.stop()
+        #expect(stderr.contains("mockapi: reloaded (19 routes)"))
+        #expect(stderr.contains("oops.json:1:2: not valid JSON"))
+        #expect(stderr.contains("mockapi: still serving the previous set"))
+    }
+}
