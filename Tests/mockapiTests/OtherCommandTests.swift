@@ -27,6 +27,8 @@ struct OtherCommandTests {
                                       when usable, 2 otherwise).
               routes                  Print the route table: method, path template,
                                       contract, file.
+              import                  Write contracts and fixtures from an OpenAPI document
+                                      or a HAR capture.
 
               See 'mockapi help <subcommand>' for detailed help.
 
