@@ -29,6 +29,7 @@ struct OtherCommandTests {
                                       contract, file.
               import                  Write contracts and fixtures from an OpenAPI document
                                       or a HAR capture.
+              export                  Describe the contract set in another format.
 
               See 'mockapi help <subcommand>' for detailed help.
 
