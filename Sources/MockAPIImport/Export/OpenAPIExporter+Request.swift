@@ -77,7 +77,7 @@ extension OpenAPIExporter {
     private static func queryScalar(_ type: QueryValueType) -> JSONValue {
         switch type {
         case .string: ["type": "string"]
-        case .int: ["type": "integer"]
+        case .int: ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
         case .number: ["type": "number"]
         case .bool: ["type": "boolean"]
         }
@@ -86,7 +86,8 @@ extension OpenAPIExporter {
     private static func valueSchema(_ type: JSONValueType) -> JSONValue {
         switch type {
         case .string: ["type": "string"]
-        case .int: ["type": "integer"]
+        // mockapi reads a JSON integer beyond 64 bits as a fraction, which an `int` key refuses.
+        case .int: ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
         case .number: ["type": "number"]
         case .bool: ["type": "boolean"]
         case .object: ["type": "object"]
