@@ -16,6 +16,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // libmicrohttpd as the system provides it (Debian: libmicrohttpd-dev).
@@ -42,12 +44,18 @@ let package = Package(
         ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerify"]),
+        // `mockapi import` and `mockapi export`: contracts from OpenAPI documents and HAR captures, and back to OpenAPI.
+        .target(name: "MockAPIImport", dependencies: [
+            "MockAPICore",
+            .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+            .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"), .product(name: "Yams", package: "Yams"),
+        ]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks",
+                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +67,8 @@ let package = Package(
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
+                    exclude: ["Resources"]),
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )

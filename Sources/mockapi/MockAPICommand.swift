@@ -12,7 +12,7 @@ struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
-        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self]
+        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self]
     )
 }
 

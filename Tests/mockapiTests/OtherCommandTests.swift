@@ -27,6 +27,9 @@ struct OtherCommandTests {
                                       when usable, 2 otherwise).
               routes                  Print the route table: method, path template,
                                       contract, file.
+              import                  Write contracts and fixtures from an OpenAPI document
+                                      or a HAR capture.
+              export                  Describe the contract set in another format.
 
               See 'mockapi help <subcommand>' for detailed help.
 

@@ -158,15 +158,15 @@ public enum JSONValueType: String, Sendable, CaseIterable {
 public struct JSONKeyExpectation: Sendable {
     public var key: String
     public var required = true
-    public var schema: JSONSchema
+    public var schema: JSONValueSchema
 
     public var type: JSONValueType { schema.type }
 
     public init(key: String, type: JSONValueType = .any, required: Bool = true) {
-        self.init(key: key, required: required, schema: JSONSchema(type: type))
+        self.init(key: key, required: required, schema: JSONValueSchema(type: type))
     }
 
-    public init(key: String, required: Bool = true, schema: JSONSchema) {
+    public init(key: String, required: Bool = true, schema: JSONValueSchema) {
         self.key = key
         self.required = required
         self.schema = schema
@@ -175,7 +175,7 @@ public struct JSONKeyExpectation: Sendable {
 
 /// What a JSON value must be: a type, optionally a list of allowed values, the keys of an
 /// object, the shape of an array's elements. A class, so `items` can nest.
-public final class JSONSchema: Sendable {
+public final class JSONValueSchema: Sendable {
     public let type: JSONValueType
     /// The only values allowed; nil allows any of `type`.
     public let enumValues: [JSONValue]?
@@ -183,10 +183,10 @@ public final class JSONSchema: Sendable {
     /// leaves the object unchecked.
     public let properties: [JSONKeyExpectation]?
     /// What every element of an array must be; nil leaves them unchecked.
-    public let items: JSONSchema?
+    public let items: JSONValueSchema?
 
     public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-                items: JSONSchema? = nil) {
+                items: JSONValueSchema? = nil) {
         self.type = type
         self.enumValues = enumValues
         self.properties = properties

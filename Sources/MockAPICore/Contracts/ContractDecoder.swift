@@ -123,7 +123,7 @@ struct ContractDecoder {
     }
 
     /// `type`, `enum`, `properties` (an object's keys, as in `json`) and `items` (an array's elements).
-    private mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONSchema {
+    private mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONValueSchema {
         var type = enumValue(spec, "type", JSONValueType.self, at: path) ?? .any
         var enumValues: [JSONValue]?
         if let values = spec["enum"] {
@@ -137,7 +137,7 @@ struct ContractDecoder {
             }
         }
         let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
-        var items: JSONSchema?
+        var items: JSONValueSchema?
         if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
             checkKeys(itemObject, allowed: ["type", "enum", "properties", "items"], at: "\(path).items")
             items = decodeSchema(itemObject, at: "\(path).items")
@@ -148,7 +148,7 @@ struct ContractDecoder {
                 problem(at: path, "\"\(key)\" describes \(implied == .object ? "an object" : "an array"), but \"type\" is \"\(type.rawValue)\"")
             }
         }
-        return JSONSchema(type: type, enumValues: enumValues, properties: properties, items: items)
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, items: items)
     }
 
     private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {

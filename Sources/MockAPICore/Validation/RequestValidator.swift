@@ -106,7 +106,7 @@ public enum RequestValidator {
         return found
     }
 
-    static func valueViolations(_ value: JSONValue, _ schema: JSONSchema, at location: String) -> [Violation] {
+    static func valueViolations(_ value: JSONValue, _ schema: JSONValueSchema, at location: String) -> [Violation] {
         guard schema.type.accepts(value) else {
             return [Violation(location, "expected \(schema.type.rawValue), found \(value.typeName)")]
         }

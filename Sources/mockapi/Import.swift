@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import MockAPIImport
+import MockAPIVerifyCommand
+
+extension MockAPICommand {
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Write contracts and fixtures from an OpenAPI document or a HAR capture.",
+            subcommands: [ImportOpenAPI.self, ImportHAR.self]
+        )
+    }
+
+    struct ImportOpenAPI: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "openapi",
+            abstract: "One contract per operation of an OpenAPI 3.0/3.1 document (JSON or YAML)."
+        )
+
+        @OptionGroup var options: ImportOptions
+
+        func run() throws {
+            try options.run(kind: "openapi", unit: "operation") { url throws(ImportError) in try OpenAPIImporter().importFile(url) }
+        }
+    }
+
+    struct ImportHAR: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "har",
+            abstract: "One contract per method and path template of a recorded session (HAR 1.2)."
+        )
+
+        @OptionGroup var options: ImportOptions
+
+        func run() throws {
+            try options.run(kind: "har", unit: "entry") { url throws(ImportError) in try HARImporter().importFile(url) }
+        }
+    }
+}
+
+/// The input file, `--out` and `--force`, and the shared run: warnings on stderr, one summary line on stdout.
+struct ImportOptions: ParsableArguments {
+    @Argument(help: "The file to import.")
+    var file: String
+
+    @Option(help: "Folder to write contracts/ and fixtures/ into (created if missing).")
+    var out: String
+
+    @Flag(help: "Replace existing contracts/ and fixtures/ folders under --out.")
+    var force = false
+
+    func run(kind: String, unit: String, _ importer: (URL) throws(ImportError) -> ImportedSet) throws {
+        do throws(ImportError) {
+            let set = try importer(URL(fileURLWithPath: file))
+            for warning in set.warnings { Output.error("warning: \(warning)") }
+            guard !set.contracts.isEmpty else { throw ImportError("\(file): nothing to import (no \(unit) could become a contract)") }
+            try ContractWriter(output: URL(fileURLWithPath: out), replace: force).write(set)
+            let skipped = set.skipped == 0 ? "" : "; \(set.skipped) \(unit == "entry" ? (set.skipped == 1 ? "entry" : "entries") : (set.skipped == 1 ? unit : unit + "s")) skipped"
+            Output.line("mockapi import \(kind): \(set.contracts.count) contracts, \(set.responseCount) responses, \(set.fixtures.count) fixtures written to \(out)\(skipped)")
+        } catch {
+            Output.error("mockapi import \(kind): \(error.description)")
+            throw ExitCode(2)
+        }
+    }
+}

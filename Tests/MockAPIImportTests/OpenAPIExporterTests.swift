@@ -1,0 +1,96 @@
+import Foundation
+import MockAPICore
+@testable import MockAPIImport
+import MockAPITestSupport
+import Testing
+
+struct OpenAPIExporterTests {
+    static let bundled = Result { try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures) }
+
+    /// The real validator (openapi-spec-validator, installed by scripts/setup), and a broken
+    /// document it must refuse, so a validator that accepts anything cannot pass this test.
+    @Test(.enabled(if: SpecValidator.pythonPath != nil, "python3 is not on PATH: openapi-spec-validator cannot run"))
+    func theExportedBundledSetIsAValidOpenAPI31Document() throws {
+        let scratch = try ScratchFolder()
+        let document = OpenAPIExporter().document(for: try Self.bundled.get())
+        let file = scratch.url.appendingPathComponent("openapi.json")
+        try Data(document.prettySerialized.utf8).write(to: file)
+        let valid = try SpecValidator.run(file)
+        #expect(valid.status == 0, "\(valid.output)")
+        #expect(valid.output.contains("OK"), "\(valid.output)")
+
+        guard case .object(var broken) = document else { Issue.record("not an object"); return }
+        broken["info"] = nil   // info is required
+        try Data(JSONValue.object(broken).prettySerialized.utf8).write(to: file)
+        let invalid = try SpecValidator.run(file)
+        #expect(invalid.status != 0, "\(invalid.output)")
+    }
+
+    @Test func theExportedDocumentImportsBackToTheSameRoutes() throws {
+        let original = try Self.bundled.get()
+        let scratch = try ScratchFolder()
+        let file = scratch.url.appendingPathComponent("openapi.json")
+        try Data(OpenAPIExporter().document(for: original).prettySerialized.utf8).write(to: file)
+        let imported = try OpenAPIImporter().importFile(file)
+        #expect(imported.skipped == 0, "\(imported.warnings)")
+        let roundTrip = try scratch.writeAndLoad(imported)
+        // Contracts that share a method and path (told apart by `match`) are one operation.
+        let sharing = original.routes.discriminated.values.flatMap { $0.dropFirst() }.map { original.contracts[$0].name }
+        #expect(sharing == ["facebook_signup"])
+        #expect(roundTrip.contracts.count == original.contracts.count - sharing.count)
+        for contract in original.contracts where !sharing.contains(contract.name) {
+            let again = try #require(roundTrip.contract(contract.name), "\(contract.name)")
+            let request = contract.request, back = again.request
+            #expect(back.method == request.method && back.path.text == request.path.text, "\(contract.name)")
+            #expect(back.query.map { "\($0.name) \($0.type) \($0.required) \($0.array)" } == request.query.map { "\($0.name) \($0.type) \($0.required) \($0.array)" }, "\(contract.name)")
+            #expect(Set(back.headers.map { $0.name.lowercased() }) == Set(request.headers.map { $0.name.lowercased() }), "\(contract.name)")
+            #expect(back.json?.map { "\($0.key) \($0.type) \($0.required)" } == request.json?.map { "\($0.key) \($0.type) \($0.required)" }, "\(contract.name)")
+            #expect(back.multipart?.map { "\($0.name) \($0.filename) \($0.contentTypes ?? [])" } == request.multipart?.map { "\($0.name) \($0.filename) \($0.contentTypes ?? [])" }, "\(contract.name)")
+            #expect(Set(again.responses.map(\.status)) == Set(contract.responses.map(\.status)), "\(contract.name)")
+            #expect(again.responses[again.defaultResponseIndex].body.isEmpty == contract.responses[contract.defaultResponseIndex].body.isEmpty, "\(contract.name)")
+        }
+        let backing = try #require(original.contract("backing")), backingAgain = try #require(roundTrip.contract("backing"))
+        // Examples pass through AnyCodable: key order and 45.0 versus 45 are not kept, the values are.
+        #expect(try canonical(JSONParser.parse(backingAgain.responses[0].body)) == canonical(JSONParser.parse(backing.responses[0].body)))
+    }
+
+    @Test func anArrayQueryKeyIsExportedUnderItsBracketedName() throws {
+        let document = OpenAPIExporter().document(for: try Self.bundled.get())
+        let discover = document.objectValue?["paths"]?.objectValue?["/v1/discover"]?.objectValue?["get"]?.objectValue
+        let names = discover?["parameters"].flatMap { if case .array(let a) = $0 { a.compactMap { $0.objectValue?["name"]?.stringValue } } else { nil } }
+        // The contract's own keys, then the set's defaults (contracts/_defaults.json).
+        #expect(names == ["category_ids[]", "sort", "page", "client_id", "Accept-Language", "User-Agent"])
+    }
+}
+
+/// Keys sorted, numbers as doubles.
+private func canonical(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .int(let number): .double(Double(number))
+    case .array(let elements): .array(elements.map(canonical))
+    case .object(let object): .object(JSONObject(object.members.sorted { $0.key < $1.key }.map { ($0.key, canonical($0.value)) }))
+    default: value
+    }
+}
+
+/// `python3 -m openapi_spec_validator FILE`.
+enum SpecValidator {
+    static let pythonPath: String? = ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":")
+        .map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    static func run(_ file: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(pythonPath))
+        process.arguments = ["-m", "openapi_spec_validator", file.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        if output.contains("No module named openapi_spec_validator") {
+            Issue.record("openapi-spec-validator is not installed: run scripts/setup")
+        }
+        return (process.terminationStatus, output)
+    }
+}
