@@ -60,7 +60,8 @@ static void *watch(void *context) {
             // unfinished or not begun: MHD 0.9.75 on epoll sometimes misses that edge, and would
             // hold the connection until the idle timeout.
             char byte;
-            bool late = since != 0 && now - since > deadline->limit_ns;
+            // `since` may have been set after `now` was read: unsigned, `now - since` would wrap.
+            bool late = since != 0 && now > since && now - since > deadline->limit_ns;
             if (late || recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0) {
                 atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
                 atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);

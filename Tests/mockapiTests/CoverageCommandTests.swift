@@ -4,27 +4,13 @@ import Testing
 
 /// `mockapi coverage` after a client run that is not Swift at all: curl sends the traffic.
 @Suite struct CoverageCommandTests {
-    /// Sends one request with curl (a client mockapi knows nothing about); returns the status.
-    @discardableResult
-    private func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let status = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return status
-    }
-
     @Test func unmatchedAndViolatingRequestsFailTheGateByName() throws {
         let server = try CommandLineRunner.Server(["--quiet"])
         defer { _ = server.stop() }
-        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
-        #expect(try curl([server.baseURL + "/v1/projects/42/backer/2001"]) == "404")
-        #expect(try curl(["-X", "PUT", server.baseURL + "/v1/projects/42/backers/2001", "-H", "Authorization: token t",
-                          "-H", "Content-Type: application/json", "-d", #"{"amount": "45", "reward_id": 9002}"#]) == "422")
+        #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
+        #expect(try curlStatus(server.baseURL + "/v1/projects/42/backer/2001") == "404")
+        #expect(try curlStatus("-X", "PUT", server.baseURL + "/v1/projects/42/backers/2001", "-H", "Authorization: token t",
+                          "-H", "Content-Type: application/json", "-d", #"{"amount": "45", "reward_id": 9002}"#) == "422")
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("cov-\(UUID().uuidString)/reports/coverage.xml")
         defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent().deletingLastPathComponent()) }
 
@@ -50,8 +36,8 @@ import Testing
     @Test func cleanRunPassesAndStrictFailsOnUncoveredContracts() throws {
         let server = try CommandLineRunner.Server(["--quiet"])
         defer { _ = server.stop() }
-        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
-        #expect(try curl([server.baseURL + "/v1/users/self", "-H", "Authorization: token t"]) == "200")
+        #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
+        #expect(try curlStatus(server.baseURL + "/v1/users/self", "-H", "Authorization: token t") == "200")
 
         let clean = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
         #expect(clean.status == 0, "\(clean.stdout)")
@@ -73,7 +59,7 @@ import Testing
     @Test func serverWithAnAdminTokenIsReadWithIt() throws {
         let server = try CommandLineRunner.Server(["--quiet", "--admin-token", "s3cret"])
         defer { _ = server.stop() }
-        #expect(try curl([server.baseURL + "/v1/categories"]) == "200")
+        #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
 
         let refused = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
         #expect(refused.status == 2)

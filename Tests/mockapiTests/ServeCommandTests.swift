@@ -64,31 +64,29 @@ struct ServeCommandTests {
     }
 }
 
-/// The status code curl gets for a GET.
-func curlStatus(_ url: String) throws -> String {
-    let curl = Process()
-    curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    curl.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url]
+/// What curl (a client mockapi knows nothing about) prints on stdout for `arguments`.
+@discardableResult
+func curl(_ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["curl", "-s"] + arguments
     let output = Pipe()
-    curl.standardOutput = output
-    try curl.run()
-    curl.waitUntilExit()
-    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text
+}
+
+/// The status code curl gets for a request (`arguments` end with the URL).
+@discardableResult
+func curlStatus(_ arguments: String...) throws -> String {
+    try curl(["-o", "/dev/null", "-w", "%{http_code}"] + arguments)
 }
 
 /// `serve --watch`: edits reach the running server within a second; a broken one does not.
 @Suite struct WatchTests {
-    private func body(_ url: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", url]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
-    }
+    private func body(_ url: String) throws -> String { try curl([url]) }
 
     /// Polls for up to 2 s until `condition` holds.
     private func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
