@@ -54,6 +54,12 @@ extension MockAPICommand {
         @Flag(help: "No per-request log lines on stderr.")
         var quiet = false
 
+        @Option(help: "Request log lines on stderr: text, or json (one object per line).")
+        var logFormat: RequestLogOptions.Format = .text
+
+        @Flag(help: "Log each request's headers (and the headers its response sets) under its line.")
+        var verbose = false
+
         func validate() throws {
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
@@ -86,7 +92,8 @@ extension MockAPICommand {
             configuration.journalMaxBytes = journalBytes
             configuration.journalSecrets = journalSecrets
             configuration.adminToken = adminToken
-            configuration.requestLog = quiet ? nil : RequestLog()
+            configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(
+                format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
 
             let server: MockServer
             do {
