@@ -12,11 +12,11 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
-        @Option(help: "Address to listen on (an IPv4 or IPv6 literal).")
-        var host = "127.0.0.1"
+        @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
+        var host: String?
 
-        @Option(help: "Port to listen on; 0 picks a free one.")
-        var port: UInt16 = 8080
+        @Option(name: [.short, .long], help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
+        var port: UInt16?
 
         @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
         var maxBodyBytes = 32 * 1024 * 1024
@@ -61,6 +61,7 @@ extension MockAPICommand {
         var verbose = false
 
         func validate() throws {
+            _ = try listenPort()
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
@@ -77,10 +78,17 @@ extension MockAPICommand {
             // Before loading, which can take long for a big set: Ctrl-C must work during it too.
             StopSignals.startWatching()
             let set = try contractOptions.load()
+            let host: String
+            do {
+                host = try ListenAddress.resolve(listenHost)
+            } catch {
+                Output.error("mockapi: \(error.description)")
+                throw ExitCode(2)
+            }
 
             var configuration = ServerConfiguration()
             configuration.host = host
-            configuration.port = port
+            configuration.port = try listenPort()
             configuration.maxBodyBytes = maxBodyBytes
             configuration.maxJSONBytes = maxJsonBytes
             configuration.connectionTimeoutSeconds = timeout
