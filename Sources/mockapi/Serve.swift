@@ -54,6 +54,15 @@ extension MockAPICommand {
         @Flag(help: "No per-request log lines on stderr.")
         var quiet = false
 
+        @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+        var tlsCert: String?
+
+        @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+        var tlsKey: String?
+
+        @Flag(help: "Serve HTTPS with a certificate for localhost and 127.0.0.1 made at start (with openssl); its path is printed.")
+        var tlsSelfSigned = false
+
         @Option(help: "Request log lines on stderr: text, or json (one object per line).")
         var logFormat: RequestLogOptions.Format = .text
 
@@ -62,6 +71,7 @@ extension MockAPICommand {
 
         func validate() throws {
             _ = try listenPort()
+            try validateTLS()
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
@@ -86,8 +96,12 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
 
+            let tls = try loadTLS()
+            defer { tls?.generated?.remove() }
+
             var configuration = ServerConfiguration()
             configuration.host = host
+            configuration.tls = tls?.credentials
             configuration.port = try listenPort()
             configuration.maxBodyBytes = maxBodyBytes
             configuration.maxJSONBytes = maxJsonBytes
@@ -112,6 +126,9 @@ extension MockAPICommand {
             }
             StopSignals.beginServing()
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
+            if let generated = tls?.generated {
+                Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
+            }
             if !AdminAccess.isLoopback(host) {
                 Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
                     + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))

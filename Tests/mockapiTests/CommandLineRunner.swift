@@ -48,20 +48,30 @@ enum CommandLineRunner {
         let stdout: Pipe
         let stderr: Pipe
         /// The first stdout line.
-        let firstLine: String
+        private(set) var firstLine: String
 
         /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`).
         init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true) throws {
             (process, stdout, stderr) = CommandLineRunner.process(["serve"] + (portZero ? ["--port", "0"] : []) + arguments,
                                                                   environment: environment)
             try process.run()
-            var buffer = Data()
-            while !buffer.contains(0x0A) {
+            firstLine = ""
+            firstLine = nextLine()
+        }
+
+        /// Stdout read so far past the lines already returned.
+        private var unread = Data()
+
+        /// The next stdout line (waits for it; empty at the end).
+        func nextLine() -> String {
+            while !unread.contains(0x0A) {
                 let chunk = stdout.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
-                buffer += chunk
+                unread += chunk
             }
-            firstLine = String(decoding: buffer.prefix { $0 != 0x0A }, as: UTF8.self)
+            let line = unread.prefix { $0 != 0x0A }
+            unread = unread.dropFirst(line.count + 1)
+            return String(decoding: line, as: UTF8.self)
         }
 
         var baseURL: String { firstLine.split(separator: " ").dropFirst(3).first.map(String.init) ?? "" }
