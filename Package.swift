@@ -27,7 +27,8 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]
         ),
         // Fixed-arity wrappers for MHD's variadic calls, which Swift cannot import.
-        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"]),
+        // GnuTLS (libmicrohttpd's own TLS library, installed with libmicrohttpd-dev) for HTTPS details MHD does not expose.
+        .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
         // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
         .target(name: "MockAPICore"),
         // The only Swift module that touches libmicrohttpd.

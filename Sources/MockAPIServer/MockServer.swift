@@ -34,10 +34,10 @@ public final class MockServer: Sendable {
     /// Requests whose headers have arrived and whose answer has not finished sending.
     public var requestsInFlight: Int { handler.inFlight }
 
-    /// `http://HOST:PORT`, with IPv6 hosts in brackets.
+    /// `http://HOST:PORT` (`https` with TLS), with IPv6 hosts in brackets.
     public var baseURL: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        return "http://\(host):\(port)"
+        return "\(configuration.scheme)://\(host):\(port)"
     }
 
     /// Starts serving at once; the route table and every fixture response are ready before the
@@ -81,13 +81,14 @@ public final class MockServer: Sendable {
         if configuration.threads > 1 {
             options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil), at: 0)
         }
+        options.insert(contentsOf: configuration.tlsOptions, at: 0)
         let context = Unmanaged.passUnretained(handler).toOpaque()
         let headerDeadline = configuration.headerTimeoutSeconds > 0
             ? CMicroHTTPDShims_header_deadline_start(UInt32(configuration.headerTimeoutSeconds)) : nil
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in
-            CMicroHTTPDShims_start_daemon(flags, configuration.host, configuration.port, RequestHandler.access, context,
+            CMicroHTTPDShims_start_daemon(flags | configuration.tlsFlags, configuration.host, configuration.port, RequestHandler.access, context,
                                           RequestHandler.completed, context, options.baseAddress, headerDeadline, &badHost)
         }
         guard let started else {

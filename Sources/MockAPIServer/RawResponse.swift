@@ -21,10 +21,11 @@ enum RawResponse {
         guard descriptor >= 0 else { return }
         // Nothing else is being written on this connection: its previous response was sent whole
         // before this request was read. The socket is non-blocking; a short error response fits
-        // an empty send buffer, and what does not is dropped with the connection.
+        // an empty send buffer, and what does not is dropped with the connection. On HTTPS the
+        // bytes go through the connection's TLS session.
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes { CMicroHTTPDShims_connection_send(connection, $0.baseAddress! + offset, bytes.count - offset) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { break }
             offset += sent

@@ -160,7 +160,7 @@ final class RequestHandler: Sendable {
         CMicroHTTPDShims_answering(connection)
         let response = tooLarge(context)
         RawResponse.sendAndClose(response, on: connection)
-        record(context, path: path, status: response.status, contract: nil, response: nil)
+        record(context, path: path, status: response.status, contract: nil, response: nil, problem: response.problem)
         return .NO
     }
 
@@ -254,10 +254,7 @@ final class RequestHandler: Sendable {
         journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
                                  query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
                                  parts: context.receivedParts, contract: contract, response: response, status: status, problem: problem)
-        if let log = configuration.requestLog {
-            log.request(method: context.method, path: String(decoding: path, as: UTF8.self), status: status, contract: contract,
-                        nanoseconds: System.monotonicNanoseconds() - context.started)
-        }
+        log(context, path: path, status: status, contract: contract, response: response, problem: problem)
     }
 }
 

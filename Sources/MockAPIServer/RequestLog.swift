@@ -6,30 +6,38 @@ import Glibc
 import Darwin
 #endif
 
-/// One line per request on stderr, written off the request threads.
+/// One line per request on stderr, formatted and written off the request threads.
 ///
-/// Handing a line to a serial queue never blocks a libmicrohttpd callback, even when stderr is
-/// a slow pipe; past `maxPending` lines waiting, lines are dropped and counted instead.
+/// A request thread only copies what the line needs (`RequestLogEntry`) and hands it to a
+/// serial queue, which formats and writes it: a libmicrohttpd callback never waits for a slow
+/// pipe, nor spends time building text. Past `maxPending` lines waiting, lines are dropped and
+/// counted instead.
 public final class RequestLog: Sendable {
+    public let options: RequestLogOptions
     private let queue = DispatchQueue(label: "mockapi.request-log")
     private let pending = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let maxPending: Int
     private let fileDescriptor: Int32
 
-    public init(fileDescriptor: Int32 = 2, maxPending: Int = 10_000) {
+    public init(fileDescriptor: Int32 = 2, maxPending: Int = 10_000, options: RequestLogOptions = RequestLogOptions()) {
         self.fileDescriptor = fileDescriptor
         self.maxPending = maxPending
+        self.options = options
+        tzset() // local time for the timestamps, read once rather than on the first line
     }
 
-    /// `GET /v1/users/self 200 current_user 0.21ms`
-    func request(method: String, path: String, status: Int, contract: String?, nanoseconds: UInt64) {
-        let milliseconds = Double(nanoseconds) / 1_000_000
-        let rounded = (milliseconds * 100).rounded() / 100
-        write("\(method) \(path) \(status) \(contract ?? "-") \(rounded)ms")
+    /// Formats the entry on the log's queue.
+    func request(_ entry: RequestLogEntry) {
+        let options = options
+        enqueue { RequestLogFormatter.line(entry, options: options) }
     }
 
     public func write(_ line: String) {
+        enqueue { line }
+    }
+
+    private func enqueue(_ makeLine: @escaping @Sendable () -> String) {
         guard pending.add(1, ordering: .relaxed).newValue <= maxPending else {
             pending.subtract(1, ordering: .relaxed)
             dropped.add(1, ordering: .relaxed)
@@ -37,7 +45,7 @@ public final class RequestLog: Sendable {
         }
         let descriptor = fileDescriptor
         queue.async { [self] in
-            var text = line
+            var text = makeLine()
             let lost = dropped.exchange(0, ordering: .relaxed)
             if lost > 0 { text = "(\(lost) log lines dropped: stderr was not keeping up)\n" + text }
             text += "\n"
@@ -48,6 +56,28 @@ public final class RequestLog: Sendable {
 
     /// Waits until every accepted line is written.
     public func flush() { queue.sync {} }
+}
+
+/// How request lines look: `--log-format`, colour, `--verbose`.
+public struct RequestLogOptions: Sendable {
+    public enum Format: String, Sendable, CaseIterable {
+        /// `21:30:01.123 GET /v1/discover?page=x 422 discover 0.31ms  query.page: expected int, found "x"`
+        case text
+        /// One JSON object per line: time, method, path, query, status, contract, response, ms, problem.
+        case json
+    }
+
+    public var format: Format
+    /// ANSI colour for the status (text only); the caller decides (a terminal, no `NO_COLOR`).
+    public var colour: Bool
+    /// Request headers (and the headers a contract's response sets) under each line.
+    public var verbose: Bool
+
+    public init(format: Format = .text, colour: Bool = false, verbose: Bool = false) {
+        self.format = format
+        self.colour = colour
+        self.verbose = verbose
+    }
 }
 
 /// Writes every byte unless the descriptor fails.

@@ -6,6 +6,8 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// 0 picks a free port; read the real one from `MockServer.port`.
     public var port: UInt16 = 8080
+    /// HTTPS with this certificate and key; nil for plain HTTP.
+    public var tls: TLSCredentials?
     /// Bodies larger than this get a 413.
     public var maxBodyBytes = 32 * 1024 * 1024
     /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.

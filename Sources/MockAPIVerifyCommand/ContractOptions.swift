@@ -4,11 +4,17 @@ import MockAPICore
 
 /// `--contracts` and `--fixtures`, shared by every command that reads a contract set.
 public struct ContractOptions: ParsableArguments {
-    @Option(help: "Folder of contract files (*.json).")
-    public var contracts = "contracts"
+    // A variable stands in for its flag: the flag beats it, it beats the default.
+    @Option(help: "Folder of contract files (*.json); $MOCKAPI_CONTRACTS when not given.")
+    public var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? "contracts"
 
-    @Option(help: "Folder the contracts' fixture paths are relative to.")
-    public var fixtures = "fixtures"
+    @Option(help: "Folder the contracts' fixture paths are relative to; $MOCKAPI_FIXTURES when not given.")
+    public var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? "fixtures"
+
+    /// A set, non-empty variable.
+    private static func environment(_ name: String) -> String? {
+        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     public init() {}
 

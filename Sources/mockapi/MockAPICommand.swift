@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 import ExampleAPIChecks
 import MockAPIVerifyCommand
 #if canImport(Glibc)
@@ -12,6 +13,7 @@ struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
+        version: "mockapi \(MockAPIVersion.current)",
         subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self]
     )
 }
@@ -22,6 +24,11 @@ enum Entry {
     /// so every thread libmicrohttpd starts inherits the mask and `StopSignals`' own `sigwait`
     /// thread is the only place they land. The other commands take the async path.
     static func main() {
+        let commands = MockAPICommand.configuration.subcommands.map { $0._commandName } + ["help"]
+        if let unknown = UnknownCommand.message(for: CommandLine.arguments.dropFirst().first, known: commands) {
+            FileHandle.standardError.write(Data((unknown + "\n").utf8))
+            exit(ExitCode.validationFailure.rawValue) // 64, as for any other usage error
+        }
         guard CommandLine.arguments.dropFirst().first == "serve" else {
             VerifyCommand.use(checks: { _ in BundledClientChecks.all })
             Task {

@@ -12,11 +12,11 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
-        @Option(help: "Address to listen on (an IPv4 or IPv6 literal).")
-        var host = "127.0.0.1"
+        @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
+        var host: String?
 
-        @Option(help: "Port to listen on; 0 picks a free one.")
-        var port: UInt16 = 8080
+        @Option(name: [.short, .long], help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
+        var port: UInt16?
 
         @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
         var maxBodyBytes = 32 * 1024 * 1024
@@ -63,7 +63,24 @@ extension MockAPICommand {
         @Flag(help: "Answer CORS preflights and add Access-Control-Allow-Origin: * to every answer, for pages in a browser.")
         var cors = false
 
+        @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+        var tlsCert: String?
+
+        @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+        var tlsKey: String?
+
+        @Flag(help: "Serve HTTPS with a certificate for localhost and 127.0.0.1 made at start (with openssl); its path is printed.")
+        var tlsSelfSigned = false
+
+        @Option(help: "Request log lines on stderr: text, or json (one object per line).")
+        var logFormat: RequestLogOptions.Format = .text
+
+        @Flag(help: "Log each request's headers (and the headers its response sets) under its line.")
+        var verbose = false
+
         func validate() throws {
+            _ = try listenPort()
+            try validateTLS()
             guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
             guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
             guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
@@ -83,10 +100,21 @@ extension MockAPICommand {
             // Before loading, which can take long for a big set: Ctrl-C must work during it too.
             StopSignals.startWatching()
             let set = try contractOptions.load()
+            let host: String
+            do {
+                host = try ListenAddress.resolve(listenHost)
+            } catch {
+                Output.error("mockapi: \(error.description)")
+                throw ExitCode(2)
+            }
+
+            let tls = try loadTLS()
+            defer { tls?.generated?.remove() }
 
             var configuration = ServerConfiguration()
             configuration.host = host
-            configuration.port = port
+            configuration.tls = tls?.credentials
+            configuration.port = try listenPort()
             configuration.maxBodyBytes = maxBodyBytes
             configuration.maxJSONBytes = maxJsonBytes
             configuration.connectionTimeoutSeconds = timeout
@@ -98,7 +126,8 @@ extension MockAPICommand {
             configuration.journalMaxBytes = journalBytes
             configuration.journalSecrets = journalSecrets
             configuration.adminToken = adminToken
-            configuration.requestLog = quiet ? nil : RequestLog()
+            configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(
+                format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
             configuration.delay = delay.flatMap(Latency.init)
             configuration.cors = cors
             configuration.reloadSource = (contractOptions.contracts, contractOptions.fixtures)
@@ -112,6 +141,9 @@ extension MockAPICommand {
             }
             StopSignals.beginServing()
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
+            if let generated = tls?.generated {
+                Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
+            }
             if !AdminAccess.isLoopback(host) {
                 Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
                     + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))

@@ -18,11 +18,14 @@ enum CommandLineRunner {
         return BundledAPI.root.appendingPathComponent(".build/debug/mockapi")
     }
 
-    static func process(_ arguments: [String]) -> (Process, stdout: Pipe, stderr: Pipe) {
+    /// `environment` is added to the test's own, minus `MOCKAPI_*` and `NO_COLOR`: a developer's
+    /// shell must not change what a test sees.
+    static func process(_ arguments: [String], environment: [String: String] = [:]) -> (Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = BundledAPI.root
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") && $0.key != "NO_COLOR" }.merging(environment) { $1 }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
@@ -30,8 +33,8 @@ enum CommandLineRunner {
     }
 
     /// Runs to completion (commands that end by themselves).
-    static func run(_ arguments: [String]) throws -> Result {
-        let (process, stdout, stderr) = process(arguments)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let (process, stdout, stderr) = process(arguments, environment: environment)
         try process.run()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
@@ -45,18 +48,30 @@ enum CommandLineRunner {
         let stdout: Pipe
         let stderr: Pipe
         /// The first stdout line.
-        let firstLine: String
+        private(set) var firstLine: String
 
-        init(_ arguments: [String]) throws {
-            (process, stdout, stderr) = CommandLineRunner.process(["serve", "--port", "0"] + arguments)
+        /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`).
+        init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true) throws {
+            (process, stdout, stderr) = CommandLineRunner.process(["serve"] + (portZero ? ["--port", "0"] : []) + arguments,
+                                                                  environment: environment)
             try process.run()
-            var buffer = Data()
-            while !buffer.contains(0x0A) {
+            firstLine = ""
+            firstLine = nextLine()
+        }
+
+        /// Stdout read so far past the lines already returned.
+        private var unread = Data()
+
+        /// The next stdout line (waits for it; empty at the end).
+        func nextLine() -> String {
+            while !unread.contains(0x0A) {
                 let chunk = stdout.fileHandleForReading.availableData
                 if chunk.isEmpty { break }
-                buffer += chunk
+                unread += chunk
             }
-            firstLine = String(decoding: buffer.prefix { $0 != 0x0A }, as: UTF8.self)
+            let line = unread.prefix { $0 != 0x0A }
+            unread = unread.dropFirst(line.count + 1)
+            return String(decoding: line, as: UTF8.self)
         }
 
         var baseURL: String { firstLine.split(separator: " ").dropFirst(3).first.map(String.init) ?? "" }

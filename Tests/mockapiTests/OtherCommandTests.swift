@@ -14,6 +14,7 @@ struct OtherCommandTests {
             USAGE: mockapi <subcommand>
 
             OPTIONS:
+              --version               Show the version.
               -h, --help              Show help information.
 
             SUBCOMMANDS:

@@ -21,7 +21,7 @@ struct ServeCommandTests {
         let (_, stderr) = server.stop()
         let lines = stderr.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines.first?.wholeMatch(of: /GET \/v1\/users\/42 200 user [0-9.]+ms/) != nil, "\(stderr)")
+        #expect(lines.first?.wholeMatch(of: /[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} GET \/v1\/users\/42 200 user [0-9.]+ms/) != nil, "\(stderr)")
     }
 
     @Test func brokenContractSetExitsTwoWithTheWholeReportAndServesNothing() throws {

@@ -49,6 +49,14 @@ unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon)
 /// The connection's socket, or -1.
 int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);
 
+/// NULL when GnuTLS accepts the PEM certificate (chain) and private key as a pair, otherwise its
+/// reason (a static string).
+const char *CMicroHTTPDShims_tls_check(const char *certificate_pem, const char *key_pem);
+
+/// Writes on the connection outside libmicrohttpd: through its TLS session on an HTTPS daemon,
+/// on the socket otherwise. Returns the bytes sent, or -1 (errno set for the socket; EINTR: retry).
+ssize_t CMicroHTTPDShims_connection_send(struct MHD_Connection *connection, const void *bytes, size_t length);
+
 /// Copies the request's headers into `buffer` as records of a 32-bit native-endian name length,
 /// a 32-bit value length, the name's bytes and the value's bytes, in arrival order.
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are

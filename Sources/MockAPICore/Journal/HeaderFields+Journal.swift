@@ -6,7 +6,7 @@ extension HeaderFields {
     /// The headers as the journal stores them: credentials (`Authorization`, `Proxy-Authorization`,
     /// `Cookie`) redacted unless `keepingSecrets`, long values cut. Returns `self`, uncopied, when
     /// nothing needs changing, which is the common case: one scan of the lengths.
-    func forJournal(keepingSecrets: Bool) -> HeaderFields {
+    public func forJournal(keepingSecrets: Bool) -> HeaderFields {
         let needsChange = withPackedBytes { buffer in
             var found = false
             forEachField(in: buffer) { name, value in

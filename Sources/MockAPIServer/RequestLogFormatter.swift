@@ -1,0 +1,114 @@
+import MockAPICore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Builds request log lines; runs on the log's queue, never on a request thread.
+enum RequestLogFormatter {
+    static func line(_ entry: RequestLogEntry, options: RequestLogOptions) -> String {
+        switch options.format {
+        case .text: text(entry, options: options)
+        case .json: json(entry, verbose: options.verbose).serialized
+        }
+    }
+
+    /// `21:30:01.123 GET /v1/activities?cursor=2 200 activities/page2 0.2ms`, then, for a refusal,
+    /// two spaces and why; verbose lines follow with `> request` and `< response` headers.
+    static func text(_ entry: RequestLogEntry, options: RequestLogOptions) -> String {
+        let status = options.colour ? colourised(entry.status) : String(entry.status)
+        var line = "\(localTime(entry.receivedAt)) \(entry.method) \(target(entry)) \(status) \(servedAs(entry)) \(milliseconds(entry))ms"
+        if let problem = entry.problem { line += "  " + problem }
+        guard options.verbose else { return line }
+        for header in requestHeaders(entry) { line += "\n    > \(header.name): \(header.value)" }
+        for header in responseHeaders(entry) { line += "\n    < \(header.name): \(header.value)" }
+        return line
+    }
+
+    /// One object per line: `{"time":"2026-11-22T21:30:01.123Z","method":"GET",…,"problem":null}`.
+    static func json(_ entry: RequestLogEntry, verbose: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("time", .string(utcTime(entry.receivedAt))),
+            ("method", .string(entry.method)),
+            ("path", .string(entry.path)),
+            ("query", .string(JournalEntry.encodeQuery(entry.query))),
+            ("status", .int(entry.status)),
+            ("contract", entry.contract.json),
+            ("response", entry.response.json),
+            ("ms", .double(milliseconds(entry))),
+            ("problem", entry.problem.json),
+        ]
+        if verbose {
+            members.append(("requestHeaders", .object(JSONObject(requestHeaders(entry).map { ($0.name, .string($0.value)) }))))
+            members.append(("responseHeaders", .object(JSONObject(responseHeaders(entry).map { ($0.name, .string($0.value)) }))))
+        }
+        return .object(JSONObject(members))
+    }
+
+    /// The path and, when there was one, the query as the journal shows it.
+    private static func target(_ entry: RequestLogEntry) -> String {
+        entry.query.isEmpty ? entry.path : entry.path + "?" + JournalEntry.encodeQuery(entry.query)
+    }
+
+    /// `user` for its default response, `activities/page2` for a named one, `-` when no contract matched.
+    private static func servedAs(_ entry: RequestLogEntry) -> String {
+        guard let contract = entry.contract else { return "-" }
+        guard let response = entry.response, response != "default" else { return contract }
+        return "\(contract)/\(response)"
+    }
+
+    /// Rounded to hundredths: `0.31`.
+    private static func milliseconds(_ entry: RequestLogEntry) -> Double {
+        (Double(entry.nanoseconds) / 10_000).rounded() / 100
+    }
+
+    private static func requestHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
+        entry.headers?.forJournal(keepingSecrets: entry.keepsSecrets).pairs ?? []
+    }
+
+    /// The headers mockapi sets on a contract's response (libmicrohttpd adds `Content-Length`
+    /// and the like); none for refusals, whose problem says enough.
+    private static func responseHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
+        guard let contracts = entry.contracts, let name = entry.contract, let responseName = entry.response,
+              let contract = contracts.contracts.first(where: { $0.name == name }),
+              let definition = contract.responses.first(where: { $0.name == responseName }) else { return [] }
+        let contentType = definition.contentType.map { [(name: "Content-Type", value: $0)] } ?? []
+        return contentType + [("Mockapi-Contract", contract.name)] + definition.headers
+    }
+
+    /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.
+    private static func colourised(_ status: Int) -> String {
+        let code = switch status {
+        case 200..<300: "32"
+        case 300..<400: "36"
+        case 400..<500: "33"
+        default: "31"
+        }
+        return "\u{1B}[\(code)m\(status)\u{1B}[0m"
+    }
+
+    /// `21:30:01.123`, local time.
+    static func localTime(_ epochMilliseconds: Int64) -> String {
+        let parts = calendar(epochMilliseconds, local: true)
+        return "\(two(parts.time.tm_hour)):\(two(parts.time.tm_min)):\(two(parts.time.tm_sec)).\(three(parts.milliseconds))"
+    }
+
+    /// `2026-11-22T21:30:01.123Z`.
+    static func utcTime(_ epochMilliseconds: Int64) -> String {
+        let parts = calendar(epochMilliseconds, local: false)
+        let time = parts.time
+        return "\(time.tm_year + 1900)-\(two(time.tm_mon + 1))-\(two(time.tm_mday))T\(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec))"
+            + ".\(three(parts.milliseconds))Z"
+    }
+
+    private static func calendar(_ epochMilliseconds: Int64, local: Bool) -> (time: tm, milliseconds: Int32) {
+        var seconds = time_t(epochMilliseconds / 1000)
+        var time = tm()
+        if local { localtime_r(&seconds, &time) } else { gmtime_r(&seconds, &time) }
+        return (time, Int32(epochMilliseconds % 1000))
+    }
+
+    private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    private static func three(_ value: Int32) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
+}

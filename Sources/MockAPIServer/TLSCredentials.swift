@@ -1,0 +1,52 @@
+import CMicroHTTPDShims
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A PEM certificate (chain) and its private key, checked as a pair, for HTTPS.
+///
+/// ```swift
+/// configuration.tls = try TLSCredentials(certificatePEM: certificate, keyPEM: key)
+/// ```
+public final class TLSCredentials: @unchecked Sendable {
+    // Why unchecked: two C strings written once in init, freed in deinit, only read in between.
+    // libmicrohttpd takes them as pointers (MHD_OPTION_HTTPS_MEM_*), so they live as long as
+    // the configuration that holds them, which outlives the daemon.
+    let certificate: UnsafeMutablePointer<CChar>
+    let key: UnsafeMutablePointer<CChar>
+
+    /// Why a certificate and key cannot be used.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Throws GnuTLS's reason when the two are not a usable PEM certificate and matching key.
+    public init(certificatePEM: String, keyPEM: String) throws(Refusal) {
+        let reason = certificatePEM.withCString { certificate in keyPEM.withCString { CMicroHTTPDShims_tls_check(certificate, $0) } }
+        if let reason { throw Refusal(description: String(cString: reason)) }
+        certificate = strdup(certificatePEM)
+        key = strdup(keyPEM)
+    }
+
+    deinit {
+        free(certificate)
+        free(key)
+    }
+}
+
+extension ServerConfiguration {
+    var scheme: String { tls == nil ? "http" : "https" }
+
+    var tlsFlags: UInt32 { tls == nil ? 0 : MHD_USE_TLS.rawValue }
+
+    /// The key and certificate options, or none for plain HTTP.
+    var tlsOptions: [MHD_OptionItem] {
+        guard let tls else { return [] }
+        return [
+            MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(tls.key)),
+            MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(tls.certificate)),
+        ]
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import Foundation
+
+/// `MOCKAPI_HOST` and `MOCKAPI_PORT` stand in for `--host` and `--port` when those are not given
+/// (`MOCKAPI_CONTRACTS` and `MOCKAPI_FIXTURES` live with `ContractOptions`): a flag beats its
+/// variable, the variable beats the default.
+extension MockAPICommand.Serve {
+    static let defaultHost = "127.0.0.1"
+    static let defaultPort: UInt16 = 8080
+
+    var listenHost: String {
+        host ?? ProcessInfo.processInfo.environment["MOCKAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultHost
+    }
+
+    /// Throws when `MOCKAPI_PORT` is set but is no port, rather than quietly using 8080.
+    func listenPort() throws -> UInt16 {
+        if let port { return port }
+        guard let text = ProcessInfo.processInfo.environment["MOCKAPI_PORT"], !text.isEmpty else { return Self.defaultPort }
+        guard let port = UInt16(text) else { throw ValidationError("MOCKAPI_PORT is \"\(text)\": expected a port number, 0 to 65535") }
+        return port
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+/// What people type without reading the help: --version, -p, localhost, environment variables, typos.
+struct CommandLineHabitsTests {
+    @Test func versionPrintsTheNameAndVersion() throws {
+        let result = try CommandLineRunner.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "mockapi 0.9.0\n")
+    }
+
+    @Test func aMistypedCommandNamesTheNearestOneAndExits64() throws {
+        let serve = try CommandLineRunner.run(["serv"])
+        #expect(serve.status == 64)
+        #expect(serve.stderr == "Error: unknown command \"serv\". Did you mean \"serve\"?\n")
+        #expect(serve.stdout.isEmpty)
+        let verify = try CommandLineRunner.run(["verfy", "--strict"])
+        #expect(verify.status == 64)
+        #expect(verify.stderr == "Error: unknown command \"verfy\". Did you mean \"verify\"?\n")
+        let nothingClose = try CommandLineRunner.run(["xyzzy"])
+        #expect(nothingClose.status == 64)
+        #expect(nothingClose.stderr == "Error: unknown command \"xyzzy\". Commands: serve, verify, coverage, lint, routes, import, export, help; see 'mockapi --help'.\n")
+    }
+
+    @Test func shortPortAndLocalhostAsHost() throws {
+        let server = try CommandLineRunner.Server(["-p", "0", "--host", "localhost", "--quiet"], portZero: false)
+        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(19 routes\)/) != nil, "\(server.firstLine)")
+        #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
+        #expect(server.stop().status == 0)
+    }
+
+    @Test func environmentVariablesStandInForTheServeFlags() throws {
+        let set = try TemporaryContractSet(
+            contracts: ["ping.json": #"{"name": "ping", "request": {"method": "GET", "path": "/ping"}, "responses": {"default": {"status": 204}}}"#])
+        let server = try CommandLineRunner.Server(["--quiet"], environment: [
+            "MOCKAPI_PORT": "0", "MOCKAPI_HOST": "localhost", "MOCKAPI_CONTRACTS": set.contracts.path, "MOCKAPI_FIXTURES": set.fixtures.path,
+        ], portZero: false)
+        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(1 routes\)/) != nil, "\(server.firstLine)")
+        #expect(try curlStatus(server.baseURL + "/ping") == "204")
+        _ = server.stop()
+    }
+
+    @Test func flagsBeatTheirEnvironmentVariables() throws {
+        let server = try CommandLineRunner.Server(["-p", "0", "--contracts", "contracts", "--fixtures", "fixtures", "--quiet"], environment: [
+            "MOCKAPI_PORT": "not-a-port", "MOCKAPI_CONTRACTS": "/nonexistent/contracts", "MOCKAPI_FIXTURES": "/nonexistent/fixtures",
+        ], portZero: false)
+        #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(19 routes\)/) != nil, "\(server.firstLine)")
+        _ = server.stop()
+    }
+
+    @Test func aPortVariableThatIsNoPortIsAUsageError() throws {
+        let result = try CommandLineRunner.run(["serve", "--quiet"], environment: ["MOCKAPI_PORT": "80800"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: MOCKAPI_PORT is \"80800\": expected a port number, 0 to 65535\n"), "\(result.stderr)")
+    }
+
+    @Test func aHostThatDoesNotResolveExitsTwo() throws {
+        let result = try CommandLineRunner.run(["serve", "--port", "0", "--host", "no-such-host.invalid"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("mockapi: cannot listen on \"no-such-host.invalid\": no such host ("), "\(result.stderr)")
+    }
+}

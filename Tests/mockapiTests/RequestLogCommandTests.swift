@@ -1,0 +1,89 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+/// `mockapi serve`'s request log on stderr, read from the real binary.
+struct RequestLogCommandTests {
+    @Test func eachLineHasATimestampTheQueryTheResponseNameAndWhyARefusalWasRefused() throws {
+        let server = try CommandLineRunner.Server(["--max-json-bytes", "16"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/discover?page=x"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/activities?cursor=2"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/projects/42/backer/2001"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "DELETE", server.baseURL + "/v1/users/self"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": 45, "reward_id": 9002}"#,
+                          server.baseURL + "/v1/projects/42/backers/2001"])
+        let lines = server.stop().stderr.split(separator: "\n").map { $0.replacing(#/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} /#, with: "") }
+            .map { $0.replacing(#/ [0-9]+\.[0-9]+ms/#, with: " _ms") }
+        #expect(lines == [
+            #"GET /v1/discover?page=x 422 discover _ms  query.page: expected int, found "x""#,
+            "GET /v1/activities?cursor=2 200 activities/page2 _ms",
+            "GET /v1/projects/42/backer/2001 404 - _ms  no contract matches GET /v1/projects/42/backer/2001",
+            "DELETE /v1/users/self 405 - _ms  DELETE is not allowed on /v1/users/self; the contracts allow GET",
+            "PUT /v1/projects/42/backers/2001 413 - _ms  the body is larger than the server's limit of 16 bytes (mockapi serve --max-json-bytes)",
+            "mockapi: SIGTERM, stopped",
+        ])
+    }
+
+    @Test func jsonFormatIsOneObjectPerLineWithEveryField() throws {
+        let server = try CommandLineRunner.Server(["--log-format", "json"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/discover?page=x"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/users/42"])
+        let lines = server.stop().stderr.split(separator: "\n").dropLast()
+        try #require(lines.count == 2)
+        let refused = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(refused.keys) == ["time", "method", "path", "query", "status", "contract", "response", "ms", "problem"])
+        #expect((refused["time"] as? String)?.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/) != nil)
+        #expect(refused["path"] as? String == "/v1/discover")
+        #expect(refused["query"] as? String == "page=x")
+        #expect(refused["status"] as? Int == 422)
+        #expect(refused["contract"] as? String == "discover")
+        #expect(refused["response"] is NSNull)
+        #expect(refused["problem"] as? String == #"query.page: expected int, found "x""#)
+        let served = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(served["response"] as? String == "default")
+        #expect(served["problem"] is NSNull)
+        #expect(served["ms"] is Double)
+    }
+
+    @Test func verboseShowsRequestHeadersRedactedAndTheHeadersTheResponseSets() throws {
+        let server = try CommandLineRunner.Server(["--verbose"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", "-H", "Authorization: token secret-value", "-A", "test-agent", server.baseURL + "/v1/users/self"])
+        let stderr = server.stop().stderr
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.first?.contains("GET /v1/users/self 200 current_user") == true, "\(stderr)")
+        #expect(Array(lines.dropFirst().prefix(6)) == [
+            "    > Host: \(server.baseURL.dropFirst("http://".count))",
+            "    > User-Agent: test-agent",
+            "    > Accept: */*",
+            "    > Authorization: token [redacted]",
+            "    < Content-Type: application/json",
+            "    < Mockapi-Contract: current_user",
+        ])
+        #expect(!stderr.contains("secret-value"))
+    }
+
+    @Test func statusIsColouredOnATerminalOnlyWithoutNO_COLOR() throws {
+        for (noColour, coloured) in [(nil, true), ("1", false)] as [(String?, Bool)] {
+            let terminal = try PseudoTerminal()
+            let (process, stdout, _) = CommandLineRunner.process(["serve", "--port", "0"], environment: noColour.map { ["NO_COLOR": $0] } ?? [:])
+            process.standardError = terminal.terminal
+            try process.run()
+            let firstLine = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+            let baseURL = try #require(firstLine.split(separator: " ").dropFirst(3).first.map(String.init))
+            _ = try Curl.run(["-s", "-o", "/dev/null", baseURL + "/v1/users/42"])
+            _ = try Curl.run(["-s", "-o", "/dev/null", baseURL + "/v1/nope"])
+            process.terminate()
+            process.waitUntilExit()
+            let text = terminal.readAll()
+            #expect(text.contains("GET /v1/users/42 \u{1B}[32m200\u{1B}[0m user") == coloured, "\(text)")
+            #expect(text.contains("GET /v1/nope \u{1B}[33m404\u{1B}[0m -") == coloured, "\(text)")
+            #expect(text.contains("GET /v1/users/42 200 user") == !coloured, "\(text)")
+        }
+    }
+
+    @Test func pipedStderrIsNeverColoured() throws {
+        let server = try CommandLineRunner.Server([])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/users/42"])
+        #expect(!server.stop().stderr.contains("\u{1B}"))
+    }
+}
