@@ -11,12 +11,18 @@ import Darwin
 /// cannot queue: one decided in the middle of a request body (MHD 0.9.75 refuses to queue
 /// until the body has ended). The caller then returns `MHD_NO`, and MHD closes the connection.
 enum RawResponse {
-    static func sendAndClose(_ response: GeneratedResponse, on connection: OpaquePointer) {
+    /// The whole HTTP/1.1 message, with `Connection: close`.
+    static func bytes(_ response: GeneratedResponse) -> [UInt8] {
         let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
-        var head = "HTTP/1.1 \(response.status) \(reason)\r\nConnection: close\r\nContent-Type: \(response.contentType)\r\n"
+        var head = "HTTP/1.1 \(response.status) \(reason)\r\nConnection: close\r\n"
+        if !response.contentType.isEmpty { head += "Content-Type: \(response.contentType)\r\n" }
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\n\r\n"
-        let bytes = Array(head.utf8) + response.body
+        return Array(head.utf8) + response.body
+    }
+
+    static func sendAndClose(_ response: GeneratedResponse, on connection: OpaquePointer) {
+        let bytes = bytes(response)
         let descriptor = CMicroHTTPDShims_connection_fd(connection)
         guard descriptor >= 0 else { return }
         // Nothing else is being written on this connection: its previous response was sent whole

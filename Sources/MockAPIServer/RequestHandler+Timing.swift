@@ -22,7 +22,7 @@ extension RequestHandler {
             return queue(refusal, context, connection, path: path, contract: contract.name)
         }
         if let fault = timing.fault ?? contract.responses[response].fault {
-            return answerWithFault(fault, context, connection, path: path, contract: contract.name, response: contract.responses[response].name)
+            return answerWithFault(fault, context, connection, path: path, contract: index, response: response)
         }
         if let delay = timing.delay ?? contract.responses[response].delay ?? configuration.delay {
             let milliseconds = delay.sample()
@@ -51,8 +51,10 @@ extension RequestHandler {
 
     /// Breaks the answer as asked; the journal records the fault as the request's problem.
     private func answerWithFault(_ fault: Fault, _ context: RequestContext, _ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
-                                 contract: String, response: String) -> MHD_Result {
-        record(context, path: path, status: 0, contract: contract, response: response, problem: "fault: \(fault.rawValue)")
+                                 contract: Int, response: Int) -> MHD_Result {
+        let definition = context.state.responder.set.contracts[contract]
+        record(context, path: path, status: 0, contract: definition.name, response: definition.responses[response].name,
+               problem: "fault: \(fault.rawValue)")
         let descriptor = CMicroHTTPDShims_connection_fd(connection)
         switch fault {
         case .empty:
@@ -70,6 +72,31 @@ extension RequestHandler {
             context.pending = .hang
             let seconds = Double(configuration.connectionTimeoutSeconds)
             return suspensions.resume(connection, afterMilliseconds: seconds * 1000) ? .YES : .NO
+        case .trickle:
+            let rendered = context.state.prepared.render(contract: contract, response: response,
+                                                         path: String(decoding: path, as: UTF8.self), query: context.query)
+            context.pending = .hang // once every byte is out, the connection is closed
+            guard suspensions.suspend(connection) else { return .NO }
+            trickle(RawResponse.bytes(rendered), to: ParkedConnection(pointer: connection), sentSoFar: 0)
+            return .YES
+        }
+    }
+
+    /// Writes a tenth of a second's worth of `bytes` every tenth of a second, on a timer, while
+    /// the connection is parked; wakes it (to be closed) when all are out or the client is gone.
+    private func trickle(_ bytes: [UInt8], to connection: ParkedConnection, sentSoFar: Int) {
+        let slice = max(1, Fault.trickleBytesPerSecond / 10)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+            var sent = sentSoFar
+            var failed = false
+            let parked = suspensions.whileParked(connection.pointer) {
+                let end = min(bytes.count, sent + slice)
+                let written = bytes[sent..<end].withUnsafeBytes { CMicroHTTPDShims_connection_send(connection.pointer, $0.baseAddress, $0.count) }
+                if written > 0 { sent += written } else if errno != EAGAIN && errno != EINTR { failed = true }
+            }
+            guard parked else { return } // the server is stopping: it has been woken already
+            if sent < bytes.count, !failed { return trickle(bytes, to: connection, sentSoFar: sent) }
+            suspensions.resume(connection.pointer)
         }
     }
 

@@ -44,6 +44,16 @@ final class Suspensions: Sendable {
         return true
     }
 
+    /// Runs `body` while `connection` is still parked, under the lock that waking takes, so a
+    /// writer on another thread never writes to a connection MHD has taken back. False once woken.
+    func whileParked(_ connection: OpaquePointer, _ body: () -> Void) -> Bool {
+        parked.withLock { state in
+            guard state.connections.contains(Parked(connection: connection)) else { return false }
+            body()
+            return true
+        }
+    }
+
     /// Wakes every parked connection and parks no more: the server is stopping.
     func resumeAll() {
         parked.withLock { state in

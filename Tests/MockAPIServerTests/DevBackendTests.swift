@@ -127,6 +127,21 @@ import Testing
         }
     }
 
+    @Test func trickleSendsTheWholeAnswerSlowly() async throws {
+        try await withReloadableServer { server, _ in
+            let started = Date()
+            let answer = try RawHTTP.request(server.port, "GET", "/v1/categories/34", headers: ["Prefer": "fault=trickle"])
+            let seconds = Date().timeIntervalSince(started)
+            #expect(answer.status == 200)
+            #expect(answer.text.contains("Tabletop Games"))
+            #expect(answer.headers["mockapi-contract"] == "category")
+            // About 300 bytes with its headers, at 1,000 bytes a second.
+            #expect(seconds >= 0.2, "\(seconds) s")
+            let quick = try RawHTTP.request(server.port, "GET", "/v1/categories/34")
+            #expect(quick.body == answer.body)
+        }
+    }
+
     @Test func faultsAreWhatURLSessionSees() async throws {
         try await withReloadableServer { server, _ in
             func code(_ fault: String) async -> Int {

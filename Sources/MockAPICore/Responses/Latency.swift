@@ -53,4 +53,9 @@ public enum Fault: String, Sendable, CaseIterable {
     case garbage
     /// No answer until the client gives up (or `--timeout` passes): URLSession -1001, curl exit 28.
     case hang
+    /// The whole answer, but at `trickleBytesPerSecond`: a client whose timeout is shorter than
+    /// the transfer sees -1001 (curl with `-m`: exit 28); a patient one gets every byte.
+    case trickle
+
+    public static let trickleBytesPerSecond = 1_000
 }
