@@ -58,8 +58,8 @@ extension OpenAPIExporter {
         switch prefix?.lowercased() {
         case "bearer "?: return ("bearer", JSONObject([("type", "http"), ("scheme", "bearer")]))
         case "basic "?: return ("basic", JSONObject([("type", "http"), ("scheme", "basic")]))
-        case let prefix?:
-            return (Naming.snakeCase(prefix) + "_authorization",
+        case let lowered?:
+            return (Naming.snakeCase(lowered) + "_authorization",
                     JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(header.name)),
                                 ("description", .string("Authorization: \(prefix ?? "")…"))]))
         case nil:
