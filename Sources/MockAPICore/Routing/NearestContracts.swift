@@ -29,7 +29,7 @@ public enum NearestContracts {
     }
 
     /// Levenshtein distance, giving up (returning `limit`) once it must exceed it.
-    static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+    public static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a.utf8), b = Array(b.utf8)
         guard abs(a.count - b.count) < limit else { return limit }
         var previous = Array(0...b.count)
