@@ -112,10 +112,6 @@ public final class MockServer: Sendable {
         reloader.reload()
     }
 
-    /// Serves `set` from now on (a set built in memory).
-    public func serve(_ set: ContractSet) {
-        reloader.serving.replace(with: reloader.state(for: set))
-    }
 
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes
     /// every connection. Safe to call more than once.

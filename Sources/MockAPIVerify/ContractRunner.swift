@@ -60,10 +60,13 @@ public struct ContractRunner: Sendable {
             throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error)")
         }
         let scope = contractsInScope()
+        // Looked up once: a generated client can have a check per contract of a large set.
+        let contractsByName = Dictionary(set.contracts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var results: [RouteResult] = []
         var driftUnchecked: Set<String> = []
-        for check in checks where scope.contains(check.contract) || !set.contracts.contains(where: { $0.name == check.contract }) {
-            var result = await verify(check, baseURL: baseURL, admin: admin, cursor: cursor, driftUnchecked: &driftUnchecked)
+        for check in checks where scope.contains(check.contract) || contractsByName[check.contract] == nil {
+            var result = await verify(check, contract: contractsByName[check.contract], baseURL: baseURL, admin: admin, cursor: cursor,
+                                      driftUnchecked: &driftUnchecked)
             if options.strictDrift {
                 result.failures += result.warnings.map { RouteResult.Failure(check: "drift", message: $0) }
             }
@@ -89,11 +92,11 @@ public struct ContractRunner: Sendable {
         }
     }
 
-    private func verify(_ check: RouteCheck, baseURL: URL, admin: AdminClient, cursor: JournalCursor,
+    private func verify(_ check: RouteCheck, contract: Contract?, baseURL: URL, admin: AdminClient, cursor: JournalCursor,
                         driftUnchecked: inout Set<String>) async -> RouteResult {
         let started = Date()
         var result = RouteResult(name: check.name, contract: check.contract)
-        guard let contract = set.contracts.first(where: { $0.name == check.contract }) else {
+        guard let contract else {
             result.failures.append(.init(check: "coverage", message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
             return result
         }
