@@ -1,0 +1,138 @@
+"""What every reliability case shares: a `mockapi serve` known by its PID, raw exchanges on
+loopback, and the pass/fail tally."""
+
+import signal
+import socket
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+HEADER_TIMEOUT = 2          # --header-timeout given to the server, seconds
+MAX_BODY = 64 * 1024        # --max-body-bytes, small so over-limit bodies are quick to send
+MAX_JSON = 4 * 1024         # --max-json-bytes
+ANSWER_TIMEOUT = 5.0        # seconds a request may take before it counts as unanswered
+
+
+class Server:
+    """`mockapi serve --port 0 --quiet` plus `flags` on the bundled contracts, known by its PID."""
+
+    def __init__(self, binary: Path, flags: list[str] | None = None, env: dict[str, str] | None = None):
+        self.process = subprocess.Popen(
+            [str(binary), "serve", "--port", "0", "--quiet", *(flags or [])],
+            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        line = self.process.stdout.readline()
+        if "listening on http://127.0.0.1:" not in line:
+            self.stop()
+            raise SystemExit(f"reliability: mockapi did not start: {line!r} {self.process.stderr.read()}")
+        self.port = int(line.split("127.0.0.1:")[1].split(" ")[0])
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def exchange(port: int, data: bytes, *, finish: bool = True, source: str = "127.0.0.1",
+             timeout: float = ANSWER_TIMEOUT) -> tuple[str, bytes]:
+    """Sends `data` on a fresh connection and reads until the server closes.
+
+    Returns ("answer", bytes) when a response arrived, ("closed", b"") for a close without one,
+    ("hung", bytes) when neither happened in time. `finish` half-closes after sending, so an
+    incomplete request ends at once instead of waiting out the header deadline.
+    """
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind((source, 0))
+    sock.settimeout(timeout)
+    received = b""
+    deadline = time.monotonic() + timeout
+    try:
+        sock.connect(("127.0.0.1", port))
+        try:
+            sock.sendall(data)
+            if finish:
+                sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the server answered and closed early; what it said is still readable
+        while time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except socket.timeout:
+                break
+            except ConnectionResetError:
+                return ("answer" if received else "closed", received)
+            if not chunk:
+                return ("answer" if received else "closed", received)
+            received += chunk
+        return ("hung", received)
+    finally:
+        sock.close()
+
+
+def status_of(received: bytes) -> int | None:
+    if not received.startswith(b"HTTP/1."):
+        return None
+    try:
+        return int(received.split(b" ", 2)[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def header_of(received: bytes, name: str) -> str | None:
+    head = received.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+    for line in head.split("\r\n")[1:]:
+        key, _, value = line.partition(":")
+        if key.strip().lower() == name.lower():
+            return value.strip()
+    return None
+
+
+def request(method: str, target: str, headers: dict[str, str] | None = None, body: bytes = b"",
+            host: bool = True, version: str = "HTTP/1.1") -> bytes:
+    lines = [f"{method} {target} {version}"]
+    if host:
+        lines.append("Host: 127.0.0.1")
+    lines.append("Connection: close")
+    for name, value in (headers or {}).items():
+        lines.append(f"{name}: {value}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+
+
+def multipart(filename: str, part_headers_padding: int = 0) -> tuple[str, bytes]:
+    boundary = "reliability-boundary"
+    padding = f"X-Pad: {'p' * part_headers_padding}\r\n" if part_headers_padding else ""
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"image\"; filename=\"{filename}\"\r\n"
+            f"Content-Type: image/png\r\n{padding}\r\n").encode() + b"\x89PNG data" + f"\r\n--{boundary}--\r\n".encode()
+    return f"multipart/form-data; boundary={boundary}", body
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.lock = threading.Lock()
+
+    def check(self, ok: bool, name: str, detail: str = ""):
+        with self.lock:
+            if ok:
+                self.passed += 1
+            else:
+                self.failed += 1
+                print(f"FAIL {name}: {detail}", flush=True)
+
+
+def expect_status(results: Results, port: int, name: str, data: bytes, status: int, **kwargs) -> bytes:
+    outcome, received = exchange(port, data, **kwargs)
+    got = status_of(received)
+    results.check(outcome == "answer" and got == status, name, f"expected {status}, got {outcome} {received[:80]!r}")
+    return received
+
+
