@@ -13,6 +13,9 @@
 // thread shuts down connections that have waited too long for a request's headers, and MHD,
 // seeing the socket end, closes them. It can go if MHD grows a header timeout (and stops
 // missing a client's FIN; see `watch`).
+// The same holds for bodies: MHD cuts none that keeps trickling (one byte every few seconds), so
+// the watchdog also closes a connection whose body arrives slower than a minimum average rate,
+// with a 408 saying so.
 
 struct watched_connection {
     struct watched_connection *previous;
@@ -22,6 +25,9 @@ struct watched_connection {
     _Atomic uint64_t waiting_since;
     /// True while a request's body is being read (headers in, answer not yet queued).
     _Atomic bool reading_body;
+    /// When the request's headers arrived, and how many body bytes have come since.
+    _Atomic uint64_t body_since;
+    _Atomic uint64_t body_bytes;
 };
 
 struct CMicroHTTPDShims_HeaderDeadline {
@@ -29,6 +35,9 @@ struct CMicroHTTPDShims_HeaderDeadline {
     pthread_cond_t wake;
     struct watched_connection *head;
     uint64_t limit_ns;
+    uint64_t min_body_rate;
+    uint64_t body_grace_ns;
+    bool plain_http;
     bool stopping;
     pthread_t thread;
 };
@@ -39,11 +48,29 @@ static uint64_t monotonic_ns(void) {
     return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
 }
 
+static const char too_slow[] =
+    "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: application/problem+json\r\nContent-Length: 125\r\n\r\n"
+    "{\"title\": \"the request body arrived too slowly\", \"status\": 408, \"detail\": \"below --min-body-rate; the connection is closed\"}\n";
+
+/// True when a body has come in slower than the minimum rate, counted after the grace period.
+static bool body_too_slow(const struct CMicroHTTPDShims_HeaderDeadline *deadline, const struct watched_connection *c, uint64_t now) {
+    if (deadline->min_body_rate == 0) return false;
+    uint64_t since = atomic_load_explicit(&c->body_since, memory_order_relaxed);
+    if (since == 0 || now <= since || now - since <= deadline->body_grace_ns) return false;
+    uint64_t owed_ns = now - since - deadline->body_grace_ns;
+    // Bytes owed by now at the minimum rate; in 128-bit so no rate or age can overflow it.
+    unsigned __int128 owed = (unsigned __int128)owed_ns * deadline->min_body_rate / 1000000000u;
+    return atomic_load_explicit(&c->body_bytes, memory_order_relaxed) < owed;
+}
+
 static void *watch(void *context) {
     struct CMicroHTTPDShims_HeaderDeadline *deadline = context;
-    // Checking four times per limit overshoots it by at most a quarter.
-    uint64_t interval = deadline->limit_ns / 4;
-    if (interval > 1000000000u) interval = 1000000000u;
+    // Checking four times per limit overshoots it by at most a quarter; twice a second at most
+    // for the body rate; never more than a second apart.
+    uint64_t interval = 1000000000u;
+    if (deadline->limit_ns > 0 && deadline->limit_ns / 4 < interval) interval = deadline->limit_ns / 4;
+    if (deadline->min_body_rate > 0 && interval > 500000000u) interval = 500000000u;
+    if (interval < 10000000u) interval = 10000000u;
     pthread_mutex_lock(&deadline->lock);
     while (!deadline->stopping) {
         uint64_t wake_at = monotonic_ns() + interval;
@@ -61,7 +88,13 @@ static void *watch(void *context) {
             // hold the connection until the idle timeout.
             char byte;
             // `since` may have been set after `now` was read: unsigned, `now - since` would wrap.
-            bool late = since != 0 && now > since && now - since > deadline->limit_ns;
+            bool late = deadline->limit_ns > 0 && since != 0 && now > since && now - since > deadline->limit_ns;
+            if (reading_body && body_too_slow(deadline, c, now)) {
+                // MHD takes no response mid-body, so the 408 goes on the socket (a short write on a
+                // plain connection whose previous answer is out; on TLS the close alone).
+                if (deadline->plain_http) (void)send(c->fd, too_slow, sizeof too_slow - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+                late = true;
+            }
             if (late || recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0) {
                 atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
                 atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);
@@ -73,10 +106,16 @@ static void *watch(void *context) {
     return NULL;
 }
 
-struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int seconds) {
+struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int header_seconds,
+                                                                              unsigned int min_body_rate,
+                                                                              unsigned int body_grace_seconds,
+                                                                              int plain_http) {
     struct CMicroHTTPDShims_HeaderDeadline *deadline = calloc(1, sizeof *deadline);
     if (deadline == NULL) return NULL;
-    deadline->limit_ns = (uint64_t)seconds * 1000000000u;
+    deadline->limit_ns = (uint64_t)header_seconds * 1000000000u;
+    deadline->min_body_rate = min_body_rate;
+    deadline->body_grace_ns = (uint64_t)body_grace_seconds * 1000000000u;
+    deadline->plain_http = plain_http != 0;
     pthread_condattr_t attributes;
     pthread_condattr_init(&attributes);
     pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
@@ -142,12 +181,21 @@ void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
     struct watched_connection *watched = watched_connection(connection);
     if (watched == NULL) return;
     atomic_store_explicit(&watched->waiting_since, 0, memory_order_relaxed);
+    atomic_store_explicit(&watched->body_bytes, 0, memory_order_relaxed);
+    atomic_store_explicit(&watched->body_since, monotonic_ns(), memory_order_relaxed);
     atomic_store_explicit(&watched->reading_body, true, memory_order_relaxed);
+}
+
+void CMicroHTTPDShims_body_received(struct MHD_Connection *connection, size_t bytes) {
+    struct watched_connection *watched = watched_connection(connection);
+    if (watched != NULL) atomic_fetch_add_explicit(&watched->body_bytes, bytes, memory_order_relaxed);
 }
 
 void CMicroHTTPDShims_answering(struct MHD_Connection *connection) {
     struct watched_connection *watched = watched_connection(connection);
-    if (watched != NULL) atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
+    if (watched == NULL) return;
+    atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
+    atomic_store_explicit(&watched->body_since, 0, memory_order_relaxed);
 }
 
 void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection) {

@@ -154,3 +154,13 @@ size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connecti
     *out = '\0';
     return (size_t)(out - text);
 }
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void CMicroHTTPDShims_return_large_blocks(void) {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
+}

@@ -43,6 +43,9 @@ final class PreparedResponses: @unchecked Sendable {
     private let slots: UnsafeMutableBufferPointer<OpaquePointer?>
     private let baseURLReady = Atomic<Bool>(false)
     private let baseURL = Mutex("")
+    /// The bodies built by `prepare(baseURL:)`, by slot, kept so `render` shares them instead of
+    /// rendering again (a trickled answer sends from them).
+    private var baseURLBodies: [Int: [UInt8]] = [:]
 
     /// Added to every response (CORS, when on).
     private let extraHeaders: [(name: String, value: String)]
@@ -75,7 +78,9 @@ final class PreparedResponses: @unchecked Sendable {
         baseURL.withLock { $0 = url }
         for (contractIndex, contract) in set.contracts.enumerated() {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .needsBaseURL {
-                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: definition.template!.render(baseURL: url), contract: contract)
+                let body = definition.template!.render(baseURL: url)
+                baseURLBodies[firstSlot[contractIndex] + responseIndex] = body
+                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: body, contract: contract)
             }
         }
         baseURLReady.store(true, ordering: .releasing)
@@ -95,8 +100,14 @@ final class PreparedResponses: @unchecked Sendable {
     func render(contract index: Int, response: Int, path: String, query: [(name: String, value: String?)]) -> GeneratedResponse {
         let contract = set.contracts[index]
         let definition = contract.responses[response]
-        let body = definition.template?.render(baseURL: baseURL.withLock { $0 },
+        let slot = firstSlot[index] + response
+        let body: [UInt8]
+        if kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
+            body = prepared
+        } else {
+            body = definition.template?.render(baseURL: baseURL.withLock { $0 },
                                                pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
+        }
         return GeneratedResponse(status: definition.status, contentType: definition.contentType ?? "", body: body,
                                  headers: [("Mockapi-Contract", contract.name)] + definition.headers + extraHeaders)
     }

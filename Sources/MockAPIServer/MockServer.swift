@@ -43,6 +43,8 @@ public final class MockServer: Sendable {
     /// Starts serving at once; the route table and every fixture response are ready before the
     /// first connection is accepted.
     public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
+        if let problem = configuration.outOfRange { throw .outOfRange(problem) }
+        CMicroHTTPDShims_return_large_blocks()
         self.configuration = configuration
         journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
                                  keepsSecrets: configuration.journalSecrets)
@@ -83,8 +85,10 @@ public final class MockServer: Sendable {
         }
         options.insert(contentsOf: configuration.tlsOptions, at: 0)
         let context = Unmanaged.passUnretained(handler).toOpaque()
-        let headerDeadline = configuration.headerTimeoutSeconds > 0
-            ? CMicroHTTPDShims_header_deadline_start(UInt32(configuration.headerTimeoutSeconds)) : nil
+        // The ranges were checked above (`outOfRange`), so these conversions cannot trap.
+        let headerDeadline = configuration.headerTimeoutSeconds > 0 || configuration.minBodyBytesPerSecond > 0
+            ? CMicroHTTPDShims_header_deadline_start(UInt32(configuration.headerTimeoutSeconds), UInt32(configuration.minBodyBytesPerSecond),
+                                                     UInt32(configuration.bodyRateGraceSeconds), configuration.tls == nil ? 1 : 0) : nil
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in

@@ -13,12 +13,17 @@ import Darwin
 enum RawResponse {
     /// The whole HTTP/1.1 message, with `Connection: close`.
     static func bytes(_ response: GeneratedResponse) -> [UInt8] {
+        head(response) + response.body
+    }
+
+    /// The status line and headers of `bytes(response)`, up to and with the blank line.
+    static func head(_ response: GeneratedResponse) -> [UInt8] {
         let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
         var head = "HTTP/1.1 \(response.status) \(reason)\r\nConnection: close\r\n"
         if !response.contentType.isEmpty { head += "Content-Type: \(response.contentType)\r\n" }
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
         head += "Content-Length: \(response.body.count)\r\n\r\n"
-        return Array(head.utf8) + response.body
+        return Array(head.utf8)
     }
 
     static func sendAndClose(_ response: GeneratedResponse, on connection: OpaquePointer) {

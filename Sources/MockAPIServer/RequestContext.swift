@@ -37,10 +37,15 @@ final class RequestContext {
     }
 
     private var body: Body
+    /// Where a JSON body's bytes are counted against every connection's total, and how many this
+    /// request holds; given back when the request ends.
+    private let budget: BufferBudget
+    private var reserved = 0
 
     init(lease: StateLease, method: String, route: Responder.Route, query: [(name: String, value: String?)],
-         headers: HeaderFields, contract: Contract?) {
+         headers: HeaderFields, contract: Contract?, budget: BufferBudget) {
         self.lease = lease
+        self.budget = budget
         self.method = method
         self.route = route
         self.query = query
@@ -56,8 +61,26 @@ final class RequestContext {
     /// A JSON body is buffered whole to be parsed, so it has its own, smaller limit.
     let buffersJSON: Bool
 
+    deinit { budget.release(reserved) }
+
     /// Stops keeping the body: what is left of it is only counted.
-    func dropBody() { body = .discard }
+    func dropBody() {
+        body = .discard
+        budget.release(reserved)
+        reserved = 0
+    }
+
+    /// Takes a declared JSON body's whole length from the shared budget before any of it is read,
+    /// and makes room for it in one allocation; false when the budget cannot hold it.
+    func reserveDeclaredBody(_ length: Int) -> Bool {
+        guard case .json(var buffer) = body, length > reserved else { return true }
+        guard budget.reserve(length - reserved) else { return false }
+        reserved = length
+        body = .discard // drop the reference so reserving does not copy
+        buffer.reserveCapacity(length)
+        body = .json(buffer)
+        return true
+    }
 
     /// What to keep of the body: only what the contract can check.
     private static func plan(for contract: Contract?, contentType: String?) -> Body {
@@ -77,12 +100,21 @@ final class RequestContext {
         return .discard
     }
 
-    func consume(_ chunk: UnsafeRawBufferPointer) {
+    /// Keeps what the contract can check of `chunk`; false (the body dropped) when a JSON body
+    /// would pass the shared buffer budget.
+    func consume(_ chunk: UnsafeRawBufferPointer) -> Bool {
         bodyBytes += chunk.count
         switch body {
         case .discard, .malformed:
-            return
+            return true
         case .json(var buffer):
+            if bodyBytes > reserved {
+                guard budget.reserve(bodyBytes - reserved) else {
+                    dropBody()
+                    return false
+                }
+                reserved = bodyBytes
+            }
             body = .discard // drop the reference so the append below does not copy
             buffer.append(contentsOf: chunk)
             body = .json(buffer)
@@ -94,6 +126,7 @@ final class RequestContext {
                 body = .malformed("multipart body: \(error.description)")
             }
         }
+        return true
     }
 
     /// The body as validation sees it, or why it is malformed.

@@ -17,7 +17,7 @@ extension RequestHandler {
                      path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let contract = context.state.responder.set.contracts[index]
         let timing: PreferTiming
-        do { timing = try PreferTiming(context.headers.value(for: "Prefer")) } catch {
+        do { timing = try PreferTiming(context.headers.value(for: "Prefer"), delayCeiling: configuration.maxDelayMilliseconds) } catch {
             let refusal = ErrorResponses.contractViolation(contract, set: context.state.responder.set, violations: [error.violation])
             return queue(refusal, context, connection, path: path, contract: contract.name)
         }
@@ -25,7 +25,7 @@ extension RequestHandler {
             return answerWithFault(fault, context, connection, path: path, contract: index, response: response)
         }
         if let delay = timing.delay ?? contract.responses[response].delay ?? configuration.delay {
-            let milliseconds = delay.sample()
+            let milliseconds = delay.sample(atMost: configuration.maxDelayMilliseconds)
             context.pending = .prepared(contract: index, response: response)
             if milliseconds > 0, suspensions.resume(connection, afterMilliseconds: milliseconds) { return .YES }
             context.pending = nil
@@ -36,6 +36,14 @@ extension RequestHandler {
     /// What a suspended request gets once it is woken.
     func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: OpaquePointer,
                        path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        if suspensions.wasAbandoned(connection) {
+            if case .prepared(let contract, let response) = pending {
+                let definition = context.state.responder.set.contracts[contract]
+                record(context, path: path, status: 0, contract: definition.name, response: definition.responses[response].name,
+                       problem: "the client closed the connection before the delayed answer was due")
+            }
+            return .NO
+        }
         switch pending {
         case .prepared(let contract, let response):
             return queuePrepared(contract: contract, response: response, context, connection, path: path)
@@ -77,25 +85,26 @@ extension RequestHandler {
                                                          path: String(decoding: path, as: UTF8.self), query: context.query)
             context.pending = .hang // once every byte is out, the connection is closed
             guard suspensions.suspend(connection) else { return .NO }
-            trickle(RawResponse.bytes(rendered), to: ParkedConnection(pointer: connection), sentSoFar: 0)
+            // The body is the prepared response's own bytes, shared (copy-on-write), never copied
+            // per connection: a hundred trickles of a 20 MB fixture hold one 20 MB body.
+            trickle(TrickleCursor(head: RawResponse.head(rendered), body: rendered.body), to: ParkedConnection(pointer: connection))
             return .YES
         }
     }
 
-    /// Writes a tenth of a second's worth of `bytes` every tenth of a second, on a timer, while
-    /// the connection is parked; wakes it (to be closed) when all are out or the client is gone.
-    private func trickle(_ bytes: [UInt8], to connection: ParkedConnection, sentSoFar: Int) {
+    /// Writes a tenth of a second's worth of the answer every tenth of a second, on a timer, while
+    /// the connection is parked; wakes it (to be closed) when all is out or the client is gone.
+    private func trickle(_ cursor: TrickleCursor, to connection: ParkedConnection) {
         let slice = max(1, Fault.trickleBytesPerSecond / 10)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-            var sent = sentSoFar
+            var cursor = cursor
             var failed = false
             let parked = suspensions.whileParked(connection.pointer) {
-                let end = min(bytes.count, sent + slice)
-                let written = bytes[sent..<end].withUnsafeBytes { CMicroHTTPDShims_connection_send(connection.pointer, $0.baseAddress, $0.count) }
-                if written > 0 { sent += written } else if errno != EAGAIN && errno != EINTR { failed = true }
+                let written = cursor.next(slice) { CMicroHTTPDShims_connection_send(connection.pointer, $0.baseAddress, $0.count) }
+                if written <= 0, errno != EAGAIN, errno != EINTR { failed = true }
             }
-            guard parked else { return } // the server is stopping: it has been woken already
-            if sent < bytes.count, !failed { return trickle(bytes, to: connection, sentSoFar: sent) }
+            guard parked else { return } // the server is stopping, or the client left: woken already
+            if !cursor.isDone, !failed { return trickle(cursor, to: connection) }
             suspensions.resume(connection.pointer)
         }
     }
@@ -127,4 +136,34 @@ extension RequestHandler {
 // Why unchecked: MHD allows resuming a connection from any thread.
 struct ParkedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
+}
+
+/// Where a trickled answer has got to: its head, then its body, both sent from shared storage.
+struct TrickleCursor: Sendable {
+    let head: [UInt8]
+    let body: [UInt8]
+    private var sent = 0
+
+    init(head: [UInt8], body: [UInt8]) {
+        self.head = head
+        self.body = body
+    }
+
+    var isDone: Bool { sent >= head.count + body.count }
+
+    /// Hands `write` up to `count` unsent bytes (from the head or the body, never both) and
+    /// counts what it reports written; returns that.
+    mutating func next(_ count: Int, write: (UnsafeRawBufferPointer) -> Int) -> Int {
+        let written: Int
+        if sent < head.count {
+            let end = min(head.count, sent + count)
+            written = head[sent..<end].withUnsafeBytes(write)
+        } else {
+            let start = sent - head.count, end = min(body.count, start + count)
+            guard start < end else { return 0 }
+            written = body[start..<end].withUnsafeBytes(write)
+        }
+        if written > 0 { sent += written }
+        return written
+    }
 }

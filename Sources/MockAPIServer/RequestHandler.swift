@@ -20,6 +20,8 @@ final class RequestHandler: Sendable {
     let journal: RequestJournal
     let configuration: ServerConfiguration
     let suspensions = Suspensions()
+    /// JSON bodies held across every connection (`--max-buffered-bytes`).
+    let bufferBudget: BufferBudget
     /// Reloads the set from disk; nil for a server started from a set in memory.
     let reload: (@Sendable () -> GeneratedResponse)?
     /// Requests between their first callback and their completion, counted per thread so the
@@ -36,6 +38,7 @@ final class RequestHandler: Sendable {
         self.journal = journal
         self.configuration = configuration
         self.reload = reload
+        bufferBudget = BufferBudget(limit: configuration.maxBufferedBytes)
     }
 
     // Both callbacks borrow the handler and the request's context with
@@ -89,7 +92,7 @@ final class RequestHandler: Sendable {
             QueryString.arguments(UnsafeRawBufferPointer(start: UnsafeRawPointer(query) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: query.pointee.length))
         } ?? []
         return RequestContext(lease: lease, method: methodName, route: route, query: arguments,
-                              headers: ConnectionValues.headers(connection), contract: contract)
+                              headers: ConnectionValues.headers(connection), contract: contract, budget: bufferBudget)
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered on the first
@@ -101,8 +104,13 @@ final class RequestHandler: Sendable {
         case .none, .chunked:
             return .YES
         case .length(let declared):
-            guard declared > bodyLimit(context).bytes else { return .YES }
-            refusal = tooLarge(context)
+            if declared > bodyLimit(context).bytes {
+                refusal = tooLarge(context)
+            } else if !context.reserveDeclaredBody(declared) {
+                refusal = ErrorResponses.bufferBudgetFull(limit: bufferBudget.limit)
+            } else {
+                return .YES
+            }
         case .lengthTooLarge:
             refusal = tooLarge(context)
         case .conflictingLengths:
@@ -126,6 +134,7 @@ final class RequestHandler: Sendable {
         if size.pointee > 0 {
             let count = size.pointee
             size.pointee = 0
+            CMicroHTTPDShims_body_received(connection, count)
             if context.answered { return .YES }
             if let discarded = context.discardedPastLimit {
                 return discardPastLimit(context, count: count, alreadyDiscarded: discarded, connection: connection, path: path)
@@ -134,7 +143,9 @@ final class RequestHandler: Sendable {
                 context.dropBody()
                 return discardPastLimit(context, count: count, alreadyDiscarded: 0, connection: connection, path: path)
             }
-            context.consume(UnsafeRawBufferPointer(start: data, count: count))
+            guard context.consume(UnsafeRawBufferPointer(start: data, count: count)) else {
+                return refuseMidBody(ErrorResponses.bufferBudgetFull(limit: bufferBudget.limit), context, connection: connection, path: path)
+            }
             return .YES
         }
         if let pending = context.pending {
@@ -156,9 +167,15 @@ final class RequestHandler: Sendable {
         let discarded = alreadyDiscarded + count
         context.discardedPastLimit = discarded
         guard discarded > configuration.maxBodyBytes else { return .YES }
+        return refuseMidBody(tooLarge(context), context, connection: connection, path: path)
+    }
+
+    /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
+    /// the connection closed.
+    private func refuseMidBody(_ response: GeneratedResponse, _ context: RequestContext, connection: OpaquePointer,
+                               path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
         CMicroHTTPDShims_answering(connection)
-        let response = tooLarge(context)
         RawResponse.sendAndClose(response, on: connection)
         record(context, path: path, status: response.status, contract: nil, response: nil, problem: response.problem)
         return .NO

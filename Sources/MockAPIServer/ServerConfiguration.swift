@@ -12,6 +12,13 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes = 32 * 1024 * 1024
     /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.
     public var maxJSONBytes = 1024 * 1024
+    /// Bytes of JSON bodies held at once across every connection; a body that would pass it gets
+    /// a 503, so many connections each sending a large body cannot eat the machine's memory.
+    public var maxBufferedBytes = 64 * 1024 * 1024
+    /// A request body must arrive at this many bytes per second on average, after a grace of
+    /// `bodyRateGraceSeconds` from its headers; a slower one is answered 408 and closed (0: no minimum).
+    public var minBodyBytesPerSecond = 1_024
+    public var bodyRateGraceSeconds = 2
     /// Idle connections are closed after this many seconds.
     public var connectionTimeoutSeconds = 30
     public var maxConnections = 1024
@@ -39,9 +46,47 @@ public struct ServerConfiguration: Sendable {
     public var cors = false
     /// How long every contract answer waits, unless its response or the request says otherwise.
     public var delay: Latency?
+    /// The longest any answer waits, in milliseconds: a `Prefer: delay=` above it is refused (422),
+    /// a response's `delay` and a log-normal's tail are cut to it.
+    public var maxDelayMilliseconds = Latency.defaultCeilingMilliseconds
     /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it
     /// again; nil for a set built in memory.
     public var reloadSource: (contracts: String, fixtures: String)?
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// Each number in the configuration with the flag that sets it and the range it must keep.
+    var numbers: [(flag: String, value: Double, range: NumberRange)] {
+        [("--timeout", Double(connectionTimeoutSeconds), .timeoutSeconds),
+         ("--header-timeout", Double(headerTimeoutSeconds), .headerTimeoutSeconds),
+         ("--max-body-bytes", Double(maxBodyBytes), .bytes),
+         ("--max-json-bytes", Double(maxJSONBytes), .bytes),
+         ("--max-buffered-bytes", Double(maxBufferedBytes), .bytes),
+         ("--min-body-rate", Double(minBodyBytesPerSecond), .bodyRate),
+         ("body rate grace", Double(bodyRateGraceSeconds), .headerTimeoutSeconds),
+         ("--max-connections", Double(maxConnections), .connections),
+         ("--max-connections-per-ip", Double(maxConnectionsPerIP), .connections),
+         ("--threads", Double(threads), .threads),
+         ("--journal-size", Double(journalCapacity), .journalEntries),
+         ("--journal-bytes", Double(journalMaxBytes), .bytes),
+         ("--max-delay", maxDelayMilliseconds, .delayMilliseconds)]
+    }
+
+    /// The first setting out of its range, said as the flag, the value and the range
+    /// ("--header-timeout 5000000000 is out of range: 0 to 86400 seconds"); nil when all are fine.
+    public var outOfRange: String? {
+        for number in numbers where !number.range.contains(number.value) {
+            let value = number.value == number.value.rounded() && abs(number.value) < 1e18 ? String(Int(number.value)) : String(number.value)
+            return number.range.refusal("\(number.flag) \(value)")
+        }
+        if let delay, delay.largestMilliseconds > maxDelayMilliseconds {
+            return "--delay asks for up to \(Int(delay.largestMilliseconds)) ms, above --max-delay \(Int(maxDelayMilliseconds)) ms (raise --max-delay, up to \(Int(NumberRange.delayMilliseconds.highest)))"
+        }
+        if maxBufferedBytes < maxJSONBytes {
+            return "--max-buffered-bytes \(maxBufferedBytes) is below --max-json-bytes \(maxJSONBytes): no JSON body of the largest size could be read"
+        }
+        return nil
+    }
 }

@@ -2,6 +2,8 @@
 public enum ServerError: Error, Sendable, CustomStringConvertible {
     case invalidHost(String)
     case startFailed(host: String, port: UInt16, errno: Int32)
+    /// A setting out of its range (`ServerConfiguration.outOfRange`).
+    case outOfRange(String)
 
     public var description: String {
         switch self {
@@ -10,6 +12,8 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
         case .startFailed(let host, let port, let code):
             let reason = code == 0 ? "libmicrohttpd refused to start" : String(cString: strerror(code))
             return "cannot listen on \(host):\(port): \(reason)"
+        case .outOfRange(let problem):
+            return problem
         }
     }
 }

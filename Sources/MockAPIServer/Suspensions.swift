@@ -1,10 +1,21 @@
 import CMicroHTTPD
+import CMicroHTTPDShims
 import Dispatch
+import MockAPICore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Connections parked with `MHD_suspend_connection` until their answer is due (a delay) or
 /// ready (a reload): the worker thread serves other connections meanwhile, and the answer is
 /// queued when MHD calls the access handler again after `MHD_resume_connection`.
+///
+/// MHD neither times out a suspended connection nor notices its client leaving, so a sweep looks
+/// at every parked socket twice a second while any is parked: one whose client has closed (or
+/// reset) is woken at once and closed (`wasAbandoned`), and its slot is free again.
 ///
 /// MHD must not be stopped with a connection suspended, so `resumeAll` wakes every one first
 /// (each is answered at once), and nothing is suspended after it.
@@ -14,18 +25,33 @@ final class Suspensions: Sendable {
         let connection: OpaquePointer
     }
 
-    private let parked = Mutex<(connections: Set<Parked>, stopped: Bool)>(([], false))
+    private struct State {
+        var connections: Set<Parked> = []
+        /// Woken because their client went away: closed, not answered, when MHD calls back.
+        var abandoned: Set<Parked> = []
+        var sweeping = false
+        var stopped = false
+    }
+
+    /// How often parked sockets are looked at: a client that leaves frees its slot within this.
+    static let sweepInterval = DispatchTimeInterval.milliseconds(500)
+
+    private let parked = Mutex(State())
     private let timers = DispatchQueue(label: "mockapi.delays", attributes: .concurrent)
 
     /// Parks `connection` (call from its access handler); false once the server is stopping,
     /// when the caller must answer at once instead.
     func suspend(_ connection: OpaquePointer) -> Bool {
-        parked.withLock { state in
-            guard !state.stopped else { return false }
+        let startSweep = parked.withLock { state -> Bool? in
+            guard !state.stopped else { return nil }
             MHD_suspend_connection(connection)
             state.connections.insert(Parked(connection: connection))
-            return true
+            defer { state.sweeping = true }
+            return !state.sweeping
         }
+        guard let startSweep else { return false }
+        if startSweep { scheduleSweep() }
+        return true
     }
 
     /// Wakes a parked connection; does nothing if it was already woken.
@@ -36,12 +62,19 @@ final class Suspensions: Sendable {
         }
     }
 
-    /// Parks `connection` and wakes it after `milliseconds`; false as for `suspend`.
+    /// Parks `connection` and wakes it after `milliseconds` (cut to an hour, whatever the caller
+    /// passes: no value can trap the conversion); false as for `suspend`.
     func resume(_ connection: OpaquePointer, afterMilliseconds milliseconds: Double) -> Bool {
         guard suspend(connection) else { return false }
         let parkedConnection = Parked(connection: connection)
-        timers.asyncAfter(deadline: .now() + .microseconds(Int(milliseconds * 1000))) { [self] in resume(parkedConnection.connection) }
+        let bounded = milliseconds.isFinite ? min(max(milliseconds, 0), NumberRange.delayMilliseconds.highest) : 0
+        timers.asyncAfter(deadline: .now() + .microseconds(Int(bounded * 1000))) { [self] in resume(parkedConnection.connection) }
         return true
+    }
+
+    /// True (once) when `connection` was woken because its client had gone: close it, answer nothing.
+    func wasAbandoned(_ connection: OpaquePointer) -> Bool {
+        parked.withLock { $0.abandoned.remove(Parked(connection: connection)) != nil }
     }
 
     /// Runs `body` while `connection` is still parked, under the lock that waking takes, so a
@@ -61,5 +94,35 @@ final class Suspensions: Sendable {
             for parked in state.connections { MHD_resume_connection(parked.connection) }
             state.connections.removeAll()
         }
+    }
+
+    private func scheduleSweep() {
+        timers.asyncAfter(deadline: .now() + Self.sweepInterval) { [self] in sweep() }
+    }
+
+    /// Wakes the parked connections whose client has closed or reset; goes on while any is parked.
+    private func sweep() {
+        let again = parked.withLock { state -> Bool in
+            // Under the lock: a parked connection is MHD's to close only once resumed, so its fd is its own.
+            for connection in state.connections where Self.clientHasGone(connection.connection) {
+                state.connections.remove(connection)
+                state.abandoned.insert(connection)
+                MHD_resume_connection(connection.connection)
+            }
+            state.sweeping = !state.connections.isEmpty && !state.stopped
+            return state.sweeping
+        }
+        if again { scheduleSweep() }
+    }
+
+    /// A FIN (the client closed, or half-closed: as nginx does, taken as giving up) or an error
+    /// such as a reset; bytes waiting (a pipelined request) or nothing yet mean it is still there.
+    private static func clientHasGone(_ connection: OpaquePointer) -> Bool {
+        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+        guard descriptor >= 0 else { return false }
+        var byte: UInt8 = 0
+        let peeked = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+        if peeked == 0 { return true }
+        return peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
     }
 }

@@ -24,6 +24,12 @@ extension MockAPICommand {
         @Option(help: "Largest JSON request body accepted, in bytes (JSON is buffered whole to be checked); larger ones get 413.")
         var maxJsonBytes = 1024 * 1024
 
+        @Option(help: "Bytes of JSON bodies held at once across all connections; a body past it gets 503.")
+        var maxBufferedBytes = 64 * 1024 * 1024
+
+        @Option(help: "Bytes per second a request body must average, from 2 s after its headers; a slower one gets 408 and is closed (0: no minimum).")
+        var minBodyRate = 1_024
+
         @Option(help: "Seconds before an idle connection is closed.")
         var timeout = 30
 
@@ -60,6 +66,9 @@ extension MockAPICommand {
         @Option(help: "Delay every contract answer, in milliseconds: 800, a range 200-800, or lognormal:MEDIAN:SIGMA.")
         var delay: String?
 
+        @Option(help: "The longest delay served, in milliseconds (up to 3600000): a Prefer: delay above it gets 422, longer contract delays are cut to it.")
+        var maxDelay = Int(Latency.defaultCeilingMilliseconds)
+
         @Flag(help: "Answer CORS preflights and add Access-Control-Allow-Origin: * to every answer, for pages in a browser.")
         var cors = false
 
@@ -81,19 +90,35 @@ extension MockAPICommand {
         func validate() throws {
             _ = try listenPort()
             try validateTLS()
-            guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
-            guard maxJsonBytes > 0 else { throw ValidationError("--max-json-bytes must be positive") }
-            guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
-            guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
-            guard maxConnectionsPerIp > 0 else { throw ValidationError("--max-connections-per-ip must be positive") }
-            guard headerTimeout >= 0 else { throw ValidationError("--header-timeout must be 0 or more") }
-            guard threads.map({ $0 > 0 }) ?? true else { throw ValidationError("--threads must be positive") }
-            guard journalSize > 0 else { throw ValidationError("--journal-size must be positive") }
-            guard journalBytes > 0 else { throw ValidationError("--journal-bytes must be positive") }
             guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
-            guard delay.map({ Latency($0) != nil }) ?? true else {
-                throw ValidationError("--delay must be milliseconds (800), a range (200-800) or lognormal:MEDIAN:SIGMA")
+            if let delay, Latency(delay) == nil {
+                Output.error("mockapi: --delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
+                throw ExitCode(2)
             }
+            // Every number against its range, in the one table the server checks too.
+            if let problem = numericConfiguration(ServerConfiguration()).outOfRange {
+                Output.error("mockapi: \(problem)")
+                throw ExitCode(2)
+            }
+        }
+
+        /// `configuration` with every numeric flag applied.
+        private func numericConfiguration(_ configuration: ServerConfiguration) -> ServerConfiguration {
+            var configuration = configuration
+            configuration.maxBodyBytes = maxBodyBytes
+            configuration.maxJSONBytes = maxJsonBytes
+            configuration.maxBufferedBytes = maxBufferedBytes
+            configuration.minBodyBytesPerSecond = minBodyRate
+            configuration.connectionTimeoutSeconds = timeout
+            configuration.maxConnections = maxConnections
+            configuration.maxConnectionsPerIP = maxConnectionsPerIp
+            configuration.headerTimeoutSeconds = headerTimeout
+            configuration.threads = threads ?? System.coreCount
+            configuration.journalCapacity = journalSize
+            configuration.journalMaxBytes = journalBytes
+            configuration.maxDelayMilliseconds = Double(maxDelay)
+            configuration.delay = delay.flatMap { Latency($0) }
+            return configuration
         }
 
         func run() throws {
@@ -111,24 +136,14 @@ extension MockAPICommand {
             let tls = try loadTLS()
             defer { tls?.generated?.remove() }
 
-            var configuration = ServerConfiguration()
+            var configuration = numericConfiguration(ServerConfiguration())
             configuration.host = host
             configuration.tls = tls?.credentials
             configuration.port = try listenPort()
-            configuration.maxBodyBytes = maxBodyBytes
-            configuration.maxJSONBytes = maxJsonBytes
-            configuration.connectionTimeoutSeconds = timeout
-            configuration.maxConnections = maxConnections
-            configuration.maxConnectionsPerIP = maxConnectionsPerIp
-            configuration.headerTimeoutSeconds = headerTimeout
-            configuration.threads = threads ?? System.coreCount
-            configuration.journalCapacity = journalSize
-            configuration.journalMaxBytes = journalBytes
             configuration.journalSecrets = journalSecrets
             configuration.adminToken = adminToken
             configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(
                 format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
-            configuration.delay = delay.flatMap(Latency.init)
             configuration.cors = cors
             configuration.reloadSource = (contractOptions.contracts, contractOptions.fixtures)
 

@@ -3,11 +3,17 @@
 
 #include "../../CMicroHTTPD/shim.h"
 
-/// A watchdog that closes connections whose request headers have not all arrived within a limit.
+/// A watchdog that closes connections whose request headers have not all arrived within a limit,
+/// or whose request body arrives slower than a minimum rate.
 struct CMicroHTTPDShims_HeaderDeadline;
 
-/// Starts the watchdog thread; NULL if it cannot.
-struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int seconds);
+/// Starts the watchdog thread; NULL if it cannot. `header_seconds` 0: no header deadline;
+/// `min_body_rate` 0 (bytes per second, averaged from `body_grace_seconds` after the headers):
+/// no body minimum. `plain_http`: a cut body gets a 408 written before the close (not on TLS).
+struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int header_seconds,
+                                                                              unsigned int min_body_rate,
+                                                                              unsigned int body_grace_seconds,
+                                                                              int plain_http);
 
 /// Stops and frees it; call after MHD_stop_daemon, when no connection remains.
 void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadline *deadline);
@@ -18,6 +24,9 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
 
 /// A request's headers are complete: off the clock, but cut if the client stops mid-body.
 void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+
+/// `bytes` more of the request's body have arrived (for the minimum body rate).
+void CMicroHTTPDShims_body_received(struct MHD_Connection *connection, size_t bytes);
 
 /// The answer is decided: never cut from here on.
 void CMicroHTTPDShims_answering(struct MHD_Connection *connection);
@@ -45,6 +54,11 @@ uint16_t CMicroHTTPDShims_daemon_port(struct MHD_Daemon *daemon);
 
 /// How many connections the daemon holds open right now.
 unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon);
+
+/// Makes the C allocator hand large blocks (256 KiB and up: buffered JSON bodies) straight back to
+/// the system when freed, instead of keeping them (glibc raises its threshold as blocks are freed,
+/// and a burst of large bodies then stays in the process). No effect off glibc.
+void CMicroHTTPDShims_return_large_blocks(void);
 
 /// The connection's socket, or -1.
 int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);

@@ -258,25 +258,29 @@ struct ContractDecoder {
         return template
     }
 
-    /// `800`, `{"min": 200, "max": 800}` or `{"median": 300, "sigma": 0.5}`, in milliseconds.
+    /// `800`, `{"min": 200, "max": 800}` or `{"median": 300, "sigma": 0.5}`, in milliseconds, each
+    /// within `NumberRange.delayMilliseconds` (an hour; `--max-delay` caps what is served).
     private mutating func decodeLatency(_ value: JSONValue, at path: String) -> Latency? {
-        func number(_ value: JSONValue?) -> Double? {
-            switch value {
+        let range = NumberRange.delayMilliseconds
+        func number(_ value: JSONValue?, in range: NumberRange = range) -> Double? {
+            let number: Double? = switch value {
             case .int(let n)?: Double(n)
             case .double(let d)?: d
             default: nil
             }
+            return number.flatMap { range.contains($0) ? $0 : nil }
         }
-        if let milliseconds = number(value), milliseconds >= 0 { return .fixed(milliseconds) }
+        if let milliseconds = number(value) { return .fixed(milliseconds) }
         if case .object(let object) = value {
-            if let low = number(object["min"]), let high = number(object["max"]), object.keys.count == 2, low >= 0, high >= low {
+            if let low = number(object["min"]), let high = number(object["max"]), object.keys.count == 2, high >= low {
                 return .uniform(min: low, max: high)
             }
-            if let median = number(object["median"]), let sigma = number(object["sigma"]), object.keys.count == 2, median >= 0, sigma >= 0 {
+            if let median = number(object["median"]), let sigma = number(object["sigma"], in: .delaySigma), object.keys.count == 2 {
                 return .logNormal(median: median, sigma: sigma)
             }
         }
-        problem(at: path, "expected milliseconds (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5}, found \(value.serialized)")
+        problem(at: path, "expected milliseconds from \(range) (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5} "
+                + "(sigma \(NumberRange.delaySigma)), found \(value.serialized)")
         return nil
     }
 

@@ -71,6 +71,15 @@ public enum ErrorResponses {
         ], problem: detail)
     }
 
+    /// Every connection's JSON bodies together would pass `--max-buffered-bytes`: this one waits its turn.
+    public static func bufferBudgetFull(limit: Int) -> GeneratedResponse {
+        let detail = "the server already holds its limit of \(limit) bytes of JSON bodies from other requests "
+            + "(mockapi serve --max-buffered-bytes); retry shortly"
+        return GeneratedResponse(status: 503, contentType: problemType, json: [
+            "type": "urn:mockapi:buffer-budget-full", "title": "too many request bodies at once", "status": 503, "detail": .string(detail),
+        ], headers: [("Retry-After", "1")], problem: detail)
+    }
+
     /// A body framing mockapi does not take (RFC 9112 only defines `chunked`).
     public static func unsupportedTransferEncoding(_ encoding: String) -> GeneratedResponse {
         let detail = "Transfer-Encoding \"\(encoding)\" is not supported; send Content-Length or Transfer-Encoding: chunked"

@@ -12,34 +12,57 @@ public enum Latency: Sendable, Equatable {
     case uniform(min: Double, max: Double)
     case logNormal(median: Double, sigma: Double)
 
-    /// One wait, in milliseconds.
-    public func sample() -> Double {
+    /// The longest wait served unless `--max-delay` says otherwise: a minute.
+    public static let defaultCeilingMilliseconds: Double = 60_000
+
+    /// One wait, in milliseconds, never above `ceiling` (a log-normal tail is unbounded: its
+    /// draws are cut there) nor above an hour.
+    public func sample(atMost ceiling: Double = NumberRange.delayMilliseconds.highest) -> Double {
+        let drawn: Double
         switch self {
         case .fixed(let milliseconds):
-            return milliseconds
+            drawn = milliseconds
         case .uniform(let low, let high):
-            return Double.random(in: low...high)
+            drawn = Double.random(in: low...high)
         case .logNormal(let median, let sigma):
             // Box-Muller: a standard normal from two uniforms.
             let u1 = Double.random(in: Double.ulpOfOne..<1), u2 = Double.random(in: 0..<1)
             let normal = (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
-            return median * exp(sigma * normal)
+            drawn = median * exp(sigma * normal)
+        }
+        let limit = min(ceiling, NumberRange.delayMilliseconds.highest)
+        return drawn.isFinite ? min(max(drawn, 0), limit) : limit
+    }
+
+    /// The largest wait this latency asks for (a log-normal's median: its tail is cut at sampling).
+    public var largestMilliseconds: Double {
+        switch self {
+        case .fixed(let milliseconds): milliseconds
+        case .uniform(_, let high): high
+        case .logNormal(let median, _): median
         }
     }
 
-    /// `800`, `200-800` or `lognormal:300:0.5` (the `--delay` flag and `Prefer: delay=`).
-    public init?(_ text: String) {
-        let parts = text.split(separator: ":").map(String.init)
-        if parts.count == 3, parts[0] == "lognormal", let median = Double(parts[1]), let sigma = Double(parts[2]), median >= 0, sigma >= 0 {
+    /// `800`, `200-800` or `lognormal:300:0.5` (the `--delay` flag and `Prefer: delay=`), every
+    /// number within `range`; nil for anything else (`inf`, `1e300`, `0-1e300`, `lognormal:1:1000`).
+    public init?(_ text: some StringProtocol, within range: NumberRange = .delayMilliseconds) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        if parts.count == 3, parts[0] == "lognormal" {
+            guard let median = range.read(parts[1]), let sigma = NumberRange.delaySigma.read(parts[2]) else { return nil }
             self = .logNormal(median: median, sigma: sigma)
-        } else if let range = text.firstIndex(of: "-"), let low = Double(text[..<range]), let high = Double(text[text.index(after: range)...]),
-                  low >= 0, high >= low {
+        } else if let dash = text.dropFirst().firstIndex(of: "-") {
+            guard let low = range.read(text[..<dash]), let high = range.read(text[text.index(after: dash)...]), high >= low else { return nil }
             self = .uniform(min: low, max: high)
-        } else if let milliseconds = Double(text), milliseconds >= 0 {
+        } else if let milliseconds = range.read(text) {
             self = .fixed(milliseconds)
         } else {
             return nil
         }
+    }
+
+    /// What `init(_:within:)` accepts, for refusals.
+    public static func expected(within range: NumberRange) -> String {
+        "milliseconds from \(range) (800), a range (200-800) or lognormal:MEDIAN:SIGMA (sigma \(NumberRange.delaySigma))"
     }
 }
 

@@ -8,16 +8,18 @@ public struct PreferTiming: Sendable, Equatable {
         public var violation: Violation
     }
 
-    /// Reads `header`; a delay or fault it cannot use is a violation, like an unknown example.
-    public init(_ header: String?) throws(Invalid) {
+    /// Reads `header`; a delay or fault it cannot use is a violation, like an unknown example,
+    /// and so is a delay above `delayCeiling` milliseconds (`--max-delay`).
+    public init(_ header: String?, delayCeiling: Double = Latency.defaultCeilingMilliseconds) throws(Invalid) {
         guard let header else { return }
         for piece in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
-            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
+            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
             guard pair.count == 2 else { continue }
             switch pair[0].lowercased() {
             case "delay":
-                guard let latency = Latency(pair[1]) else {
-                    throw Invalid(violation: Violation("header.Prefer", "delay=\(pair[1]) is not milliseconds (800), a range (200-800) or lognormal:MEDIAN:SIGMA"))
+                let range = NumberRange.delayMilliseconds.capped(at: delayCeiling)
+                guard let latency = Latency(pair[1], within: range) else {
+                    throw Invalid(violation: Violation("header.Prefer", "delay=\(pair[1]): expected \(Latency.expected(within: range))"))
                 }
                 delay = latency
             case "fault":
