@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "MockAPIVerify", targets: ["MockAPIVerify"]),
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
+        .library(name: "MockAPIDiff", targets: ["MockAPIDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -51,12 +52,14 @@ let package = Package(
             .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
             .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"), .product(name: "Yams", package: "Yams"),
         ]),
+        // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
+        .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport",
+                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -70,6 +73,7 @@ let package = Package(
         .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
                     exclude: ["Resources"]),
+        .testTarget(name: "MockAPIDiffTests", dependencies: ["MockAPIDiff", "MockAPICore", "MockAPITestSupport"]),
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )

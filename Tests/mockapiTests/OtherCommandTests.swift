@@ -31,6 +31,8 @@ struct OtherCommandTests {
               import                  Write contracts and fixtures from an OpenAPI document
                                       or a HAR capture.
               export                  Describe the contract set in another format.
+              diff                    Compare two contract sets for the clients that use
+                                      them; exit 1 when a change breaks them.
 
               See 'mockapi help <subcommand>' for detailed help.
 

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 
 /// JUnit XML (`--junit FILE`): one testcase per route, plus one per uncovered contract
 /// (a failure under strict coverage, skipped otherwise), as CI systems expect it.
@@ -37,19 +38,5 @@ public enum JUnitReport {
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
 
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\t": out.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: continue // not allowed in XML 1.0
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    static func escape(_ text: String) -> String { XMLText.escape(text) }
 }

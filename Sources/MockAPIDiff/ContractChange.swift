@@ -1,0 +1,68 @@
+import MockAPICore
+
+/// One difference between two contract sets, judged for the clients that use them.
+public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
+    public enum Impact: String, Sendable, Equatable {
+        /// A client built against the old set can fail against the new one.
+        case breaking
+        /// Old clients keep working (new optional keys, new contracts, widened types and enums).
+        case compatible
+    }
+
+    /// The contract the change is in (its old name when it was renamed or removed).
+    public var contract: String
+    /// Where, as `--allow` names it: `request.query.page`, `responses.default.body.$.project.slug`.
+    public var location: String
+    public var impact: Impact
+    public var message: String
+    /// Accepted with `--allow` (still breaking, but not a failure).
+    public var allowed = false
+
+    public init(contract: String, location: String, impact: Impact, message: String) {
+        self.contract = contract
+        self.location = location
+        self.impact = impact
+        self.message = message
+    }
+
+    /// `contract:location`, the id `--allow` takes (or the contract name alone for all of it).
+    public var id: String { location.isEmpty ? contract : "\(contract):\(location)" }
+
+    public var description: String {
+        "\(impact == .breaking ? (allowed ? "allowed" : "BREAKING") : "compatible") \(id): \(message)"
+    }
+
+    /// Whether `rule` (`contract`, `contract:location` or a prefix of the location ending at a
+    /// dot) accepts this change.
+    func isAllowed(by rule: String) -> Bool {
+        guard let colon = rule.firstIndex(of: ":") else { return rule == contract }
+        guard rule[..<colon] == contract else { return false }
+        let prefix = rule[rule.index(after: colon)...]
+        return location == prefix || location.hasPrefix(prefix + ".") || location.hasPrefix(prefix + "[")
+    }
+}
+
+/// Every change between two sets, breaking first, with `--allow` applied.
+public struct ContractSetDiff: Sendable {
+    public var changes: [ContractChange]
+    public var oldCount: Int
+    public var newCount: Int
+
+    public var breaking: [ContractChange] { changes.filter { $0.impact == .breaking && !$0.allowed } }
+    public var allowed: [ContractChange] { changes.filter { $0.impact == .breaking && $0.allowed } }
+    public var compatible: [ContractChange] { changes.filter { $0.impact == .compatible } }
+
+    /// 1 when any change breaks old clients and was not allowed, 0 otherwise.
+    public var exitCode: Int32 { breaking.isEmpty ? 0 : 1 }
+
+    public init(old: ContractSet, new: ContractSet, allow rules: [String] = []) {
+        var changes = SetComparison(old: old, new: new).changes()
+        for index in changes.indices where changes[index].impact == .breaking {
+            changes[index].allowed = rules.contains { changes[index].isAllowed(by: $0) }
+        }
+        changes.sort { ($0.impact == .breaking ? 0 : 1, $0.contract, $0.location) < ($1.impact == .breaking ? 0 : 1, $1.contract, $1.location) }
+        self.changes = changes
+        oldCount = old.contracts.count
+        newCount = new.contracts.count
+    }
+}

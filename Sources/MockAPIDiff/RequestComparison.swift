@@ -1,0 +1,155 @@
+import MockAPICore
+
+/// The request side of a contract: a change breaks old clients when the new contract refuses a
+/// request the old one accepted (a new required key, a narrower type or enum, a key no longer
+/// accepted: query keys, JSON keys and parts not named are refused).
+struct RequestComparison {
+    let contract: String
+    private(set) var changes: [ContractChange] = []
+
+    init(contract: String) {
+        self.contract = contract
+    }
+
+    mutating func compare(_ old: RequestExpectation, _ new: RequestExpectation) {
+        compareQuery(old.query, new.query)
+        compareHeaders(old.headers, new.headers)
+        switch (old.json, new.json) {
+        case (nil, let keys?):
+            note("request.json", .breaking, "a JSON body is now checked (\(keys.filter(\.required).count) required keys)")
+        case (_?, nil):
+            note("request.json", .compatible, "the JSON body is no longer checked")
+        case (let before?, let after?):
+            compareKeys(before, after, at: "request.json")
+        case (nil, nil):
+            break
+        }
+        switch (old.multipart, new.multipart) {
+        case (nil, _?):
+            note("request.multipart", .breaking, "a multipart body is now required")
+        case (_?, nil):
+            note("request.multipart", .compatible, "the multipart body is no longer checked")
+        case (let before?, let after?):
+            compareParts(before, after)
+        case (nil, nil):
+            break
+        }
+        if old.match != new.match {
+            let impact: ContractChange.Impact = new.match == nil ? .compatible : .breaking
+            note("request.match", impact, "match rule changed from \(old.match?.description ?? "none") to \(new.match?.description ?? "none")")
+        }
+    }
+
+    private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {
+        for after in new {
+            let location = "request.query.\(after.name)"
+            guard let before = old.first(where: { $0.name == after.name }) else {
+                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") query key \(after.name)")
+                continue
+            }
+            compareRequired(before.required, after.required, at: location, what: "query key \(after.name)")
+            if before.type != after.type {
+                let widened = after.type == .string || (before.type == .int && after.type == .number)
+                note(location, widened ? .compatible : .breaking, "type changed from \(before.type.rawValue) to \(after.type.rawValue)")
+            }
+            if before.repeated && !after.repeated { note(location, .breaking, "may no longer be sent more than once") }
+            if before.array && !after.array { note(location, .breaking, "no longer takes a list (name[])") }
+            compareEnum(before.enumValues, after.enumValues, at: location)
+        }
+        for before in old where !new.contains(where: { $0.name == before.name }) {
+            note("request.query.\(before.name)", .breaking, "query key \(before.name) is no longer accepted (a client that sends it gets 422)")
+        }
+    }
+
+    private mutating func compareHeaders(_ old: [HeaderExpectation], _ new: [HeaderExpectation]) {
+        for after in new {
+            let location = "request.headers.\(after.name)"
+            guard let before = old.first(where: { $0.name.lowercased() == after.name.lowercased() }) else {
+                if after.required { note(location, .breaking, "new required header \(after.name)") }
+                continue
+            }
+            compareRequired(before.required, after.required, at: location, what: "header \(after.name)")
+            if !after.prefixes.isEmpty, !before.prefixes.isEmpty || before.enumValues == nil {
+                let lost = before.prefixes.isEmpty ? ["any value"] : before.prefixes.filter { !after.prefixes.contains($0) }
+                if !lost.isEmpty { note(location, .breaking, "prefix now one of \(after.prefixes.map { "\"\($0)\"" }.joined(separator: ", ")), was \(lost.joined(separator: ", "))") }
+            }
+            compareEnum(before.enumValues, after.enumValues, at: location)
+        }
+        for before in old where before.required && !new.contains(where: { $0.name.lowercased() == before.name.lowercased() }) {
+            note("request.headers.\(before.name)", .compatible, "header \(before.name) is no longer checked")
+        }
+    }
+
+    private mutating func compareKeys(_ old: [JSONKeyExpectation], _ new: [JSONKeyExpectation], at path: String) {
+        for after in new {
+            let location = "\(path).\(after.key)"
+            guard let before = old.first(where: { $0.key == after.key }) else {
+                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") key \(after.key)")
+                continue
+            }
+            compareRequired(before.required, after.required, at: location, what: "key \(after.key)")
+            compareSchema(before.schema, after.schema, at: location)
+        }
+        for before in old where !new.contains(where: { $0.key == before.key }) {
+            note("\(path).\(before.key)", .breaking, "key \(before.key) is no longer accepted (a client that sends it gets 422)")
+        }
+    }
+
+    private mutating func compareSchema(_ old: JSONValueSchema, _ new: JSONValueSchema, at location: String) {
+        if old.type != new.type {
+            let widened = new.type == .any || (old.type == .int && new.type == .number)
+            note(location, widened ? .compatible : .breaking, "type changed from \(old.type.rawValue) to \(new.type.rawValue)")
+        }
+        compareEnum(old.enumValues?.map(\.serialized), new.enumValues?.map(\.serialized), at: location)
+        switch (old.properties, new.properties) {
+        case (let before?, let after?): compareKeys(before, after, at: location)
+        case (nil, let after?): note(location, .breaking, "its keys are now checked (\(after.map(\.key).joined(separator: ", ")))")
+        default: break
+        }
+        if let before = old.items, let after = new.items { compareSchema(before, after, at: location + "[]") }
+    }
+
+    private mutating func compareParts(_ old: [PartExpectation], _ new: [PartExpectation]) {
+        for after in new {
+            let location = "request.multipart.\(after.name)"
+            guard let before = old.first(where: { $0.name == after.name }) else {
+                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") part \(after.name)")
+                continue
+            }
+            compareRequired(before.required, after.required, at: location, what: "part \(after.name)")
+            if after.filename && !before.filename { note(location, .breaking, "now needs a filename") }
+            compareEnum(before.contentTypes, after.contentTypes, at: location + ".contentTypes")
+            if let limit = after.maxBytes, limit < (before.maxBytes ?? Int.max) {
+                note(location, .breaking, "at most \(limit) bytes now, was \(before.maxBytes.map(String.init) ?? "no limit")")
+            }
+        }
+        for before in old where !new.contains(where: { $0.name == before.name }) {
+            note("request.multipart.\(before.name)", .breaking, "part \(before.name) is no longer accepted")
+        }
+    }
+
+    private mutating func compareRequired(_ before: Bool, _ after: Bool, at location: String, what: String) {
+        if after && !before { note(location, .breaking, "\(what) is now required") }
+        if before && !after { note(location, .compatible, "\(what) is now optional") }
+    }
+
+    /// A list of allowed values: narrowed (a value gone, or a list where there was none) breaks.
+    private mutating func compareEnum(_ old: [String]?, _ new: [String]?, at location: String) {
+        switch (old, new) {
+        case (nil, let after?):
+            note(location, .breaking, "now limited to \(after.joined(separator: ", "))")
+        case (_?, nil):
+            note(location, .compatible, "no longer limited to a list of values")
+        case (let before?, let after?):
+            let removed = before.filter { !after.contains($0) }, added = after.filter { !before.contains($0) }
+            if !removed.isEmpty { note(location, .breaking, "no longer accepts \(removed.joined(separator: ", "))") }
+            if !added.isEmpty { note(location, .compatible, "also accepts \(added.joined(separator: ", "))") }
+        case (nil, nil):
+            break
+        }
+    }
+
+    private mutating func note(_ location: String, _ impact: ContractChange.Impact, _ message: String) {
+        changes.append(ContractChange(contract: contract, location: location, impact: impact, message: message))
+    }
+}

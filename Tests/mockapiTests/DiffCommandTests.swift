@@ -1,0 +1,54 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+/// `mockapi diff` as a CI step runs it: against a git revision, with reports and exit codes.
+struct DiffCommandTests {
+    private func git(_ arguments: [String], in folder: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git", "-c", "user.email=ci@example.com", "-c", "user.name=CI"] + arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "git \(arguments.joined(separator: " "))")
+    }
+
+    @Test func aBreakingEditSinceARevisionFailsTheGateByName() throws {
+        let repo = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        try git(["init", "-q"], in: repo.root)
+        try git(["add", "-A"], in: repo.root)
+        try git(["commit", "-qm", "contracts"], in: repo.root)
+        let contract = repo.contracts.appendingPathComponent("discover/discover.json")
+        try String(contentsOf: contract, encoding: .utf8)
+            .replacingOccurrences(of: #""page": {"type": "int", "required": false}"#, with: #""page": {"type": "int"}"#)
+            .write(to: contract, atomically: true, encoding: .utf8)
+        let folders = ["--contracts", repo.contracts.path, "--fixtures", repo.fixtures.path]
+        let junit = repo.root.appendingPathComponent("reports/diff.xml")
+
+        let failed = try CommandLineRunner.run(["diff", "--rev", "HEAD"] + folders + ["--junit", junit.path])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("BREAKING discover:request.query.page: query key page is now required"))
+        #expect(failed.stdout.contains("1 breaking, 0 allowed, 0 compatible"))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"<testcase classname="mockapi.diff" name="discover">"#))
+
+        let allowed = try CommandLineRunner.run(["diff", "--rev", "HEAD", "--allow", "discover:request.query.page", "--format", "json"] + folders)
+        #expect(allowed.status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(allowed.stdout.utf8)) as? [String: Any]
+        #expect(json?["breaking"] as? Int == 0)
+        #expect(json?["allowed"] as? Int == 1)
+
+        let unknown = try CommandLineRunner.run(["diff", "--rev", "no-such-revision"] + folders)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("at revision no-such-revision"))
+    }
+
+    @Test func twoFoldersWithTheSameSetAgree() throws {
+        let copy = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let result = try CommandLineRunner.run(["diff", BundledAPI.root.path, copy.root.path])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix("(19 contracts): 0 breaking, 0 allowed, 0 compatible\n"))
+    }
+}
