@@ -41,9 +41,12 @@ public final class RequestExpectation: Sendable {
     public let multipart: [PartExpectation]?
     /// What tells this contract apart from others on the same method and path; nil for most.
     public let match: RequestMatch?
+    /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
+    public let example: RequestExample?
 
     public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, match: RequestMatch? = nil) {
+                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, match: RequestMatch? = nil,
+                example: RequestExample? = nil) {
         self.method = method
         self.path = path
         self.query = query
@@ -51,6 +54,7 @@ public final class RequestExpectation: Sendable {
         self.json = json
         self.multipart = multipart
         self.match = match
+        self.example = example
     }
 }
 

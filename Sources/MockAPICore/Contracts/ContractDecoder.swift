@@ -39,7 +39,7 @@ struct ContractDecoder {
 
     private mutating func decodeRequest(_ value: JSONValue, at path: String) -> RequestExpectation? {
         guard let object = expectObject(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "match"], at: path)
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "match", "example"], at: path)
         var method: HTTPMethod?
         if let text = requireString(object, "method", at: path) {
             method = HTTPMethod(rawValue: text)
@@ -71,7 +71,38 @@ struct ContractDecoder {
             if match.query.isEmpty && match.json.isEmpty { problem(at: "\(path).match", "an empty match tells nothing apart") }
         }
         guard let method, let template else { return nil }
-        return RequestExpectation(method: method, path: template, query: query, headers: headers, json: json, multipart: multipart, match: match)
+        let example = object["example"].flatMap { decodeExample($0, template: template, at: "\(path).example") }
+        return RequestExpectation(method: method, path: template, query: query, headers: headers, json: json, multipart: multipart,
+                                  match: match, example: example)
+    }
+
+    /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.
+    private mutating func decodeExample(_ value: JSONValue, template: PathTemplate, at path: String) -> RequestExample? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["path", "query", "headers", "json"], at: path)
+        var example = RequestExample(json: object["json"])
+        if let values = object["path"].flatMap({ expectObject($0, at: "\(path).path") }) {
+            for (name, value) in values.members {
+                guard let text = scalarStrings(.array([value]), at: "\(path).path.\(name)")?.first else { continue }
+                if !template.parameterNames.contains(name) {
+                    problem(at: "\(path).path.\(name)", "the path \(template) has no parameter \"\(name)\"")
+                }
+                example.path[name] = text
+            }
+            for name in template.parameterNames where example.path[name] == nil {
+                problem(at: "\(path).path", "no value for the path parameter \"\(name)\"")
+            }
+        }
+        for (key, target) in [("query", \RequestExample.query), ("headers", \RequestExample.headers)] {
+            guard let values = object[key].flatMap({ expectObject($0, at: "\(path).\(key)") }) else { continue }
+            for (name, value) in values.members {
+                let texts: [String]? = if case .array = value { scalarStrings(value, at: "\(path).\(key).\(name)") } else {
+                    scalarStrings(.array([value]), at: "\(path).\(key).\(name)")
+                }
+                example[keyPath: target] += (texts ?? []).map { RequestExample.Pair(name, $0) }
+            }
+        }
+        return example
     }
 
     private mutating func decodeQuery(_ value: JSONValue, at path: String) -> [QueryExpectation] {

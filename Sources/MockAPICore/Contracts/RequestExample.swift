@@ -1,0 +1,32 @@
+/// A request that keeps its contract, written out: the path values, query, headers and JSON body
+/// `mockapi verify-backend` sends to a real backend when the contract alone cannot supply them
+/// (an id that exists there, a real token). `import` and `record` fill it from what they saw.
+///
+/// ```json
+/// "example": {"path": {"projectId": 42}, "query": {"page": "2"}, "headers": {"Authorization": "token abc"},
+///             "json": {"amount": 45, "reward_id": 9002}}
+/// ```
+public struct RequestExample: Sendable, Equatable {
+    public var path: [String: String] = [:]
+    /// In order; a key sent several times (an array, a repeated key) appears several times.
+    public var query: [Pair] = []
+    public var headers: [Pair] = []
+    public var json: JSONValue?
+
+    public struct Pair: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(path: [String: String] = [:], query: [Pair] = [], headers: [Pair] = [], json: JSONValue? = nil) {
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.json = json
+    }
+}
