@@ -37,7 +37,7 @@ struct ResponseComparison {
             if !after.body.isEmpty || !before.body.isEmpty { note(location, .breaking, "the body is no longer JSON\(after.fixture.map { " (\($0))" } ?? "")") }
             return
         }
-        var shapes = FixtureShapeComparison()
+        var shapes = JSONShapeComparison()
         shapes.compare(old, new, at: "$")
         let file = after.fixture.map { " (\($0))" } ?? ""
         for difference in shapes.differences.prefix(Self.fixtureChangesShown) {
@@ -51,46 +51,5 @@ struct ResponseComparison {
 
     private mutating func note(_ location: String, _ impact: ContractChange.Impact, _ message: String) {
         changes.append(ContractChange(contract: contract, location: location, impact: impact, message: message))
-    }
-}
-
-/// Compares two fixture bodies by shape, as a decoder sees them: keys, JSON types, nulls and
-/// array elements; values themselves may change freely.
-struct FixtureShapeComparison {
-    struct Difference {
-        var path: String
-        var breaking: Bool
-        var message: String
-    }
-
-    private(set) var differences: [Difference] = []
-
-    mutating func compare(_ old: JSONValue, _ new: JSONValue, at path: String) {
-        switch (old, new) {
-        case (.object(let before), .object(let after)):
-            for (key, value) in before.members {
-                guard let counterpart = after[key] else {
-                    differences.append(Difference(path: "\(path).\(key)", breaking: true, message: "key \(key) removed from the fixture"))
-                    continue
-                }
-                compare(value, counterpart, at: "\(path).\(key)")
-            }
-            for key in after.keys where before[key] == nil {
-                differences.append(Difference(path: "\(path).\(key)", breaking: false, message: "new key \(key) in the fixture"))
-            }
-        case (.array(let before), .array(let after)):
-            // One element stands for all: fixtures list records of one shape.
-            if let first = before.first, let counterpart = after.first { compare(first, counterpart, at: "\(path)[0]") }
-        case (.null, .null), (.string, .string), (.bool, .bool), (.int, .int), (.double, .double):
-            break
-        case (.double, .int):
-            break // a Double decodes an integer
-        case (.null, _):
-            differences.append(Difference(path: path, breaking: false, message: "was null, now \(new.typeName)"))
-        case (_, .null):
-            differences.append(Difference(path: path, breaking: true, message: "now null, was \(old.typeName) (a non-optional property fails to decode)"))
-        default:
-            differences.append(Difference(path: path, breaking: true, message: "type changed from \(old.typeName) to \(new.typeName)"))
-        }
     }
 }
