@@ -78,4 +78,14 @@ struct ResponseTemplateTests {
             ])
         }
     }
+
+    @Test func aHeaderContentTypeDecidesTheEscaping() throws {
+        let folder = try TestFolder(contracts: ["p.json": #"""
+            {"name": "p", "request": {"method": "GET", "path": "/p", "query": {"q": {"required": false}}},
+             "responses": {"default": {"status": 200, "fixture": "p.txt", "headers": {"Content-Type": "text/html"}},
+                           "text": {"status": 200, "body": {"q": "{{query.q}}"}, "headers": {"content-type": "text/plain"}}}}
+            """#], fixtures: ["p.txt": "{{query.q}}"])
+        let responses = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures).contracts[0].responses
+        #expect(responses.map { $0.template?.escaping } == [.markup, .json], "a JSON body sent as text stays valid JSON")
+    }
 }

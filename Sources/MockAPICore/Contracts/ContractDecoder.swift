@@ -241,7 +241,9 @@ struct ContractDecoder {
         let template: ResponseTemplate?
         // The Content-Type a browser goes by: a `headers` one is sent last, so it wins.
         let mediaType = response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? response.contentType
-        let escaping = ResponseTemplate.Escaping.forMediaType(mediaType)
+        var escaping = ResponseTemplate.Escaping.forMediaType(mediaType)
+        // A JSON body sent as plain text stays valid JSON: escaping for JSON is as safe there.
+        if escaping == ResponseTemplate.Escaping.none, ResponseTemplate.Escaping.forMediaType(response.contentType) == .json { escaping = .json }
         do throws(ResponseTemplate.UnknownPlaceholder) {
             template = try ResponseTemplate.parse(response.body, escaping: escaping ?? .none)
         } catch {
