@@ -36,7 +36,9 @@ struct MHD_Daemon *CMicroHTTPDShims_start_daemon(unsigned int flags,
         v6.sin6_family = AF_INET6;
         v6.sin6_port = htons(port);
         address = (const struct sockaddr *)&v6;
-        flags |= MHD_USE_IPv6;
+        // `::` takes IPv4 connections too (as 0.0.0.0 would), whatever the system's
+        // net.ipv6.bindv6only says: `--host ::` means every address of the machine.
+        flags |= IN6_IS_ADDR_UNSPECIFIED(&v6.sin6_addr) ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
     } else {
         *bad_host = 1;
         return NULL;

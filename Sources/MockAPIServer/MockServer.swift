@@ -34,6 +34,14 @@ public final class MockServer: Sendable {
     /// Requests whose headers have arrived and whose answer has not finished sending.
     public var requestsInFlight: Int { handler.inFlight }
 
+    /// Listening on `::` takes IPv4 connections as well as IPv6 ones (dual stack); every other
+    /// address is one family's.
+    public var listensOnIPv4AndIPv6: Bool {
+        var address = in6_addr()
+        guard inet_pton(AF_INET6, configuration.host, &address) == 1 else { return false }
+        return withUnsafeBytes(of: &address) { $0.allSatisfy { $0 == 0 } }
+    }
+
     /// `http://HOST:PORT` (`https` with TLS), with IPv6 hosts in brackets.
     public var baseURL: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -47,7 +55,7 @@ public final class MockServer: Sendable {
         CMicroHTTPDShims_return_large_blocks()
         self.configuration = configuration
         journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
-                                 keepsSecrets: configuration.journalSecrets)
+                                 redaction: configuration.headerRedaction)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
         let extraHeaders = configuration.cors ? Responder.corsHeaders : []
         let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess),

@@ -10,7 +10,7 @@ extension RequestHandler {
         log.request(RequestLogEntry(receivedAt: context.receivedAt, method: context.method, path: String(decoding: path, as: UTF8.self),
                                     query: context.query, status: status, contract: contract, response: response, problem: problem,
                                     nanoseconds: System.monotonicNanoseconds() - context.started,
-                                    headers: verbose ? context.headers : nil, keepsSecrets: configuration.journalSecrets,
+                                    headers: verbose ? context.headers : nil, redaction: journal.redaction,
                                     contracts: verbose ? context.state.responder.set : nil))
     }
 }

@@ -97,9 +97,20 @@ final class RequestHandler: Sendable {
 
     /// Framing refused outright, and a declared body over the limit, are answered on the first
     /// call, before any of the body is read; MHD closes the connection after such an answer, so
-    /// the rest of an oversized body is never read.
+    /// the rest of an oversized body is never read. So is more than one Host line (RFC 9112
+    /// §3.2 asks for 400 even when they agree): which one names the server is unknowable.
     private func checkFraming(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let refusal: GeneratedResponse
+        var hosts = 0
+        context.headers.forEachValue(of: "Host") { _ in
+            hosts += 1
+            return hosts < 2
+        }
+        if hosts > 1 {
+            context.answered = true
+            CMicroHTTPDShims_answering(connection)
+            return queue(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), context, connection, path: path)
+        }
         switch BodyFraming(headers: context.headers) {
         case .none, .chunked:
             return .YES

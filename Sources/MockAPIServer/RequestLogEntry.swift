@@ -17,7 +17,7 @@ struct RequestLogEntry: Sendable {
     var nanoseconds: UInt64
     /// Verbose lines only: the headers as received (redacted when formatted, as the journal does)…
     var headers: HeaderFields?
-    var keepsSecrets = false
+    var redaction = HeaderRedaction.standard
     /// …and the set, where the served response's own headers are looked up.
     var contracts: ContractSet?
 }

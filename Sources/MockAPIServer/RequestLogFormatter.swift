@@ -64,7 +64,7 @@ enum RequestLogFormatter {
     }
 
     private static func requestHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
-        entry.headers?.forJournal(keepingSecrets: entry.keepsSecrets).pairs ?? []
+        entry.headers?.forJournal(redacting: entry.redaction).pairs ?? []
     }
 
     /// The headers mockapi sets on a contract's response (libmicrohttpd adds `Content-Length`

@@ -33,8 +33,10 @@ public struct ServerConfiguration: Sendable {
     public var journalCapacity = 10_000
     /// Bytes of records the journal keeps at most (the oldest go first).
     public var journalMaxBytes = 64 * 1024 * 1024
-    /// Journal `Authorization`, `Proxy-Authorization` and `Cookie` as sent instead of redacted.
+    /// Journal and log credential headers as sent instead of redacted (`HeaderRedaction`).
     public var journalSecrets = false
+    /// Headers redacted besides the usual credential ones (`--redact-header`).
+    public var redactedHeaders: [String] = []
     /// When set, admin endpoints (`/__mockapi/…`) need `Mockapi-Admin-Token: <token>`; without
     /// one they answer only requests whose Host is this server's loopback address or localhost,
     /// and not at all when the server listens beyond loopback.

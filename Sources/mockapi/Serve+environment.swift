@@ -3,7 +3,8 @@ import Foundation
 
 /// `MOCKAPI_HOST` and `MOCKAPI_PORT` stand in for `--host` and `--port` when those are not given
 /// (`MOCKAPI_CONTRACTS` and `MOCKAPI_FIXTURES` live with `ContractOptions`): a flag beats its
-/// variable, the variable beats the default.
+/// variable, the variable beats the default. `MOCKAPI_REDACT_HEADERS` adds to `--redact-header`
+/// instead: redacting more is never the wrong way to combine them.
 extension MockAPICommand.Serve {
     static let defaultHost = "127.0.0.1"
     static let defaultPort: UInt16 = 8080
@@ -18,5 +19,12 @@ extension MockAPICommand.Serve {
         guard let text = ProcessInfo.processInfo.environment["MOCKAPI_PORT"], !text.isEmpty else { return Self.defaultPort }
         guard let port = UInt16(text) else { throw ValidationError("MOCKAPI_PORT is \"\(text)\": expected a port number, 0 to 65535") }
         return port
+    }
+
+    /// `--redact-header` names, then `MOCKAPI_REDACT_HEADERS`'s (comma-separated, blanks ignored).
+    var redactedHeaders: [String] {
+        let fromEnvironment = (ProcessInfo.processInfo.environment["MOCKAPI_REDACT_HEADERS"] ?? "")
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return (redactHeaders + fromEnvironment).filter { !$0.isEmpty }
     }
 }

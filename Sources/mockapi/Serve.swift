@@ -51,8 +51,13 @@ extension MockAPICommand {
         @Option(help: "Bytes of requests the journal keeps at most; the oldest go first.")
         var journalBytes = 64 * 1024 * 1024
 
-        @Flag(help: "Journal Authorization, Proxy-Authorization and Cookie as sent (redacted by default).")
+        @Flag(help: "Journal and log credential headers as sent (Authorization, Cookie, *token*, *secret*, *api-key*…: redacted by default).")
         var journalSecrets = false
+
+        @Option(name: .customLong("redact-header"),
+                help: ArgumentHelp("Also redact this request header in the journal and log; repeatable (and $MOCKAPI_REDACT_HEADERS, comma-separated).",
+                                   valueName: "name"))
+        var redactHeaders: [String] = []
 
         @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
         var adminToken: String?
@@ -141,6 +146,7 @@ extension MockAPICommand {
             configuration.tls = tls?.credentials
             configuration.port = try listenPort()
             configuration.journalSecrets = journalSecrets
+            configuration.redactedHeaders = redactedHeaders
             configuration.adminToken = adminToken
             configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(
                 format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
@@ -155,7 +161,7 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
             StopSignals.beginServing()
-            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes)")
+            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))")
             if let generated = tls?.generated {
                 Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
             }

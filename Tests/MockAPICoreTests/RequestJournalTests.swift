@@ -51,7 +51,7 @@ struct RequestJournalTests {
         #expect(stored.value(for: "Cookie") == "[redacted]")
         #expect(stored.value(for: "X-Long") == String(repeating: "x", count: HeaderFields.journalValueLimit) + "…[truncated, 4106 bytes]")
 
-        let keeping = RequestJournal(capacity: 10, keepsSecrets: true)
+        let keeping = RequestJournal(capacity: 10, redaction: .off)
         keeping.record(path: "/", headers: headers)
         #expect(keeping.entries()[0].headers.value(for: "Authorization") == "token abc123")
         #expect(keeping.entries()[0].headers.value(for: "Cookie") == "session=s3cret")
@@ -104,6 +104,22 @@ struct RequestJournalTests {
 
     @Test func queryIsReencodedAsAClientSendsIt() {
         #expect(JournalEntry.encodeQuery([("ids[]", "1"), ("q", "a b&c"), ("flag", nil)]) == "ids[]=1&q=a%20b%26c&flag")
+    }
+
+    @Test func redactionCoversCredentialNamesAndKeepsOnlyAnAuthorizationScheme() {
+        let standard = HeaderRedaction.standard
+        for name in ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "X-Auth-Token",
+                     "X-Access-Token", "X-CSRF-Token", "X-Xsrf-Token", "Client-Secret", "X-Password", "X-ApiKey"] {
+            #expect(standard.redacts(name), "\(name)")
+        }
+        #expect(!standard.redacts("Accept") && !standard.redacts("X-Keyboard") && !standard.redacts("Host"))
+        #expect(HeaderRedaction(extraNames: ["x-signature"]).redacts("X-Signature"))
+        #expect(!HeaderRedaction.off.redacts("Authorization"))
+
+        let headers: HeaderFields = [("Authorization", "Bearer abc"), ("Cookie", "session=abc; theme=dark"), ("X-Api-Key", "abc def"),
+                                     ("Authorization", "abc=def ghi")]
+        #expect(headers.forJournal(redacting: standard).pairs.map(\.value)
+            == ["Bearer [redacted]", "[redacted]", "[redacted]", "[redacted]"])
     }
 }
 

@@ -26,4 +26,20 @@ import Testing
             #expect(server.journal().map(\.response) == ["default", "default"])
         }
     }
+
+    /// A page the mock serves is same-origin with its journal: a request must not put a script in it.
+    @Test func anHTMLFixtureServesTheQueryEscaped() async throws {
+        let set = try TemporaryContractSet(contracts: [
+            "search.json": #"""
+                {"name": "search", "request": {"method": "GET", "path": "/search", "query": {"q": {"required": false}}},
+                 "responses": {"default": {"status": 200, "fixture": "search.html"}}}
+                """#,
+        ], fixtures: ["search.html": "<h1>Results for {{query.q}}</h1>"])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let page = try RawHTTP.request(server.port, "GET", "/search?q=%3Cscript%3Efetch(%27/__mockapi/requests%27)%3C/script%3E")
+            #expect(page.status == 200)
+            #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(page.text == "<h1>Results for &lt;script&gt;fetch(&#39;/__mockapi/requests&#39;)&lt;/script&gt;</h1>")
+        }
+    }
 }

@@ -246,7 +246,6 @@ struct ContractDecoder {
                 response.body = Array(body.serialized.utf8)
                 response.contentType = "application/json"
             }
-            response.template = decodeTemplate(response, request: request, at: spec["fixture"] != nil ? "\(here).fixture" : "\(here).body")
             if let headers = spec["headers"], let headerObject = expectObject(headers, at: "\(here).headers") {
                 response.headers = headerObject.members.compactMap { key, value in
                     guard let text = value.stringValue else {
@@ -256,6 +255,8 @@ struct ContractDecoder {
                     return (key, text)
                 }
             }
+            // After the headers: a Content-Type among them is what a browser goes by.
+            response.template = decodeTemplate(response, request: request, at: spec["fixture"] != nil ? "\(here).fixture" : "\(here).body")
             if let when = spec["when"] {
                 response.when = decodeMatch(when, at: "\(here).when")
             }
@@ -265,13 +266,24 @@ struct ContractDecoder {
         }
     }
 
-    /// The body's placeholders, each checked against what the request can fill it with.
+    /// The body's placeholders, each checked against what the request can fill it with, and
+    /// against the media type, which says how a request's value is escaped (if it can be).
     private mutating func decodeTemplate(_ response: ResponseDefinition, request: RequestExpectation?, at path: String) -> ResponseTemplate? {
         let template: ResponseTemplate?
+        // The Content-Type a browser goes by: a `headers` one is sent last, so it wins.
+        let mediaType = response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? response.contentType
+        var escaping = ResponseTemplate.Escaping.forMediaType(mediaType)
+        // A JSON body sent as plain text stays valid JSON: escaping for JSON is as safe there.
+        if escaping == ResponseTemplate.Escaping.none, ResponseTemplate.Escaping.forMediaType(response.contentType) == .json { escaping = .json }
         do throws(ResponseTemplate.UnknownPlaceholder) {
-            template = try ResponseTemplate.parse(response.body, json: response.contentType == "application/json")
+            template = try ResponseTemplate.parse(response.body, escaping: escaping ?? .none)
         } catch {
             problem(at: path, "unknown placeholder {{\(error.name)}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})")
+            return nil
+        }
+        if let template, template.needsRequest, escaping == nil {
+            problem(at: path, "a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
+                + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
             return nil
         }
         guard let template, let request else { return template }

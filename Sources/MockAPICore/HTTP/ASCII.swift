@@ -9,4 +9,9 @@ enum ASCII {
             false
         }
     }
+
+    /// `0-9`.
+    static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
 }

@@ -3,14 +3,14 @@ extension HeaderFields {
     /// in `…[truncated, N bytes]` (N: the value's full length).
     public static let journalValueLimit = 4 * 1024
 
-    /// The headers as the journal stores them: credentials (`Authorization`, `Proxy-Authorization`,
-    /// `Cookie`) redacted unless `keepingSecrets`, long values cut. Returns `self`, uncopied, when
-    /// nothing needs changing, which is the common case: one scan of the lengths.
-    public func forJournal(keepingSecrets: Bool) -> HeaderFields {
+    /// The headers as the journal stores them: credentials redacted as `redaction` says
+    /// (`HeaderRedaction`), long values cut. Returns `self`, uncopied, when nothing needs
+    /// changing, which is the common case: one scan of the names and lengths.
+    public func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
         let needsChange = withPackedBytes { buffer in
             var found = false
             forEachField(in: buffer) { name, value in
-                found = value.count > Self.journalValueLimit || (!keepingSecrets && Self.isCredential(name))
+                found = value.count > Self.journalValueLimit || redaction.redacts(name)
                 return !found
             }
             return found
@@ -20,8 +20,8 @@ extension HeaderFields {
         withPackedBytes { buffer in
             forEachField(in: buffer) { name, value in
                 let nameText = String(decoding: name, as: UTF8.self)
-                if !keepingSecrets && Self.isCredential(name) {
-                    journaled.append(name: nameText, value: Self.redacted(String(decoding: value, as: UTF8.self)))
+                if redaction.redacts(name) {
+                    journaled.append(name: nameText, value: HeaderRedaction.redacted(name: name, value: String(decoding: value, as: UTF8.self)))
                 } else if value.count > Self.journalValueLimit {
                     let kept = String(decoding: UnsafeRawBufferPointer(rebasing: value[..<Self.journalValueLimit]), as: UTF8.self)
                     journaled.append(name: nameText, value: kept + "…[truncated, \(value.count) bytes]")
@@ -34,18 +34,8 @@ extension HeaderFields {
         return journaled
     }
 
-    /// `token abc123` → `token [redacted]`: the scheme stays, so a reader still sees which kind
-    /// of credential the client sent.
-    static func redacted(_ value: String) -> String {
-        guard let space = value.firstIndex(of: " ") else { return "[redacted]" }
-        return value[..<space] + " [redacted]"
-    }
-
-    private static let credentialNames: [[UInt8]] = ["authorization", "proxy-authorization", "cookie"].map { Array($0.utf8) }
-
-    private static func isCredential(_ name: UnsafeRawBufferPointer) -> Bool {
-        credentialNames.contains { candidate in
-            candidate.count == name.count && zip(candidate, name).allSatisfy { $0 == $1 | 0x20 }
-        }
+    /// The standard redaction (`HeaderRedaction.standard`), or none when `keepingSecrets`.
+    public func forJournal(keepingSecrets: Bool) -> HeaderFields {
+        forJournal(redacting: keepingSecrets ? .off : .standard)
     }
 }

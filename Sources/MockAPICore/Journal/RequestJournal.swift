@@ -19,16 +19,16 @@ public final class RequestJournal: Sendable {
     /// The most bytes of records the journal holds; each shard keeps to an equal share, so no
     /// worker reads another's counter on the request path.
     public let maxBytes: Int
-    /// Whether credential headers are journaled as sent (`--journal-secrets`) or redacted.
-    public let keepsSecrets: Bool
+    /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
+    public let redaction: HeaderRedaction
     private let shards: [Shard]
     private let nextID = Atomic<Int>(1)
 
-    public init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, keepsSecrets: Bool = false, shards: Int = 8) {
+    public init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, redaction: HeaderRedaction = .standard, shards: Int = 8) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
         self.maxBytes = maxBytes
-        self.keepsSecrets = keepsSecrets
+        self.redaction = redaction
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
     }
 
@@ -37,7 +37,7 @@ public final class RequestJournal: Sendable {
                        query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
                        parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
         let id = nextID.add(1, ordering: .relaxed).oldValue
-        let headers = headers.forJournal(keepingSecrets: keepsSecrets)
+        let headers = headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter) {
             writer.int(id)

@@ -17,7 +17,7 @@ extension Responder {
     /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
     public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
                              headers: HeaderFields = []) -> AdminAnswer {
-        if let refusal = adminAccess.refusal(headers: headers) { return .response(refusal) }
+        if let refusal = adminAccess.refusal(method: method, headers: headers) { return .response(refusal) }
         if method == "POST", path == "/__mockapi/reload" { return .reload }
         guard method == "GET", path == "/__mockapi/requests" || path == "/__mockapi/requests/count" else {
             return .response(respondOtherAdmin(method: method, path: path))

@@ -5,9 +5,11 @@
 /// - `{{path.NAME}}`: the request's path parameter;
 /// - `{{query.NAME}}`: the request's query value (empty when absent).
 ///
-/// In a JSON body the values are escaped for a JSON string. Other `{{…}}` text (with spaces or
-/// other characters) is left as it is; a placeholder-shaped name mockapi does not know is a load
-/// error, so a typo such as `{{baseUrl}}` cannot ship.
+/// Values are escaped for the body's media type (`Escaping`): for a JSON string in JSON, as
+/// character references in HTML and XML, so a request cannot put markup (a script) in a page the
+/// mock serves. Other `{{…}}` text (with spaces or other characters) is left as it is; a
+/// placeholder-shaped name mockapi does not know is a load error, so a typo such as `{{baseUrl}}`
+/// cannot ship.
 public struct ResponseTemplate: Sendable, Equatable {
     public enum Piece: Sendable, Equatable {
         case literal([UInt8])
@@ -16,9 +18,31 @@ public struct ResponseTemplate: Sendable, Equatable {
         case query(String)
     }
 
+    /// How a value is written into the body.
+    public enum Escaping: Sendable, Equatable {
+        /// For a JSON string: `"` → `\"`, control characters as `\uXXXX`.
+        case json
+        /// `&`, `<`, `>`, `"` and `'` as character references, for HTML and XML.
+        case markup
+        /// As it is: plain text and CSV, which no browser runs.
+        case none
+
+        /// The escaping a body of this `Content-Type` needs; nil when mockapi knows none that makes
+        /// a request's value safe there (JavaScript, CSS, binary, unknown types).
+        public static func forMediaType(_ contentType: String?) -> Escaping? {
+            guard let contentType else { return nil }
+            let essence = MediaType.essence(of: contentType)
+            switch essence {
+            case "application/json", _ where essence.hasSuffix("+json"): return .json
+            case "text/html", "application/xml", "text/xml", _ where essence.hasSuffix("+xml"): return .markup
+            case "text/plain", "text/csv": return Escaping.none
+            default: return nil
+            }
+        }
+    }
+
     public let pieces: [Piece]
-    /// Values are escaped for a JSON string.
-    public let escapesJSON: Bool
+    public let escaping: Escaping
 
     /// Whether rendering needs the request (path or query values), or only the server's URL.
     public var needsRequest: Bool {
@@ -35,7 +59,7 @@ public struct ResponseTemplate: Sendable, Equatable {
     }
 
     /// The template in `body`, or nil when it has no placeholder (most bodies).
-    public static func parse(_ body: [UInt8], json: Bool) throws(UnknownPlaceholder) -> ResponseTemplate? {
+    public static func parse(_ body: [UInt8], escaping: Escaping) throws(UnknownPlaceholder) -> ResponseTemplate? {
         var pieces: [Piece] = []
         var literalStart = 0
         var index = 0
@@ -63,7 +87,7 @@ public struct ResponseTemplate: Sendable, Equatable {
         }
         guard !pieces.isEmpty else { return nil }
         if literalStart < body.count { pieces.append(.literal(Array(body[literalStart...]))) }
-        return ResponseTemplate(pieces: pieces, escapesJSON: json)
+        return ResponseTemplate(pieces: pieces, escaping: escaping)
     }
 
     /// The body for one server and, when the template needs it, one request.
@@ -81,10 +105,25 @@ public struct ResponseTemplate: Sendable, Equatable {
     }
 
     private func append(_ value: String, to out: inout [UInt8]) {
-        guard escapesJSON else { out += value.utf8; return }
-        var escaped = ""
-        JSONValue.writeString(value, to: &escaped)
-        out += escaped.utf8.dropFirst().dropLast() // without the quotes: the placeholder sits inside a string
+        switch escaping {
+        case .none:
+            out += value.utf8
+        case .json:
+            var escaped = ""
+            JSONValue.writeString(value, to: &escaped)
+            out += escaped.utf8.dropFirst().dropLast() // without the quotes: the placeholder sits inside a string
+        case .markup:
+            for byte in value.utf8 {
+                switch byte {
+                case UInt8(ascii: "&"): out += "&amp;".utf8
+                case UInt8(ascii: "<"): out += "&lt;".utf8
+                case UInt8(ascii: ">"): out += "&gt;".utf8
+                case UInt8(ascii: "\""): out += "&quot;".utf8
+                case UInt8(ascii: "'"): out += "&#39;".utf8
+                default: out.append(byte)
+                }
+            }
+        }
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -1,0 +1,68 @@
+/// Which request headers the journal and the request log show as `[redacted]`.
+///
+/// By default the usual credential headers: `Authorization`, `Proxy-Authorization`, `Cookie`,
+/// `Set-Cookie`, and any header whose name contains `token`, `secret`, `password`, `api-key` or
+/// `apikey` (`X-Api-Key`, `X-Auth-Token`, `X-Csrf-Token`, `Client-Secret`…), any case; plus the
+/// names a user adds (`serve --redact-header`). `--journal-secrets` turns it off.
+public struct HeaderRedaction: Sendable, Equatable {
+    /// Nothing is redacted (`--journal-secrets`).
+    public static let off = HeaderRedaction(redacting: false)
+    /// The usual credential headers.
+    public static let standard = HeaderRedaction()
+
+    public let isOn: Bool
+    /// Lowercased names redacted exactly: the standard ones and the user's.
+    private let names: [[UInt8]]
+
+    static let standardNames = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+    /// A header whose lowercased name contains one of these is redacted.
+    static let sensitiveWords: [[UInt8]] = ["token", "secret", "password", "api-key", "apikey"].map { Array($0.utf8) }
+
+    /// The standard names plus `extraNames` (any case).
+    public init(extraNames: [String] = []) {
+        self.init(redacting: true, extraNames: extraNames)
+    }
+
+    private init(redacting: Bool, extraNames: [String] = []) {
+        isOn = redacting
+        names = (Self.standardNames + extraNames.map { $0.lowercased() }).map { Array($0.utf8) }
+    }
+
+    /// Whether a header of this name is journaled as `[redacted]`.
+    public func redacts(_ name: String) -> Bool {
+        Array(name.utf8).withUnsafeBytes { redacts($0) }
+    }
+
+    func redacts(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard isOn else { return false }
+        if names.contains(where: { Self.equalIgnoringCase(name, $0) }) { return true }
+        return Self.sensitiveWords.contains { Self.contains(name, lowercased: $0) }
+    }
+
+    /// `Bearer abc123` → `Bearer [redacted]` for `Authorization` and `Proxy-Authorization`: the
+    /// scheme stays, so a reader still sees which kind of credential the client sent. Every other
+    /// value is `[redacted]` whole (the first word of a Cookie is a credential).
+    static func redacted(name: UnsafeRawBufferPointer, value: String) -> String {
+        let keepsScheme = equalIgnoringCase(name, Array("authorization".utf8)) || equalIgnoringCase(name, Array("proxy-authorization".utf8))
+        guard keepsScheme, let space = value.firstIndex(of: " ") else { return "[redacted]" }
+        let scheme = value[..<space]
+        guard !scheme.isEmpty, scheme.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: "-") }) else { return "[redacted]" }
+        return scheme + " [redacted]"
+    }
+
+    /// ASCII letters compared without case (`| 0x20` lowercases a letter; `name` is a header name,
+    /// a token, where that maps no other byte onto a letter).
+    private static func equalIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {
+        name.count == lowercased.count && zip(name, lowercased).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+    }
+
+    private static func contains(_ name: UnsafeRawBufferPointer, lowercased word: [UInt8]) -> Bool {
+        guard name.count >= word.count else { return false }
+        for start in 0...(name.count - word.count) {
+            var index = 0
+            while index < word.count, name[start + index] | 0x20 == word[index] { index += 1 }
+            if index == word.count { return true }
+        }
+        return false
+    }
+}
