@@ -8,7 +8,9 @@ import Darwin
 
 /// Calls back when anything under the given folders changes (`mockapi serve --watch`): inotify
 /// on Linux, a poll of modification times every half second elsewhere. Changes are gathered
-/// for 150 ms first, so an editor's write-then-rename is one reload, not two.
+/// until 150 ms pass quietly, so an editor's write-then-rename is one reload, not two, but for
+/// at most a second, so a file rewritten without pause still reloads. A folder deleted and made
+/// again (a branch switch, a regenerated fixtures folder) is watched again.
 public final class ContractWatcher: Sendable {
     /// Cleared by `stop`; the watching thread reads it between waits.
     private final class RunFlag: Sendable {
@@ -48,32 +50,89 @@ public final class ContractWatcher: Sendable {
         return found
     }
 
+    /// Quiet time that ends a burst of changes, and the longest a burst delays its reload.
+    static let quietNanoseconds: UInt64 = 150_000_000
+    static let maximumDelayNanoseconds: UInt64 = 1_000_000_000
+
+    /// When a burst of changes that began at `first` and last changed at `last` is due to reload.
+    static func isDue(first: UInt64, last: UInt64, now: UInt64) -> Bool {
+        now - last > quietNanoseconds || now - first > maximumDelayNanoseconds
+    }
+
     #if os(Linux)
     private static func watchWithInotify(_ roots: [String], running: RunFlag, onChange: @Sendable () -> Void) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return watchByPolling(roots, running: running, onChange: onChange) }
         defer { close(descriptor) }
         // Writes, renames, creations and deletions; not IN_ATTRIB, which reading a file (its
-        // access time) would raise, so every reload would trigger the next.
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY)
-        var watched: Set<String> = []
-        func watchNewFolders() {
-            // Adding a watch raises no event; removing one would (IN_IGNORED), so none are removed.
-            for folder in folders(under: roots) where watched.insert(folder).inserted { inotify_add_watch(descriptor, folder, mask) }
+        // access time) would raise, so every reload would trigger the next. IN_DELETE_SELF and
+        // IN_MOVE_SELF tell a watched folder is gone.
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY | IN_DELETE_SELF | IN_MOVE_SELF)
+        /// The folder each watch is on. A folder's watch ends when it is deleted (the kernel says
+        /// IN_IGNORED) or moved away; its path is then watched again once a folder is back there.
+        var watched: [Int32: String] = [:]
+        /// Adds watches on folders not yet watched; true when it added any.
+        @discardableResult
+        func watchNewFolders() -> Bool {
+            let known = Set(watched.values)
+            var added = false
+            for folder in folders(under: roots) where !known.contains(folder) {
+                let watch = inotify_add_watch(descriptor, folder, mask)
+                if watch >= 0 {
+                    watched[watch] = folder
+                    added = true
+                }
+            }
+            return added
         }
         watchNewFolders()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var lastEvent: UInt64?
+        var burst: (first: UInt64, last: UInt64)?
+        var lastRootCheck: UInt64 = 0
         while running.isSet {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let now = { System.monotonicNanoseconds() }
             if poll(&poller, 1, 50) > 0 {
-                while read(descriptor, &buffer, buffer.count) > 0 {}
-                lastEvent = System.monotonicNanoseconds()
+                while true {
+                    let count = read(descriptor, &buffer, buffer.count)
+                    guard count > 0 else { break }
+                    forEachEvent(in: buffer, count: count) { watch, flags in
+                        if flags & UInt32(IN_IGNORED) != 0 {
+                            watched[watch] = nil
+                        } else if flags & UInt32(IN_MOVE_SELF) != 0 {
+                            inotify_rm_watch(descriptor, watch) // it watches the folder's new place, not its path
+                            watched[watch] = nil
+                        }
+                    }
+                }
+                burst = (burst?.first ?? now(), now())
             }
-            if let last = lastEvent, System.monotonicNanoseconds() - last > 150_000_000 {
-                lastEvent = nil
+            // A root deleted whole raises nothing when it comes back (its parent is not watched):
+            // look for it twice a second while it is missing, and reload once it is back, since
+            // its files may have been copied in before the watch.
+            if now() - lastRootCheck > 500_000_000, roots.contains(where: { !watched.values.contains($0) }) {
+                lastRootCheck = now()
+                if watchNewFolders() { burst = (burst?.first ?? now(), now()) }
+            }
+            if let current = burst, isDue(first: current.first, last: current.last, now: now()) {
+                burst = nil
                 watchNewFolders()
                 onChange()
+            }
+        }
+    }
+
+    /// Calls `body` with each inotify event's watch and flags in `buffer[..<count]`.
+    private static func forEachEvent(in buffer: [UInt8], count: Int, _ body: (Int32, UInt32) -> Void) {
+        buffer.withUnsafeBytes { bytes in
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= count {
+                let watch = bytes.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+                let flags = bytes.loadUnaligned(fromByteOffset: offset + MemoryLayout<Int32>.size, as: UInt32.self)
+                let nameLength = bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)
+                body(watch, flags)
+                offset += header + Int(nameLength)
             }
         }
     }

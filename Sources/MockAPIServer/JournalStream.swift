@@ -18,19 +18,27 @@ final class JournalStream {
     private var sent = 0
     private var sentAny = false
     private var finished = false
+    /// Set when the reader pages with `since`: the eviction mark its headers reported. Should the
+    /// journal evict past it and past what was sent before the answer is done, the answer ends in
+    /// an error rather than skip those requests silently.
+    private let reportedEviction: Int?
 
-    init(journal: RequestJournal, query: JournalQuery) {
+    init(journal: RequestJournal, query: JournalQuery, reportedEviction: Int?) {
         self.journal = journal
         self.query = query
+        self.reportedEviction = reportedEviction
         remaining = query.limit ?? .max
     }
 
     /// A chunked MHD response reading from a new stream; MHD frees the stream with the response.
     static func response(journal: RequestJournal, query: JournalQuery, lastID: Int) -> OpaquePointer {
-        let stream = Unmanaged.passRetained(JournalStream(journal: journal, query: query)).toOpaque()
-        let response = MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, stream, free)!
+        let evictedThrough = journal.evictedThrough
+        let stream = JournalStream(journal: journal, query: query, reportedEviction: query.since == nil ? nil : evictedThrough)
+        let response = MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, Unmanaged.passRetained(stream).toOpaque(), free)!
         MHD_add_response_header(response, "Content-Type", "application/json")
         MHD_add_response_header(response, Responder.journalLastIDHeader, String(lastID))
+        MHD_add_response_header(response, RequestJournal.firstIDHeader, String(journal.firstID))
+        MHD_add_response_header(response, RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0)))
         return response
     }
 
@@ -44,13 +52,14 @@ final class JournalStream {
         Unmanaged<JournalStream>.fromOpaque(cls).release()
     }
 
-    /// Copies up to `max` bytes of the document into `buffer`; -1 (MHD_CONTENT_READER_END_OF_STREAM) at the end.
+    /// Copies up to `max` bytes of the document into `buffer`; -1 (MHD_CONTENT_READER_END_OF_STREAM)
+    /// at the end, -2 (MHD_CONTENT_READER_END_WITH_ERROR) when requests the reader asked for were evicted meanwhile.
     private func fill(_ buffer: UnsafeMutablePointer<CChar>, max: Int) -> Int {
         while sent == pending.count {
             if finished { return -1 }
             pending.removeAll(keepingCapacity: true)
             sent = 0
-            renderNextPage()
+            guard renderNextPage() else { return -2 }
         }
         let count = min(max, pending.count - sent)
         pending.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress! + sent, byteCount: count) }
@@ -58,10 +67,17 @@ final class JournalStream {
         return count
     }
 
-    private func renderNextPage() {
+    /// Renders the next page into `pending`; false when requests after the cursor were evicted
+    /// before they could be read (only checked for a reader paging with `since`).
+    private func renderNextPage() -> Bool {
         var page = query
         page.limit = min(Self.pageSize, remaining)
         let entries = remaining > 0 ? journal.entries(matching: page) : []
+        if let reported = reportedEviction, let cursor = query.since {
+            // Evicted ids the reader would not see lie between the cursor and the first entry read.
+            let lostThrough = min(journal.evictedThrough, (entries.first?.id ?? .max) - 1)
+            if lostThrough > max(cursor, reported) { return false }
+        }
         var text = ""
         for entry in entries {
             text += (sentAny ? ",\n  " : "\n  ") + entry.json.prettySerialized(level: 1)
@@ -74,5 +90,6 @@ final class JournalStream {
             finished = true
         }
         pending += text.utf8
+        return true
     }
 }

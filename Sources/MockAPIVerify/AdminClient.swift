@@ -25,8 +25,9 @@ struct AdminClient: Sendable {
         }
     }
 
-    /// Journal entries recorded after `since`, oldest first, and the newest id at the time of reading.
-    func journal(since: Int, limit: Int? = nil) async throws -> (entries: [[String: Any]], lastID: Int) {
+    /// Journal entries recorded after `since`, oldest first, the newest id at the time of reading,
+    /// and how many requests after `since` the server evicted before they could be read.
+    func journal(since: Int, limit: Int? = nil) async throws -> (entries: [[String: Any]], lastID: Int, evicted: Int) {
         var components = URLComponents(url: endpoint("requests"), resolvingAgainstBaseURL: false)!
         components.queryItems = [URLQueryItem(name: "since", value: String(since))]
             + (limit.map { [URLQueryItem(name: "limit", value: String($0))] } ?? [])
@@ -36,7 +37,9 @@ struct AdminClient: Sendable {
               let entries = try JSONSerialization.jsonObject(with: data) as? [[String: Any]] else {
             throw Failure(description: "GET /__mockapi/requests did not answer with a journal page (is it a current mockapi server?)")
         }
-        return (entries, lastID)
+        // A server from before the header evicted silently; it reads as none.
+        let evicted = http.value(forHTTPHeaderField: RequestJournal.evictedHeader).flatMap(Int.init) ?? 0
+        return (entries, lastID, evicted)
     }
 
     /// The newest journal id: where a reader of what comes next starts.

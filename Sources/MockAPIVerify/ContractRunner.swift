@@ -114,6 +114,9 @@ public struct ContractRunner: Sendable {
                 }
                 let exchange = try await send(check, response: name, baseURL: baseURL, admin: admin, cursor: cursor)
                 if name == "default" { result.request = exchange.sent }
+                if exchange.journal == nil, exchange.journalEvicted > 0 {
+                    result.failures.append(.init(check: "journal", message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
+                }
                 if let failure = matchFailure(exchange, contract: contract) {
                     result.failures.append(failure)
                     break // the other responses would fail the same way

@@ -15,6 +15,9 @@ struct Exchange {
     var matchedContract: String?
     var body: Data
     var journal: [String: Any]?
+    /// Requests after the runner's cursor the server evicted before the runner read its journal
+    /// (`--journal-bytes` or `--journal-size` too small for the traffic it gets).
+    var journalEvicted = 0
 
     var bodyJSON: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
 
@@ -48,19 +51,24 @@ extension ContractRunner {
         if name != "default" { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
         let (data, response) = try await options.transport.send(request)
         let method = request.httpMethod ?? "GET"
-        return Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
-                        request: request, sentParts: sentParts, status: response.statusCode,
-                        matchedContract: response.value(forHTTPHeaderField: "Mockapi-Contract"), body: data,
-                        journal: try await journalEntry(method: method, path: request.url?.path ?? "/", admin: admin, cursor: cursor))
+        let journaled = try await journalEntry(method: method, path: request.url?.path ?? "/", admin: admin, cursor: cursor)
+        var exchange = Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
+                                request: request, sentParts: sentParts, status: response.statusCode,
+                                matchedContract: response.value(forHTTPHeaderField: "Mockapi-Contract"), body: data,
+                                journal: journaled.entry)
+        exchange.journalEvicted = journaled.evicted
+        return exchange
     }
 
     /// The journal entry of the request just sent: the newest one after the cursor with its
     /// method and path (a retrying transport may have sent it more than once).
-    private func journalEntry(method: String, path: String, admin: AdminClient, cursor: JournalCursor) async throws -> [String: Any]? {
+    /// With it, how many requests after the cursor the server evicted before this read.
+    private func journalEntry(method: String, path: String, admin: AdminClient, cursor: JournalCursor) async throws
+        -> (entry: [String: Any]?, evicted: Int) {
         let page = try await admin.journal(since: cursor.lastID)
         cursor.lastID = max(cursor.lastID, page.lastID)
         let sameRequest = page.entries.filter { ($0["method"] as? String) == method && ($0["path"] as? String) == path }
-        return sameRequest.last ?? (page.entries.count == 1 ? page.entries.last : nil)
+        return (sameRequest.last ?? (page.entries.count == 1 ? page.entries.last : nil), page.evicted)
     }
 
     /// A multipart body's parts as the server would journal them; none for other bodies.

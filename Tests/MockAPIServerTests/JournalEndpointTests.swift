@@ -52,6 +52,27 @@ import Testing
         }
     }
 
+    @Test func readerIsToldWhereTheJournalStartsAndWhatItEvicted() async throws {
+        try await withMockServer(configure: { $0.journalMaxBytes = 40_000 }) { server in
+            let padding = ["X-Padding": String(repeating: "p", count: 4_000)]
+            for _ in 0..<30 { _ = try RawHTTP.request(server.port, "GET", "/v1/categories", headers: padding) }
+
+            let whole = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=0")
+            let ids = try #require(whole.json as? [[String: Any]]).compactMap { $0["id"] as? Int }
+            let first = try #require(ids.first)
+            #expect(ids == Array(first...30), "the newest requests, none missing inside")
+            #expect(ids.count >= 7, "the budget holds about nine of these: \(ids)")
+            #expect(whole.headers["mockapi-journal-first-id"] == String(first))
+            #expect(whole.headers["mockapi-journal-evicted"] == String(first - 1), "a reader from the start lost them all")
+
+            let fromGap = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=3&limit=1")
+            #expect(fromGap.headers["mockapi-journal-evicted"] == String(first - 4))
+            #expect((fromGap.json as? [[String: Any]])?.first?["id"] as? Int == first)
+            let caughtUp = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=\(first - 1)&limit=0")
+            #expect(caughtUp.headers["mockapi-journal-evicted"] == "0")
+        }
+    }
+
     @Test func methodPathStatusFiltersCountAndTestHelpers() async throws {
         try await withMockServer { server in
             _ = try RawHTTP.request(server.port, "GET", "/v1/projects/42")

@@ -56,6 +56,24 @@ import Testing
         #expect(laterSummary["requests"] as? Int == 1)
     }
 
+    @Test func requestsEvictedBeforeTheReadFailTheGate() throws {
+        // Room for about nine of these requests: the first ones of the run are gone when coverage reads.
+        let server = try CommandLineRunner.Server(["--quiet", "--journal-bytes", "40000"])
+        defer { _ = server.stop() }
+        _ = try curl(["-H", "X-Padding: " + String(repeating: "p", count: 4_000)]
+            + Array(repeating: server.baseURL + "/v1/categories", count: 30))
+
+        let result = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains(" requests were evicted from the journal before coverage read them, so they were not checked: "
+            + "raise serve --journal-bytes (or --journal-size), or read the journal sooner"), "\(result.stdout)")
+
+        let json = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
+        let summary = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        let evicted = try #require(summary["evicted"] as? Int)
+        #expect(evicted >= 15 && evicted + (summary["requests"] as? Int ?? 0) == 30, "\(summary)")
+    }
+
     @Test func serverWithAnAdminTokenIsReadWithIt() throws {
         let server = try CommandLineRunner.Server(["--quiet", "--admin-token", "s3cret"])
         defer { _ = server.stop() }

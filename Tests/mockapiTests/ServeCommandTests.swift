@@ -115,4 +115,64 @@ func curlStatus(_ arguments: String...) throws -> String {
         #expect(stderr.contains("oops.json:1:2: not valid JSON"))
         #expect(stderr.contains("mockapi: still serving the previous set"))
     }
+
+    /// Polls for up to `seconds` until `condition` holds.
+    private func within(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    private func category(_ name: String) -> String { Self.category(name) }
+
+    private static func category(_ name: String) -> String {
+        #"{"id": 34, "name": "\#(name)", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#
+    }
+
+    @Test func fixturesFolderDeletedAndMadeAgainIsStillWatched() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/v1/categories/34"
+        #expect(try body(url).contains("Tabletop Games"))
+
+        // What a branch switch or a regenerate does: the folder goes, and a new one takes its place.
+        try FileManager.default.removeItem(at: set.fixtures)
+        usleep(300_000)
+        try FileManager.default.copyItem(at: BundledAPI.fixtures, to: set.fixtures)
+        usleep(300_000)
+        try set.write(category("Board Games"), to: "fixtures/categories/category.json")
+        #expect(try within(5) { try body(url).contains("Board Games") }, "an edit in the new folder is served within 5 s")
+
+        try set.write(category("Card Games"), to: "fixtures/categories/category.json")
+        #expect(try within(5) { try body(url).contains("Card Games") }, "and so is the next one")
+    }
+
+    @Test func fileRewrittenWithoutPauseStillReloads() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/v1/categories/34"
+        #expect(try body(url).contains("Tabletop Games"))
+
+        // A writer that never pauses for the 150 ms quiet period: every 100 ms for 3 s, on its
+        // own thread so reading the body does not slow it down.
+        let writing = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            for edit in 1...30 {
+                try? set.write(Self.category("Board Games \(edit)"), to: "fixtures/categories/category.json")
+                usleep(100_000)
+            }
+            writing.signal()
+        }
+        writer.start()
+        var reloadedWhileWriting = false
+        while writing.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+            if !reloadedWhileWriting, try body(url).contains("Board Games") { reloadedWhileWriting = true }
+        }
+        #expect(reloadedWhileWriting, "a reload came at most about a second after the first edit, not after the last")
+    }
 }

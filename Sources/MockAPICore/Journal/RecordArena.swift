@@ -1,7 +1,7 @@
 /// Variable-length records, oldest first, packed back to back in one circular byte buffer.
 ///
-/// Appending copies a record into memory next to the previous one and drops the oldest records
-/// it overwrites, so keeping the last 10,000 requests costs no allocation or freeing per request
+/// Appending copies a record into memory next to the previous one (the journal drops the oldest
+/// records first when its budget is spent), so keeping the last 10,000 requests costs no allocation or freeing per request
 /// (a ring of Swift structs with Strings did both, on cold memory, for about a tenth of the
 /// server's throughput). The buffer doubles when records that must be kept do not fit.
 struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
@@ -32,13 +32,12 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
 
     var count: Int { slots.count }
 
-    /// Appends a record of `size` bytes, written by `write`. First drops records with an id at or
-    /// below `dropThrough`, then the oldest while `maxCount` records or `maxBytes` bytes would be
-    /// exceeded (a record larger than `maxBytes` is kept alone); if the record still does not
-    /// fit, the buffer grows.
-    mutating func append(id: Int, size: Int, dropThrough: Int, maxCount: Int, maxBytes: Int = .max,
-                         write: (UnsafeMutableRawPointer) -> Void) {
-        while let oldest = slots.first, oldest.id <= dropThrough || slots.count >= maxCount || liveBytes + size > maxBytes { dropOldest() }
+    /// The id of the oldest live record, if any.
+    var oldestID: Int? { slots.first?.id }
+
+    /// Appends a record of `size` bytes, written by `write`; the buffer grows if it does not fit.
+    /// Dropping is the journal's business (it keeps to one budget over every arena).
+    mutating func append(id: Int, size: Int, write: (UnsafeMutableRawPointer) -> Void) {
         var offset = placement(for: size)
         while offset == nil {
             grow(toFit: size)
@@ -48,6 +47,21 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
         slots.append(Slot(id: id, offset: offset!, length: size))
         tail = offset! + size
         liveBytes += size
+    }
+
+    /// Drops the records with an id at or below `id`; the bytes freed.
+    mutating func drop(through id: Int) -> Int {
+        var freed = 0
+        while let oldest = slots.first, oldest.id <= id { freed += dropOldest() }
+        return freed
+    }
+
+    /// Gives memory back when the live records fill under a quarter of a large buffer (the
+    /// journal moved its bytes to other arenas, or evicted them), so arenas that once held the
+    /// whole budget do not each keep a buffer that size.
+    mutating func shrinkIfSparse() {
+        guard byteCapacity > 64 * 1024, liveBytes < byteCapacity / 4 else { return }
+        relocate(capacity: max(16 * 1024, liveBytes * 2))
     }
 
     /// Where a record of `size` bytes fits without touching a live record, if anywhere: after the
@@ -60,8 +74,11 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
         return size <= head ? 0 : nil
     }
 
-    private mutating func dropOldest() {
-        liveBytes -= slots.first?.length ?? 0
+    /// Drops the oldest record; its size.
+    @discardableResult
+    mutating func dropOldest() -> Int {
+        guard let oldest = slots.first else { return 0 }
+        liveBytes -= oldest.length
         slots.removeFirst()
         if let next = slots.first {
             head = next.offset
@@ -69,13 +86,16 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
             head = 0
             tail = 0
         }
+        return oldest.length
     }
 
     /// Copies the live records, oldest first, to the start of a larger buffer.
     private mutating func grow(toFit size: Int) {
-        var live = 0
-        slots.forEach { live += $0.length }
-        let newCapacity = max(byteCapacity * 2, live + size)
+        relocate(capacity: max(byteCapacity * 2, liveBytes + size))
+    }
+
+    /// Copies the live records, oldest first, to the start of a new buffer of `capacity` bytes.
+    private mutating func relocate(capacity newCapacity: Int) {
         let newBuffer = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
         var moved = Ring<Slot>()
         var offset = 0

@@ -1,12 +1,15 @@
 import Synchronization
 
-/// The newest `capacity` requests, oldest first, recorded from every server thread.
+/// The newest requests, oldest first, recorded from every server thread: at most `capacity` of
+/// them and at most `maxBytes` of records, the oldest dropped first, so the ids held are always
+/// one unbroken run ending at the newest.
 ///
 /// Each thread appends to its own shard under its own lock, so two workers never contend on
 /// the request path (one shared lock cost about a tenth of the throughput on two cores);
-/// reading merges the shards by id. On every append a shard also drops its own records that
-/// are no longer among the newest `capacity` overall, so together the shards hold about
-/// `capacity` records however the requests spread over threads.
+/// reading merges the shards by id. The byte budget is one counter for all shards: a request
+/// adds its record's size to it, and the one that finds it spent evicts for everyone, by id
+/// across the shards, a thirty-second of the budget at a time (so it is rare: a lock per shard,
+/// briefly, once every few dozen requests).
 ///
 /// Records are stored as bytes (`RecordArena`) and turned into `JournalEntry` values only when
 /// the journal is read, which is rare next to recording.
@@ -16,13 +19,21 @@ public final class RequestJournal: Sendable {
     }
 
     public let capacity: Int
-    /// The most bytes of records the journal holds; each shard keeps to an equal share, so no
-    /// worker reads another's counter on the request path.
+    /// The most bytes of records the journal holds, over all its shards.
     public let maxBytes: Int
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
     public let redaction: HeaderRedaction
     private let shards: [Shard]
     private let nextID = Atomic<Int>(1)
+    /// Bytes of the records held plus those being copied in: what the budget is checked against.
+    private let heldBytes = Atomic<Int>(0)
+    /// The newest id evicted to keep within `maxBytes`. Raised before the shards drop those ids,
+    /// so a record still being copied when its id is evicted is dropped too, not kept as a hole.
+    private let bytesEvictedThrough = Atomic<Int>(0)
+    /// The newest id when the journal was last cleared (`reset`).
+    private let clearedThrough = Atomic<Int>(0)
+    /// Held by the one request that evicts; others that find the budget spent wait for it.
+    private let evicting = Mutex(())
 
     public init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, redaction: HeaderRedaction = .standard, shards: Int = 8) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
@@ -36,10 +47,9 @@ public final class RequestJournal: Sendable {
     public func record(receivedAt: Int64, method: String, path: UnsafeRawBufferPointer,
                        query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
                        parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
-        let id = nextID.add(1, ordering: .relaxed).oldValue
         let headers = headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
-        func encode(_ writer: inout RecordWriter) {
+        func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
             writer.int(Int(receivedAt))
             writer.int(status)
@@ -65,16 +75,28 @@ public final class RequestJournal: Sendable {
             writer.optionalString(problem)
         }
         var measure = RecordWriter.measuring
-        encode(&measure)
+        encode(&measure, id: 0)
+        let size = measure.size
+        if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
         shards[ThreadSlot.current % shards.count].arena.withLock { arena in
-            arena.append(id: id, size: measure.size, dropThrough: id - capacity, maxCount: capacity, maxBytes: maxBytes / shards.count) { base in
+            // Numbered under the shard's lock, so a shard holds its records in id order even
+            // when two threads share it (eviction and paged reads rely on that).
+            let id = nextID.add(1, ordering: .relaxed).oldValue
+            // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
+            if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
+                heldBytes.subtract(size, ordering: .relaxed)
+                return
+            }
+            let freed = arena.drop(through: id - capacity)
+            if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
+            arena.append(id: id, size: size) { base in
                 var writer = RecordWriter(base: base)
-                encode(&writer)
+                encode(&writer, id: id)
             }
         }
     }
 
-    /// The newest `capacity` entries, oldest first.
+    /// The entries held, oldest first.
     public func entries() -> [JournalEntry] {
         entries(matching: JournalQuery())
     }
@@ -83,8 +105,7 @@ public final class RequestJournal: Sendable {
     /// id without being decoded, so a reader that pages forward pays for new entries only.
     public func entries(matching query: JournalQuery) -> [JournalEntry] {
         if query.limit == 0 { return [] }
-        let oldestKept = lastID - capacity
-        let after = max(query.since ?? 0, oldestKept)
+        let after = max(query.since ?? 0, evictedThrough, clearedThrough.load(ordering: .acquiring))
         var all: [JournalEntry] = []
         for shard in shards {
             shard.arena.withLock { arena in
@@ -109,11 +130,93 @@ public final class RequestJournal: Sendable {
     /// not even after `reset`.
     public var lastID: Int { nextID.load(ordering: .relaxed) - 1 }
 
+    /// The newest id no longer held because of `capacity` or `maxBytes` (0 when none is missing).
+    public var evictedThrough: Int {
+        max(0, lastID - capacity, bytesEvictedThrough.load(ordering: .acquiring))
+    }
+
+    /// The oldest id the journal can still answer with: every request from it to `lastID` is held
+    /// (those still being recorded aside). `lastID + 1` when it holds none.
+    public var firstID: Int {
+        max(evictedThrough, clearedThrough.load(ordering: .acquiring)) + 1
+    }
+
+    /// How many requests after `since` the journal evicted (`capacity` or `maxBytes`) before
+    /// they could be read; requests cleared by `reset` do not count.
+    public func evictedCount(after since: Int) -> Int {
+        max(0, evictedThrough - max(since, clearedThrough.load(ordering: .acquiring)))
+    }
+
+    /// Bytes of the records held now, with every shard locked at once so the sum is one moment's.
+    public var bytesHeld: Int {
+        func sum(from index: Int) -> Int {
+            index == shards.count ? 0 : shards[index].arena.withLock { $0.liveBytes + sum(from: index + 1) }
+        }
+        return sum(from: 0)
+    }
+
     public func reset() {
+        clearedThrough.store(lastID, ordering: .releasing)
         for shard in shards {
-            shard.arena.withLock { $0 = RecordArena() }
+            shard.arena.withLock { arena in
+                heldBytes.subtract(arena.liveBytes, ordering: .relaxed)
+                arena = RecordArena()
+            }
         }
     }
+
+    /// Drops the oldest records over every shard, by id, until the records held (and those being
+    /// copied in) fill at most 31/32 of `maxBytes`, so the next few dozen requests need not evict.
+    private func evictOldest() {
+        evicting.withLock { _ in
+            let target = maxBytes - maxBytes / 32
+            // A few rounds at most: records a shard dropped for `capacity` meanwhile free less.
+            for _ in 0..<4 {
+                let excess = heldBytes.load(ordering: .relaxed) - target
+                guard excess > 0, let newest = newestIDToEvict(freeing: excess) else { return }
+                if newest > bytesEvictedThrough.load(ordering: .relaxed) { bytesEvictedThrough.store(newest, ordering: .releasing) }
+                for shard in shards {
+                    shard.arena.withLock { arena in
+                        let freed = arena.drop(through: newest)
+                        if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
+                        arena.shrinkIfSparse()
+                    }
+                }
+            }
+        }
+    }
+
+    /// The id through which the oldest records, over all shards, add up to at least `bytes`
+    /// (all of them when they add up to less); nil when nothing is held.
+    private func newestIDToEvict(freeing bytes: Int) -> Int? {
+        // The oldest records overall are among each shard's own oldest `bytes`.
+        var oldest: [(id: Int, size: Int)] = []
+        for shard in shards {
+            shard.arena.withLock { arena in
+                var taken = 0
+                arena.forEach { id, record in
+                    oldest.append((id, record.count))
+                    taken += record.count
+                    return taken < bytes
+                }
+            }
+        }
+        oldest.sort { $0.id < $1.id }
+        var freed = 0
+        for record in oldest {
+            freed += record.size
+            if freed >= bytes { return record.id }
+        }
+        return oldest.last?.id
+    }
+}
+
+extension RequestJournal {
+    /// On every journal answer: the oldest id still held (`Mockapi-Journal-Last-Id` + 1 when none is).
+    public static let firstIDHeader = "Mockapi-Journal-First-Id"
+    /// On every journal answer: how many requests after `since` (or from the start) were evicted
+    /// (`--journal-size`, `--journal-bytes`) before this read; a reader paging with `since` lost them.
+    public static let evictedHeader = "Mockapi-Journal-Evicted"
 }
 
 extension JournalEntry {

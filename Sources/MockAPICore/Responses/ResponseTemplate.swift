@@ -33,8 +33,8 @@ public struct ResponseTemplate: Sendable, Equatable {
             guard let contentType else { return nil }
             let essence = MediaType.essence(of: contentType)
             switch essence {
-            case "application/json", _ where essence.hasSuffix("+json"): return .json
-            case "text/html", "application/xml", "text/xml", _ where essence.hasSuffix("+xml"): return .markup
+            case _ where essence == "application/json" || essence.hasSuffix("+json"): return .json
+            case _ where ["text/html", "application/xml", "text/xml"].contains(essence) || essence.hasSuffix("+xml"): return .markup
             case "text/plain", "text/csv": return Escaping.none
             default: return nil
             }

@@ -33,14 +33,15 @@ public struct CoverageReport: Sendable, Equatable {
     public var contracts: [ContractUse]
     /// Uncovered contracts fail the gate.
     public var strict: Bool
-    /// The journal no longer held some requests after `since` (dropped past `--journal-size`,
-    /// or cleared): coverage may be short.
-    public var journalOverflowed: Bool
+    /// Requests after `since` the server evicted (`--journal-size`, `--journal-bytes`) before
+    /// they were read: unchecked, so the gate fails. Requests cleared with `DELETE` do not count.
+    public var evicted: Int
 
     public var uncovered: [ContractUse] { contracts.filter { $0.served == 0 } }
 
-    /// 0 when every request kept its contract (and, under strict, every contract was exercised), 1 otherwise.
+    /// 0 when every request of the run was read and kept its contract (and, under strict, every
+    /// contract was exercised), 1 otherwise.
     public var exitCode: Int32 {
-        !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
+        evicted > 0 || !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
     }
 }

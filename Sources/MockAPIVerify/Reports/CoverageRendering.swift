@@ -4,6 +4,10 @@ import MockAPICore
 public enum TextCoverageReport {
     public static func render(_ report: CoverageReport) -> String {
         var lines = ["mockapi coverage: \(report.requests) requests journaled by \(report.target)", ""]
+        if report.evicted > 0 {
+            lines.append("FAIL  \(evictedSentence(report.evicted))")
+            lines.append("")
+        }
         func list(_ title: String, _ refusals: [CoverageReport.Refusal]) {
             guard !refusals.isEmpty else { return }
             lines.append("FAIL  \(refusals.count) \(title):")
@@ -23,15 +27,17 @@ public enum TextCoverageReport {
             lines.append("")
             lines.append("\(report.strict ? "FAIL" : "warning")  contracts no request exercised: \(report.uncovered.map(\.name).joined(separator: ", "))")
         }
-        if report.journalOverflowed {
-            lines.append("")
-            lines.append("note  the journal no longer holds every request of the run (raise serve --journal-size, or read it sooner)")
-        }
         lines.append("")
-        lines.append("\(report.requests) requests: \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
+        lines.append("\(report.requests) requests\(report.evicted > 0 ? " (\(report.evicted) more evicted unread)" : ""): \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
             + "\(report.contracts.count - report.uncovered.count) of \(report.contracts.count) contracts exercised")
         return lines.joined(separator: "\n")
     }
+}
+
+/// Why a coverage run with evicted requests fails, and what to do about it.
+func evictedSentence(_ count: Int) -> String {
+    "\(count) request\(count == 1 ? " was" : "s were") evicted from the journal before coverage read \(count == 1 ? "it" : "them"), "
+        + "so \(count == 1 ? "it was" : "they were") not checked: raise serve --journal-bytes (or --journal-size), or read the journal sooner"
 }
 
 /// `mockapi coverage --format json`.
@@ -49,7 +55,7 @@ public enum JSONCoverageReport {
                 "contracts": .int(report.contracts.count),
                 "uncoveredContracts": .array(report.uncovered.map { .string($0.name) }),
                 "strict": .bool(report.strict),
-                "journalOverflowed": .bool(report.journalOverflowed),
+                "evicted": .int(report.evicted),
                 "exitCode": .int(Int(report.exitCode)),
             ],
             "target": .string(report.target),
@@ -67,6 +73,10 @@ public enum JSONCoverageReport {
 public enum JUnitCoverageReport {
     public static func render(_ report: CoverageReport) -> String {
         var cases: [String] = []
+        if report.evicted > 0 {
+            let message = JUnitReport.escape(evictedSentence(report.evicted))
+            cases.append(#"    <testcase classname="mockapi.coverage.journal" name="evicted requests"><failure type="evicted" message="\#(message)"/></testcase>"#)
+        }
         for refusal in report.unmatched + report.violations {
             let name = "#\(refusal.id) \(refusal.method) \(refusal.target)"
             let kind = refusal.contract == nil ? "unmatched" : "violation"
@@ -82,7 +92,7 @@ public enum JUnitCoverageReport {
                 cases.append(open + #"><skipped message="\#(message)"/></testcase>"#)
             }
         }
-        let failures = report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
+        let failures = (report.evicted > 0 ? 1 : 0) + report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
         return ([#"<?xml version="1.0" encoding="UTF-8"?>"#,
                  #"<testsuites name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)">"#,
                  #"  <testsuite name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#]
