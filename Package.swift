@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
         .library(name: "MockAPIDiff", targets: ["MockAPIDiff"]),
+        .library(name: "MockAPIBackend", targets: ["MockAPIBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,12 +55,14 @@ let package = Package(
         ]),
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),
+        // `mockapi verify-backend`: each contract's request sent to a real backend, its answer checked against the mock's promise.
+        .target(name: "MockAPIBackend", dependencies: ["MockAPICore"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff",
+                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -14,7 +14,7 @@ struct MockAPICommand: AsyncParsableCommand {
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
         version: "mockapi \(MockAPIVersion.current)",
-        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self]
+        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self, VerifyBackend.self]
     )
 }
 

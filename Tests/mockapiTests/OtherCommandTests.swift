@@ -33,6 +33,8 @@ struct OtherCommandTests {
               export                  Describe the contract set in another format.
               diff                    Compare two contract sets for the clients that use
                                       them; exit 1 when a change breaks them.
+              verify-backend          Send each contract's request to a real backend and
+                                      check the answer is what the mock promises.
 
               See 'mockapi help <subcommand>' for detailed help.
 

@@ -1,0 +1,42 @@
+import Foundation
+import MockAPICore
+
+/// Whether a real answer is one the mock promises for the contract: a status it declares, that
+/// response's content type, and the shape of its fixture (keys, JSON types, nulls, array elements).
+/// When several responses share the status, the one the answer fits best is the one reported.
+enum AnswerCheck {
+    static func check(_ contract: Contract, status: Int, contentType: String?, body: Data) -> (failures: [String], notes: [String]) {
+        let candidates = contract.responses.filter { $0.status == status }
+        guard !candidates.isEmpty else {
+            let declared = Set(contract.responses.map(\.status)).sorted().map(String.init).joined(separator: ", ")
+            let excerpt = String(decoding: body.prefix(160), as: UTF8.self).replacingOccurrences(of: "\n", with: " ")
+            return (["status \(status) is not one the contract declares (\(declared))" + (excerpt.isEmpty ? "" : ": \(excerpt)")], [])
+        }
+        return candidates.map { check($0, contentType: contentType, body: body) }.min { $0.failures.count < $1.failures.count }!
+    }
+
+    private static func check(_ response: ResponseDefinition, contentType: String?, body: Data) -> (failures: [String], notes: [String]) {
+        let file = response.fixture.map { "fixture \($0)" } ?? "response \(response.name)"
+        guard !response.body.isEmpty else { return ([], []) }
+        var failures: [String] = [], notes: [String] = []
+        let promised = MediaType.essence(of: response.contentType ?? "application/json")
+        let received = contentType.map { MediaType.essence(of: $0) } ?? "none"
+        if promised != received { failures.append("Content-Type is \(received), the mock promises \(promised) (\(response.name))") }
+        guard promised == "application/json" || promised.hasSuffix("+json") else { return (failures, notes) }
+        guard let fixture = try? JSONParser.parse(response.body) else {
+            notes.append("\(file) is not plain JSON (a template?): its shape was not compared")
+            return (failures, notes)
+        }
+        guard let answer = try? JSONParser.parse(body) else {
+            failures.append("the body is not JSON (\(file) is)")
+            return (failures, notes)
+        }
+        var shapes = JSONShapeComparison(missing: "is missing from the backend's answer", extra: "sent by the backend is not in the fixture")
+        shapes.compare(fixture, answer, at: "$")
+        for difference in shapes.differences {
+            let line = "\(difference.path): \(difference.message) (\(file))"
+            if difference.breaking { failures.append(line) } else { notes.append(line) }
+        }
+        return (failures, notes)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import MockAPICore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The request `verify-backend` sends for one contract: its `request.example` where the contract
+/// has one, otherwise values the contract itself allows (an enum's first value, `1` for an int),
+/// with every guess noted so a failure caused by one (a 404 for a made-up id) is easy to read.
+struct BackendRequest {
+    var request: URLRequest
+    /// What had to be made up: "path projectId = 1 (no request.example)".
+    var guesses: [String]
+
+    init(contract: Contract, baseURL: URL, headers extraHeaders: [(name: String, value: String)], timeout: TimeInterval) {
+        let expectation = contract.request
+        let example = expectation.example
+        var guesses: [String] = []
+
+        var path = ""
+        for segment in expectation.path.segments {
+            switch segment {
+            case .literal(let text):
+                path += "/" + text
+            case .parameter(let name, let type):
+                let value = example?.path[name] ?? (type == .int ? "1" : "example")
+                if example?.path[name] == nil { guesses.append("path \(name) = \(value)") }
+                path += "/" + (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value)
+            }
+        }
+        if expectation.path.segments.isEmpty { path = "/" }
+
+        var query: [URLQueryItem] = example?.query.map { URLQueryItem(name: $0.name, value: $0.value) } ?? []
+        for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name }) {
+            let value = Self.sample(key)
+            guesses.append("query \(key.name) = \(value)")
+            query.append(URLQueryItem(name: key.array ? key.name + "[]" : key.name, value: value))
+        }
+
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
+        components.queryItems = query.isEmpty ? nil : query
+        var request = URLRequest(url: components.url!, timeoutInterval: timeout)
+        request.httpMethod = expectation.method.rawValue
+
+        var sent: Set<String> = []
+        for header in extraHeaders + (example?.headers.map { ($0.name, $0.value) } ?? []) where !sent.contains(header.name.lowercased()) {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+            sent.insert(header.name.lowercased())
+        }
+        for header in expectation.headers where header.required && !sent.contains(header.name.lowercased()) {
+            let value = header.enumValues?.first ?? (header.prefixes.first.map { $0 + "example" } ?? "example")
+            guesses.append("header \(header.name) = \(value) (pass a real one with --header)")
+            request.setValue(value, forHTTPHeaderField: header.name)
+        }
+
+        if let keys = expectation.json {
+            let body = example?.json ?? Self.sample(keys)
+            if example?.json == nil { guesses.append("JSON body made from the contract's keys") }
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(body.serialized.utf8)
+        } else if let parts = expectation.multipart {
+            let boundary = "mockapi-verify-backend-\(UUID().uuidString)"
+            request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Self.multipart(parts, boundary: boundary)
+            guesses.append("multipart parts made from the contract (a few bytes each)")
+        }
+        self.request = request
+        self.guesses = guesses
+    }
+
+    private static func sample(_ key: QueryExpectation) -> String {
+        if let first = key.enumValues?.first { return first }
+        return switch key.type {
+        case .int, .number: "1"
+        case .bool: "true"
+        case .string: "example"
+        }
+    }
+
+    /// An object with every required key, each a value its schema allows.
+    static func sample(_ keys: [JSONKeyExpectation]) -> JSONValue {
+        .object(JSONObject(keys.filter(\.required).map { ($0.key, sample($0.schema)) }))
+    }
+
+    private static func sample(_ schema: JSONValueSchema) -> JSONValue {
+        if let first = schema.enumValues?.first { return first }
+        switch schema.type {
+        case .string, .any: return "example"
+        case .int: return 1
+        case .number: return .double(1.5)
+        case .bool: return true
+        case .null: return .null
+        case .object: return schema.properties.map(sample) ?? .object(JSONObject())
+        case .array: return .array(schema.items.map { [sample($0)] } ?? [])
+        }
+    }
+
+    private static func multipart(_ parts: [PartExpectation], boundary: String) -> Data {
+        var body = Data()
+        for part in parts where part.required {
+            let type = part.contentTypes?.first ?? "application/octet-stream"
+            let filename = part.filename ? "; filename=\"example.\(type.split(separator: "/").last ?? "bin")\"" : ""
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\nContent-Type: \(type)\r\n\r\nexample\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return body
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MockAPICore
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How `verify-backend` talks to the backend.
+public struct BackendOptions: Sendable {
+    /// Sent with every request (credentials: `Authorization: token …`), before the contract's example headers.
+    public var headers: [(name: String, value: String)] = []
+    /// Send `POST`, `PUT`, `PATCH` and `DELETE` too; off by default, so a run changes nothing.
+    public var allowWrites = false
+    /// Requests in flight at once.
+    public var concurrency = 4
+    /// Seconds one request may take.
+    public var timeout: TimeInterval = 10
+    /// Only these contracts; empty for all.
+    public var contracts: [String] = []
+
+    public init() {}
+}
+
+/// The backend did not answer at all: no request got a response.
+public struct BackendUnreachable: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Sends one request per contract to a real backend and checks each answer against what the
+/// mock promises (provider verification: the contracts still describe the backend).
+public struct BackendVerifier: Sendable {
+    let set: ContractSet
+    let baseURL: URL
+    let options: BackendOptions
+
+    public init(set: ContractSet, baseURL: URL, options: BackendOptions = BackendOptions()) {
+        self.set = set
+        self.baseURL = baseURL
+        self.options = options
+    }
+
+    static let safeMethods: Set<HTTPMethod> = [.GET, .HEAD, .OPTIONS]
+
+    public func run() async throws -> BackendReport {
+        let started = Date()
+        let contracts = set.contracts.filter { options.contracts.isEmpty || options.contracts.contains($0.name) }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        var results = [BackendResult?](repeating: nil, count: contracts.count)
+        var transportFailures = 0
+        try await withThrowingTaskGroup(of: (Int, BackendResult, Bool).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < contracts.count else { return }
+                let index = next, contract = contracts[index]
+                next += 1
+                group.addTask { let (result, unreachable) = await check(contract, session: session); return (index, result, unreachable) }
+            }
+            for _ in 0..<max(1, options.concurrency) { startNext() }
+            while let (index, result, unreachable) = try await group.next() {
+                results[index] = result
+                if unreachable { transportFailures += 1 }
+                startNext()
+            }
+        }
+        let sent = results.compactMap { $0 }.filter { $0.outcome != .skipped }.count
+        if sent > 0, transportFailures == sent {
+            throw BackendUnreachable(description: "\(baseURL.absoluteString) does not answer: " + (results.compactMap { $0?.failures.first }.first ?? ""))
+        }
+        return BackendReport(baseURL: baseURL.absoluteString, results: results.compactMap { $0 }, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The contract's result, and whether the request got no answer at all.
+    private func check(_ contract: Contract, session: URLSession) async -> (BackendResult, Bool) {
+        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout)
+        let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
+        var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
+        guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
+            result.outcome = .skipped
+            result.notes = ["\(contract.request.method.rawValue) changes data: sent only with --allow-writes"]
+            return (result, false)
+        }
+        let started = Date()
+        do {
+            let (data, response) = try await session.data(for: built.request)
+            result.seconds = Date().timeIntervalSince(started)
+            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            result.status = http.statusCode
+            let found = AnswerCheck.check(contract, status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
+            result.failures = found.failures
+            result.notes += found.notes
+            result.outcome = found.failures.isEmpty ? .passed : .failed
+            return (result, false)
+        } catch {
+            result.seconds = Date().timeIntervalSince(started)
+            result.outcome = .failed
+            result.failures = ["no answer: \((error as? URLError).map { "\($0.code.rawValue) \($0.localizedDescription)" } ?? "\(error)")"]
+            return (result, true)
+        }
+    }
+}

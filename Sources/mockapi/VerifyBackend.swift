@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import MockAPIBackend
+import MockAPICore
+import MockAPIVerifyCommand
+
+extension MockAPICommand {
+    struct VerifyBackend: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify-backend",
+            abstract: "Send each contract's request to a real backend and check the answer is what the mock promises.",
+            discussion: """
+            For every contract: the request from its request.example (or values the contract allows), sent to \
+            --base-url; the answer must have a status the contract declares, that response's content type, and its \
+            fixture's shape (keys, JSON types, nulls, array elements). GET, HEAD and OPTIONS only, unless \
+            --allow-writes. Exit 1 when a contract fails, 2 when the backend does not answer.
+            """
+        )
+
+        @OptionGroup var contractOptions: ContractOptions
+
+        @Option(help: "The real backend: https://staging.example.com (paths are appended to it).")
+        var baseURL: String
+
+        @Option(name: .customLong("header"), help: ArgumentHelp("Send this header with every request, e.g. \"Authorization: token $API_TOKEN\" (repeatable; $MOCKAPI_BACKEND_AUTHORIZATION sets Authorization).", valueName: "name: value"))
+        var headers: [String] = []
+
+        @Flag(help: "Also send POST, PUT, PATCH and DELETE requests (they may change the backend's data).")
+        var allowWrites = false
+
+        @Option(name: .customLong("contract"), help: "Check only this contract (repeatable).")
+        var contracts: [String] = []
+
+        @Option(help: "Requests in flight at once (1 to 64).")
+        var concurrency = 4
+
+        @Option(help: "Seconds one request may take (1 to 600).")
+        var timeout = 10
+
+        @OptionGroup var report: ReportOptions
+
+        func validate() throws {
+            guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 64") }
+            guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1 to 600 seconds") }
+            for header in headers where !header.contains(":") { throw ValidationError("--header \"\(header)\" is not \"Name: value\"") }
+        }
+
+        func run() async throws {
+            guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                Output.error("mockapi verify-backend: --base-url \"\(baseURL)\" is not an http(s) URL")
+                throw ExitCode(2)
+            }
+            let set = try contractOptions.load()
+            let unknown = contracts.filter { name in !set.contracts.contains { $0.name == name } }
+            if !unknown.isEmpty {
+                Output.error("mockapi verify-backend: --contract names no contract in \(contractOptions.contracts): \(unknown.joined(separator: ", "))")
+                throw ExitCode(2)
+            }
+            var options = BackendOptions()
+            options.headers = headers.map { header in
+                let colon = header.firstIndex(of: ":")!
+                return (String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            }
+            if let authorization = ProcessInfo.processInfo.environment["MOCKAPI_BACKEND_AUTHORIZATION"], !authorization.isEmpty,
+               !options.headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+                options.headers.append(("Authorization", authorization))
+            }
+            options.allowWrites = allowWrites
+            options.concurrency = concurrency
+            options.timeout = TimeInterval(timeout)
+            options.contracts = contracts
+            let result: BackendReport
+            do {
+                result = try await BackendVerifier(set: set, baseURL: url, options: options).run()
+            } catch {
+                Output.error("mockapi verify-backend: \(error)")
+                throw ExitCode(2)
+            }
+            try report.emit(command: "verify-backend", text: { BackendReportRendering.text(result) }, json: { BackendReportRendering.json(result) },
+                            junit: { BackendReportRendering.junit(result) })
+            if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        }
+    }
+}
