@@ -215,4 +215,14 @@ struct HostileDocumentTests {
         let set = try scratch.writeAndLoad(imported)
         #expect(Set(set.contracts.map(\.name)) == ["get_v1_items", "get_v1_users_id"])
     }
+
+    /// libyaml refused `\ud83d\udc4d` (Twilio's document did not import); an escaped backslash before `ud83d` is text.
+    @Test func surrogatePairEscapesInJSONBecomeTheirCharacter() throws {
+        let scratch = try ScratchFolder()
+        let text = #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"body": "Hello! \ud83d\udc4d", "path": "C:\\ud83d"}}}}}}}}}"#
+        let imported = try OpenAPIImporter().importFile(try Self.write(text, named: "emoji.json", in: scratch))
+        let body = try JSONParser.parse(try #require(imported.fixtures.first).bytes)
+        #expect(body.objectValue?["body"] == .string("Hello! 👍"))
+        #expect(body.objectValue?["path"] == .string(#"C:\ud83d"#))
+    }
 }

@@ -20,7 +20,8 @@ enum OpenAPIDocumentLoader {
             throw ImportError("\(file): \(size) bytes; documents over \(maxDocumentBytes) bytes (100 MB) are refused")
         }
         guard let data = FileManager.default.contents(atPath: file) else { throw ImportError("\(file): cannot be read") }
-        guard let text = String(data: data, encoding: .utf8) else { throw ImportError("\(file): not UTF-8 text") }
+        guard let read = String(data: data, encoding: .utf8) else { throw ImportError("\(file): not UTF-8 text") }
+        let text = JSONSurrogateEscapes.unescaped(read)
         let parser: Parser
         let root: Node
         do {
