@@ -88,7 +88,7 @@ struct HostileDocumentTests {
         #expect(error?.description.hasPrefix("\(url.path):6:8: mapping values are not allowed in this context") == true, "\(String(describing: error))")
     }
 
-    @Test func aDocumentOverTheSizeBoundIsRefusedBeforeItIsRead() throws {
+    @Test func aDocumentOverTheSizeBoundOrAFIFOIsRefusedBeforeItIsRead() throws {
         let scratch = try ScratchFolder()
         let url = scratch.url.appendingPathComponent("huge.yaml")
         FileManager.default.createFile(atPath: url.path, contents: nil)
@@ -96,7 +96,13 @@ struct HostileDocumentTests {
         try handle.truncate(atOffset: UInt64(OpenAPIDocumentLoader.maxDocumentBytes) + 1)   // sparse: no disk used
         try handle.close()
         let error = #expect(throws: ImportError.self) { try OpenAPIImporter().importFile(url) }
-        #expect(error?.description == "\(url.path): 100000001 bytes; documents over 100000000 bytes (100 MB) are refused")
+        #expect(error?.description == "\(url.path): 100000001 bytes; files over 100000000 bytes (100 MB) are refused")
+
+        let fifo = scratch.url.appendingPathComponent("fifo.yaml")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let notFile = #expect(throws: ImportError.self) { try OpenAPIImporter().importFile(fifo) }
+        #expect(notFile?.description == "\(fifo.path): not a regular file")
+        #expect(throws: ImportError.self) { try HARImporter().importFile(fifo) }
     }
 
     /// 11 schemas whose 12 properties each `$ref` the next: 12¹⁰ values if expanded in full.

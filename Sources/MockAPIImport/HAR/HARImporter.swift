@@ -51,12 +51,12 @@ public struct HARImporter {
         for (index, entry) in archive.log.entries.enumerated() {
             let location = "\(file): $.log.entries[\(index)]"
             guard let method = HTTPMethod(rawValue: entry.request.method.uppercased()) else {
-                result.warnings.append("\(location): method \(entry.request.method) has no contract equivalent; skipped")
+                result.warnings.append("\(location): method \(Self.abbreviated(entry.request.method)) has no contract equivalent; skipped")
                 result.skipped += 1
                 continue
             }
             guard entry.response.status >= 100 else {
-                result.warnings.append("\(location): \(entry.request.method) \(entry.request.url) got no answer (status \(entry.response.status)); skipped")
+                result.warnings.append("\(location): \(entry.request.method) \(Self.abbreviated(entry.request.url)) got no answer (status \(entry.response.status)); skipped")
                 result.skipped += 1
                 continue
             }

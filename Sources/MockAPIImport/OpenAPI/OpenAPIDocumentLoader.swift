@@ -15,11 +15,7 @@ enum OpenAPIDocumentLoader {
 
     static func load(_ url: URL) throws(ImportError) -> OpenAPIKit.OpenAPI.Document {
         let file = url.path
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)?.intValue ?? 0
-        guard size <= maxDocumentBytes else {
-            throw ImportError("\(file): \(size) bytes; documents over \(maxDocumentBytes) bytes (100 MB) are refused")
-        }
-        guard let data = FileManager.default.contents(atPath: file) else { throw ImportError("\(file): cannot be read") }
+        let data = try InputFile.read(url, maxBytes: maxDocumentBytes, bound: "100 MB")
         guard let read = String(data: data, encoding: .utf8) else { throw ImportError("\(file): not UTF-8 text") }
         let text = JSONSurrogateEscapes.unescaped(read)
         let parser: Parser
