@@ -45,4 +45,58 @@ struct ImportCommandTests {
         #expect(document["openapi"] as? String == "3.1.0")
         #expect((document["paths"] as? [String: Any])?.count == 16)
     }
+
+    /// Runs `mockapi` and kills it (by its PID) if it has not ended after `seconds`; nil then.
+    static func run(_ arguments: [String], within seconds: Double) throws -> CommandLineRunner.Result? {
+        let (process, stdout, stderr) = CommandLineRunner.process(arguments)
+        try process.run()
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        guard !process.isRunning else {
+            process.terminate()
+            process.waitUntilExit()
+            return nil
+        }
+        let out = stdout.fileHandleForReading.readDataToEndOfFile(), err = stderr.fileHandleForReading.readDataToEndOfFile()
+        return CommandLineRunner.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                                        stderr: String(decoding: err, as: UTF8.self))
+    }
+
+    /// A 500-byte alias bomb used to keep `import openapi` busy for ever; a YAML mistake printed
+    /// "The operation could not be completed. (Yams.YamlError error 2.)".
+    @Test func hostileOrBrokenYAMLExitsTwoWithinSecondsNamingTheLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var bomb = "openapi: 3.1.0\ninfo: {title: bomb, version: '1'}\npaths: {}\nx-bomb:\n  a0: &a0 [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+        for level in 1..<9 { bomb += "  a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ",") + "]\n" }
+        let bombFile = folder.appendingPathComponent("bomb.yaml")
+        try Data(bomb.utf8).write(to: bombFile)
+        let refused = try #require(try Self.run(["import", "openapi", bombFile.path, "--out", folder.appendingPathComponent("out").path], within: 20),
+                                   "import of a YAML alias bomb did not end within 20 s")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.hasPrefix("mockapi import openapi: \(bombFile.path):"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("aliases of &a"), "\(refused.stderr)")
+
+        let broken = folder.appendingPathComponent("api.yaml")
+        try Data("openapi: 3.1.0\ninfo:\n  title: x\n  version: '1'\npaths:\n  /a: b: c\n".utf8).write(to: broken)
+        let result = try #require(try Self.run(["import", "openapi", broken.path, "--out", folder.appendingPathComponent("out").path], within: 20))
+        #expect(result.status == 2)
+        #expect(result.stderr == "mockapi import openapi: \(broken.path):6:8: mapping values are not allowed in this context\n")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out").path))
+    }
+
+    /// A status of 99999 used to fail the whole import with "please report this".
+    @Test func aHARImportSkipsAnEntryWithAStatusThatIsNotHTTPAndWritesTheRest() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let har = folder.appendingPathComponent("capture.har")
+        try Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/v1/odd"}, "response": {"status": 99999}}, {"request": {"method": "GET", "url": "https://a.example/v1/items"}, "response": {"status": 200}}]}}"#.utf8).write(to: har)
+        let out = folder.appendingPathComponent("out")
+        let result = try #require(try Self.run(["import", "har", har.path, "--out", out.path], within: 20))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "warning: capture.har: $.log.entries[0]: status 99999 is not an HTTP status (100-599); skipped\n")
+        #expect(result.stdout == "mockapi import har: 1 contracts, 1 responses, 0 fixtures written to \(out.path); 1 entry skipped\n")
+    }
 }

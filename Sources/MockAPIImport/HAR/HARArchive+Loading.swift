@@ -1,9 +1,12 @@
 import Foundation
 
 extension HARArchive {
+    /// Larger captures are refused before they are read.
+    static let maxFileBytes = 1_000_000_000
+
     /// Reads and decodes a HAR file; errors name the file and the JSON path (`$.log.entries[3].request.url`).
     static func load(_ url: URL) throws(ImportError) -> HARArchive {
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ImportError("\(url.path): cannot be read") }
+        let data = try InputFile.read(url, maxBytes: maxFileBytes, bound: "1 GB")
         do {
             return try JSONDecoder().decode(HARArchive.self, from: data)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {

@@ -32,7 +32,7 @@ enum Naming {
             let isVersion = lower.count > 1 && lower.first == "v" && lower.dropFirst().allSatisfy(\.isNumber)
             return !segment.hasPrefix("{") && lower != "api" && !isVersion && !segment.isEmpty
         }
-        return meaningful.map(snakeCase) ?? "root"
+        return meaningful.map { String(snakeCase($0).prefix(maxLength)) } ?? "root"
     }
 
     /// A response name for a status: `not_found` for 404, `status_418` for one without a common name.
@@ -65,8 +65,13 @@ enum Naming {
         }
     }
 
-    /// `name`, or `name_2`, `name_3`… when taken; records the result as taken.
+    /// The longest name `unique` and `folder` give: a fixture's file name is a contract name, `_`,
+    /// a response name and an extension, which stays under the usual 255-byte limit.
+    static let maxLength = 100
+
+    /// `name` (its first `maxLength` characters), or `name_2`, `name_3`… when taken; records the result as taken.
     static func unique(_ name: String, in taken: inout Set<String>) -> String {
+        let name = String(name.prefix(maxLength))
         var candidate = name
         var counter = 2
         while taken.contains(candidate) {

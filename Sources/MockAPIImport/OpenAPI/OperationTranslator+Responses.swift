@@ -80,7 +80,9 @@ extension OperationTranslator {
         }
         if values.isEmpty, let example = content.example { values.append(("example", JSONValue(example))) }
         if values.isEmpty, Self.isJSON(type), let schema = content.schema {
-            values.append(("example", ExampleGenerator(reader: reader).example(for: schema)))
+            var generator = ExampleGenerator(reader: reader)
+            values.append(("example", generator.example(for: schema)))
+            if let cut = generator.cut { warnings.append("response \(status): the example made up from the schema stops: \(cut)") }
         }
         guard !values.isEmpty else {
             warnings.append("response \(status) (\(type)) has no example to serve; its body is left empty")

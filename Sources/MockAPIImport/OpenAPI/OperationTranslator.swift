@@ -32,7 +32,7 @@ struct OperationTranslator {
         let template = try pathTemplate(parameters: parameters)
         let baseName = operation.operationId.map(Naming.snakeCase)
             ?? Naming.snakeCase(([method.rawValue] + path.components).joined(separator: "_"))
-        let tag = operation.tags?.first.map(Naming.snakeCase)
+        let tag = operation.tags?.first.map { String(Naming.snakeCase($0).prefix(Naming.maxLength)) }
         var draft = ContractDraft(name: Naming.unique(baseName, in: &names),
                                   description: (operation.summary ?? operation.description).map(Self.firstLine),
                                   folder: tag ?? Naming.folder(forPathSegments: path.components),

@@ -28,7 +28,14 @@ struct SchemaReader {
 
     /// An object's properties in document order with their required flags, `allOf` parts merged;
     /// nil when the schema is not an object with named properties.
-    func properties(of schema: JSONSchema, depth: Int = 0) -> [Property]? {
+    func properties(of schema: JSONSchema) -> [Property]? {
+        var merged: Set<String> = []
+        return properties(of: schema, depth: 0, merged: &merged)
+    }
+
+    /// `merged`: `allOf` parts already merged, so one merged again adds nothing (without it,
+    /// schemas whose `allOf` names the next one twice take 2^depth steps).
+    private func properties(of schema: JSONSchema, depth: Int, merged visited: inout Set<String>) -> [Property]? {
         guard depth < 16, let schema = resolve(schema) else { return nil }
         switch schema.value {
         case .object(_, let object):
@@ -37,7 +44,8 @@ struct SchemaReader {
         case .all(let parts, _):
             var merged: [Property] = []
             for part in parts {
-                guard let more = properties(of: part, depth: depth + 1) else {
+                if let name = referenceName(part), !visited.insert(name).inserted { continue }
+                guard let more = properties(of: part, depth: depth + 1, merged: &visited) else {
                     if case .fragment = resolve(part)?.value { continue }   // e.g. a description-only fragment
                     return nil
                 }
@@ -82,7 +90,9 @@ struct SchemaReader {
     }
 
     /// The contract type of a query value.
-    func queryType(_ schema: JSONSchema) -> QueryValueType? {
+    func queryType(_ schema: JSONSchema, depth: Int = 0) -> QueryValueType? {
+        // `oneOf` options that lead back to themselves: past 16 levels, text.
+        guard depth < 16 else { return .string }
         guard let resolved = resolve(schema) else { return nil }
         switch resolved.value {
         case .boolean: return .bool
@@ -90,7 +100,7 @@ struct SchemaReader {
         case .number: return .number
         case .string, .fragment: return .string
         case .one(let options, _), .any(let options, _):
-            let types = Set(options.compactMap(queryType))
+            let types = Set(options.compactMap { queryType($0, depth: depth + 1) })
             return types.count == 1 ? types.first : .string
         default: return nil
         }
