@@ -91,7 +91,7 @@ struct HostileDocumentTests {
     @Test func aDocumentOverTheSizeBoundOrAFIFOIsRefusedBeforeItIsRead() throws {
         let scratch = try ScratchFolder()
         let url = scratch.url.appendingPathComponent("huge.yaml")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: UInt64(OpenAPIDocumentLoader.maxDocumentBytes) + 1)   // sparse: no disk used
         try handle.close()
