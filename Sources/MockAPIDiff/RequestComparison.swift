@@ -41,23 +41,15 @@ struct RequestComparison {
     }
 
     private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {
-        for after in new {
-            let location = "request.query.\(after.name)"
-            guard let before = old.first(where: { $0.name == after.name }) else {
-                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") query key \(after.name)")
-                continue
-            }
-            compareRequired(before.required, after.required, at: location, what: "query key \(after.name)")
+        compareNamed(old, new, name: \.name, required: \.required, at: "request.query", noun: "query key",
+                     removed: "is no longer accepted (a client that sends it gets 422)") { comparison, before, after, location in
             if before.type != after.type {
                 let widened = after.type == .string || (before.type == .int && after.type == .number)
-                note(location, widened ? .compatible : .breaking, "type changed from \(before.type.rawValue) to \(after.type.rawValue)")
+                comparison.note(location, widened ? .compatible : .breaking, "type changed from \(before.type.rawValue) to \(after.type.rawValue)")
             }
-            if before.repeated && !after.repeated { note(location, .breaking, "may no longer be sent more than once") }
-            if before.array && !after.array { note(location, .breaking, "no longer takes a list (name[])") }
-            compareEnum(before.enumValues, after.enumValues, at: location)
-        }
-        for before in old where !new.contains(where: { $0.name == before.name }) {
-            note("request.query.\(before.name)", .breaking, "query key \(before.name) is no longer accepted (a client that sends it gets 422)")
+            if before.repeated && !after.repeated { comparison.note(location, .breaking, "may no longer be sent more than once") }
+            if before.array && !after.array { comparison.note(location, .breaking, "no longer takes a list (name[])") }
+            comparison.compareEnum(before.enumValues, after.enumValues, at: location)
         }
     }
 
@@ -81,17 +73,9 @@ struct RequestComparison {
     }
 
     private mutating func compareKeys(_ old: [JSONKeyExpectation], _ new: [JSONKeyExpectation], at path: String) {
-        for after in new {
-            let location = "\(path).\(after.key)"
-            guard let before = old.first(where: { $0.key == after.key }) else {
-                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") key \(after.key)")
-                continue
-            }
-            compareRequired(before.required, after.required, at: location, what: "key \(after.key)")
-            compareSchema(before.schema, after.schema, at: location)
-        }
-        for before in old where !new.contains(where: { $0.key == before.key }) {
-            note("\(path).\(before.key)", .breaking, "key \(before.key) is no longer accepted (a client that sends it gets 422)")
+        compareNamed(old, new, name: \.key, required: \.required, at: path, noun: "key",
+                     removed: "is no longer accepted (a client that sends it gets 422)") { comparison, before, after, location in
+            comparison.compareSchema(before.schema, after.schema, at: location)
         }
     }
 
@@ -110,21 +94,33 @@ struct RequestComparison {
     }
 
     private mutating func compareParts(_ old: [PartExpectation], _ new: [PartExpectation]) {
-        for after in new {
-            let location = "request.multipart.\(after.name)"
-            guard let before = old.first(where: { $0.name == after.name }) else {
-                note(location, after.required ? .breaking : .compatible, "new \(after.required ? "required" : "optional") part \(after.name)")
-                continue
-            }
-            compareRequired(before.required, after.required, at: location, what: "part \(after.name)")
-            if after.filename && !before.filename { note(location, .breaking, "now needs a filename") }
-            compareEnum(before.contentTypes, after.contentTypes, at: location + ".contentTypes")
+        compareNamed(old, new, name: \.name, required: \.required, at: "request.multipart", noun: "part",
+                     removed: "is no longer accepted") { comparison, before, after, location in
+            if after.filename && !before.filename { comparison.note(location, .breaking, "now needs a filename") }
+            comparison.compareEnum(before.contentTypes, after.contentTypes, at: location + ".contentTypes")
             if let limit = after.maxBytes, limit < (before.maxBytes ?? Int.max) {
-                note(location, .breaking, "at most \(limit) bytes now, was \(before.maxBytes.map(String.init) ?? "no limit")")
+                comparison.note(location, .breaking, "at most \(limit) bytes now, was \(before.maxBytes.map(String.init) ?? "no limit")")
             }
         }
-        for before in old where !new.contains(where: { $0.name == before.name }) {
-            note("request.multipart.\(before.name)", .breaking, "part \(before.name) is no longer accepted")
+    }
+
+    /// The walk query keys, JSON keys and parts share: a new one breaks when required, a removed
+    /// one breaks (the mock refuses what a contract does not name), and each pair is compared by `both`.
+    private mutating func compareNamed<Item>(_ old: [Item], _ new: [Item], name: KeyPath<Item, String>, required: KeyPath<Item, Bool>,
+                                             at prefix: String, noun: String, removed: String,
+                                             _ both: (inout RequestComparison, Item, Item, String) -> Void) {
+        for after in new {
+            let itemName = after[keyPath: name], location = "\(prefix).\(itemName)"
+            guard let before = old.first(where: { $0[keyPath: name] == itemName }) else {
+                let isRequired = after[keyPath: required]
+                note(location, isRequired ? .breaking : .compatible, "new \(isRequired ? "required" : "optional") \(noun) \(itemName)")
+                continue
+            }
+            compareRequired(before[keyPath: required], after[keyPath: required], at: location, what: "\(noun) \(itemName)")
+            both(&self, before, after, location)
+        }
+        for before in old where !new.contains(where: { $0[keyPath: name] == before[keyPath: name] }) {
+            note("\(prefix).\(before[keyPath: name])", .breaking, "\(noun) \(before[keyPath: name]) \(removed)")
         }
     }
 

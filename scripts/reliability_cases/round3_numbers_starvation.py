@@ -169,6 +169,13 @@ def slow_bodies(results: Results, server: Server):
                 probe_failures.append(f"{outcome} {received[:40]!r}")
             time.sleep(0.1)
 
+    def poke_all():
+        for open_one in slow:
+            try:
+                open_one.send(b" ")
+            except OSError:
+                pass
+
     prober = threading.Thread(target=probe)
     prober.start()
     head = request("PUT", "/v1/projects/1/backers/2", {"Content-Type": "application/json", "Authorization": "token a",
@@ -181,19 +188,11 @@ def slow_bodies(results: Results, server: Server):
             slow.append(connection)
             if index % 50 == 49:
                 time.sleep(1)
-                for open_one in slow:
-                    try:
-                        open_one.send(b" ")
-                    except OSError:
-                        pass
+                poke_all()
         deadline = time.monotonic() + 5
         while time.monotonic() < deadline:
             time.sleep(0.5)
-            for open_one in slow:
-                try:
-                    open_one.send(b" ")
-                except OSError:
-                    pass
+            poke_all()
     finally:
         stop.set()
         prober.join()
