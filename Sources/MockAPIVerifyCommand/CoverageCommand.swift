@@ -9,8 +9,8 @@ public struct CoverageCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract: "Read a running server's journal: fail on requests that matched no contract or broke one.",
-        discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (or, with --strict, "
-            + "when a contract was never exercised), 2 when the server cannot be read."
+        discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (also when no request "
+            + "reached the server, or, with --strict, when a contract was never exercised), 2 when the server cannot be read."
     )
 
     @OptionGroup public var reportOptions: ReportOptions

@@ -38,7 +38,8 @@ public struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("contract"), help: "Answer only for this contract (repeat for several); overrides --scope.")
     public var contracts: [String] = []
 
-    @Flag(help: "Both --strict-coverage and --strict-drift.")
+    // Drift is not part of --strict: a client that reads only the fields it needs is normal.
+    @Flag(help: "The gate most teams want: the same as --strict-coverage (drift fails only with --strict-drift).")
     public var strict = false
 
     @Flag(help: "Fail on contracts in scope that no route exercises.")
@@ -94,7 +95,7 @@ public struct VerifyCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
-                                    strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift,
+                                    strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
                                     transport: client.transport, adminToken: admin.adminToken)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
