@@ -104,6 +104,10 @@ public struct ContractRunner: Sendable {
             result.failures.append(.init(check: "contract", message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
             return result
         }
+        result.unhandledResponses = contract.responses.map(\.name).filter { check.responses[$0] == nil }
+        if options.strictCoverage, let unhandled = unhandledSentence(result) {
+            result.failures.append(.init(check: "coverage", message: unhandled))
+        }
         do {
             try await admin.resetScenarios()
             for name in responseOrder(check) {
