@@ -19,7 +19,8 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("""
             FAIL  1 request matched no contract:
-                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001
+                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001 \
+            (nearest backing: segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers")
             """), "\(result.stdout)")
         #expect(result.stdout.contains("""
             FAIL  1 request broke its contract:

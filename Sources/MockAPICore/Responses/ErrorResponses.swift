@@ -15,10 +15,12 @@ public enum ErrorResponses {
                 "reason": .string(candidate.reason),
             ]
         }
+        // The journal, the log line and `mockapi coverage` show only the problem: it carries the nearest reason.
+        let closest = nearest.first.map { " (nearest \(set.contracts[$0.contract].name): \($0.reason))" } ?? ""
         return GeneratedResponse(status: 404, json: [
             "error": .string("no contract matches \(rawMethod) \(path)"),
             "nearest": .array(candidates),
-        ], problem: "no contract matches \(rawMethod) \(path)")
+        ], problem: "no contract matches \(rawMethod) \(path)" + closest)
     }
 
     public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
