@@ -14,7 +14,7 @@ struct TeamClient: Sendable {
     var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         if !bugs.contains(.noSnakeCase) { decoder.keyDecodingStrategy = .convertFromSnakeCase }
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = bugs.contains(.iso8601Dates) ? .iso8601 : .secondsSince1970
         return decoder
     }
 
