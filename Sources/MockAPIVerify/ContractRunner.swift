@@ -57,6 +57,9 @@ public struct ContractRunner: Sendable {
             try await admin.resetScenarios()
             cursor = JournalCursor(try await admin.journalCursor())
         } catch {
+            if let reason = ServerUnreachable.reason(error) {
+                throw Unusable(description: "\(baseURL.absoluteString) does not answer: \(reason)")
+            }
             throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error)")
         }
         let scope = contractsInScope()
