@@ -33,7 +33,7 @@ struct ErrorAnswerTests {
         try await withMockServer { server in
             let response = try RawHTTP.request(server.port, "DELETE", "/v1/projects/1/backers/2")
             #expect(response.status == 405)
-            #expect(response.headers["allow"] == "GET, PUT")
+            #expect(response.headers["allow"] == "GET, HEAD, PUT", "HEAD is served from the GET contract")
         }
     }
 
