@@ -57,6 +57,9 @@ public struct ContractRunner: Sendable {
             try await admin.resetScenarios()
             cursor = JournalCursor(try await admin.journalCursor())
         } catch {
+            if let reason = ServerUnreachable.reason(error) {
+                throw Unusable(description: "\(baseURL.absoluteString) does not answer: \(reason)")
+            }
             throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error)")
         }
         let scope = contractsInScope()
@@ -103,6 +106,10 @@ public struct ContractRunner: Sendable {
         guard check.responses["default"] != nil else {
             result.failures.append(.init(check: "contract", message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
             return result
+        }
+        result.unhandledResponses = contract.responses.map(\.name).filter { check.responses[$0] == nil }
+        if options.strictCoverage, let unhandled = unhandledSentence(result) {
+            result.failures.append(.init(check: "coverage", message: unhandled))
         }
         do {
             try await admin.resetScenarios()

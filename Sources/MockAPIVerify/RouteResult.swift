@@ -21,6 +21,9 @@ public struct RouteResult: Sendable, Equatable {
     public var failures: [Failure] = []
     /// Reported, and failures under `--strict`: fixture keys the model never reads.
     public var warnings: [String] = []
+    /// Responses the contract has that the route declares no decoder for, so nothing checks
+    /// them: reported, and a `coverage` failure under strict coverage.
+    public var unhandledResponses: [String] = []
     public var seconds: Double = 0
 
     public var outcome: Outcome { failures.isEmpty ? .pass : .fail }

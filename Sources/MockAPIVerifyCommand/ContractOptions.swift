@@ -20,11 +20,18 @@ public struct ContractOptions: ParsableArguments {
 
     /// The loaded set, or the full problem report on stderr and exit code 2.
     public func load() throws -> ContractSet {
+        try load { report in
+            Output.error(report)
+            return ExitCode(2)
+        }
+    }
+
+    /// The loaded set, or what `unusable` makes of the full problem report.
+    public func load(unusable: (String) -> ExitCode) throws -> ContractSet {
         do {
             return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
         } catch {
-            Output.error(error.description)
-            throw ExitCode(2)
+            throw unusable(error.description)
         }
     }
 }

@@ -9,8 +9,8 @@ public struct CoverageCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract: "Read a running server's journal: fail on requests that matched no contract or broke one.",
-        discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (or, with --strict, "
-            + "when a contract was never exercised), 2 when the server cannot be read."
+        discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (also when no request "
+            + "reached the server, or, with --strict, when a contract was never exercised), 2 when the server cannot be read."
     )
 
     @OptionGroup public var reportOptions: ReportOptions
@@ -29,13 +29,13 @@ public struct CoverageCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        let url = try serverURL(baseURL, command: "coverage")
+        let url = try serverURL(baseURL, command: "coverage", reportOptions: reportOptions)
         let report: CoverageReport
         do {
             report = try await JournalCoverage.read(from: url, since: since, strict: strict, adminToken: admin.adminToken)
         } catch {
-            Output.error("mockapi coverage: cannot read the journal at \(baseURL): \(error)")
-            throw ExitCode(2)
+            let why = ServerUnreachable.reason(error) ?? "\(error)"
+            throw reportOptions.unusable(command: "coverage", "cannot read the journal at \(baseURL): \(why)")
         }
         try reportOptions.emit(command: "coverage", text: { TextCoverageReport.render(report) },
                                json: { JSONCoverageReport.render(report) }, junit: { JUnitCoverageReport.render(report) })

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MockAPICore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,8 +19,17 @@ public struct ReportOptions: ParsableArguments {
 
     public init() {}
 
-    /// Whether the text report may use color (stdout is a terminal).
-    public var color: Bool { isatty(STDOUT_FILENO) == 1 }
+    /// Whether the text report may use color (stdout is a terminal that wants it).
+    public var color: Bool { TerminalColor.allowed(on: STDOUT_FILENO) }
+
+    /// Says why the command cannot run, on stderr, and with `--format json` also as
+    /// `{"error": …}` on stdout, so a pipeline reading the report gets a document; exit 2.
+    /// - Parameter stderr: the text for stderr when it is not `mockapi COMMAND: message` (a whole problem report).
+    public func unusable(command: String, _ message: String, stderr: String? = nil) -> ExitCode {
+        Output.error(stderr ?? "mockapi \(command): \(message)")
+        if format == .json { Output.line(JSONValue.object(["error": .string(message)]).prettySerialized) }
+        return ExitCode(2)
+    }
 
     /// Prints the report in the chosen format and writes the JUnit file; exit 2 when it cannot.
     public func emit(command: String, text: () -> String, json: () -> String, junit junitXML: () -> String) throws {
@@ -39,6 +49,15 @@ public struct ReportOptions: ParsableArguments {
     }
 }
 
+/// Colour only on a terminal, never with `NO_COLOR` set to anything but the empty string
+/// (https://no-color.org) or with `TERM=dumb`, so pipes, files and CI logs stay plain.
+public enum TerminalColor {
+    public static func allowed(on descriptor: Int32) -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(descriptor) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+}
+
 /// `--admin-token`, for a server started with one.
 public struct AdminTokenOption: ParsableArguments {
     @Option(help: "The server's --admin-token (sent as Mockapi-Admin-Token to its /__mockapi/ endpoints).")
@@ -48,10 +67,14 @@ public struct AdminTokenOption: ParsableArguments {
 }
 
 /// `--base-url` read as an http(s) URL, or exit 2 naming it.
-func serverURL(_ text: String, command: String) throws -> URL {
+func serverURL(_ text: String, command: String, reportOptions: ReportOptions? = nil) throws -> URL {
     guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-        Output.error("mockapi \(command): --base-url \"\(text)\" is not an http(s) URL")
-        throw ExitCode(2)
+        let message = "--base-url \"\(text)\" is not an http(s) URL"
+        guard let reportOptions else {
+            Output.error("mockapi \(command): \(message)")
+            throw ExitCode(2)
+        }
+        throw reportOptions.unusable(command: command, message)
     }
     return url
 }

@@ -38,7 +38,8 @@ public struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("contract"), help: "Answer only for this contract (repeat for several); overrides --scope.")
     public var contracts: [String] = []
 
-    @Flag(help: "Both --strict-coverage and --strict-drift.")
+    // Drift is not part of --strict: a client that reads only the fields it needs is normal.
+    @Flag(help: "The gate most teams want: the same as --strict-coverage (drift fails only with --strict-drift).")
     public var strict = false
 
     @Flag(help: "Fail on contracts in scope that no route exercises.")
@@ -53,14 +54,19 @@ public struct VerifyCommand: AsyncParsableCommand {
     private struct Client: Sendable {
         var checks: @Sendable (ContractSet) -> [RouteCheck]
         var transport: Transport
+        /// Said first when none of the routes claims a contract of the set.
+        var foreignSetHint: String?
     }
 
     private static let client = Mutex<Client?>(nil)
 
     /// Uses these checks and transport for every later run of the command (the `mockapi` binary
     /// sets its bundled client's).
-    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared) {
-        client.withLock { $0 = Client(checks: checks, transport: transport) }
+    /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
+    ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
+    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
+                           foreignSetHint: String? = nil) {
+        client.withLock { $0 = Client(checks: checks, transport: transport, foreignSetHint: foreignSetHint) }
     }
 
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
@@ -87,29 +93,31 @@ public struct VerifyCommand: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        let set = try contractOptions.load()
-        let target = try baseURL.map { try serverURL($0, command: "verify") }
+        let set = try contractOptions.load { report in reportOptions.unusable(command: "verify", report, stderr: report) }
+        let target = try baseURL.map { try serverURL($0, command: "verify", reportOptions: reportOptions) }
         guard let client = Self.client.withLock({ $0 }) else {
-            Output.error("mockapi verify: no checks to run (a gate calls VerifyCommand.main(checks:))")
-            throw ExitCode(2)
+            throw reportOptions.unusable(command: "verify", "no checks to run (a gate calls VerifyCommand.main(checks:))")
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
-                                    strictCoverage: strict || strictCoverage, strictDrift: strict || strictDrift,
+                                    strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
                                     transport: client.transport, adminToken: admin.adminToken)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
-                Output.error("mockapi verify: --contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
-                throw ExitCode(2)
+                throw reportOptions.unusable(command: "verify", "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
             }
         }
-        let runner = ContractRunner(set: set, checks: client.checks(set), options: options)
+        let checks = client.checks(set)
+        if !checks.isEmpty, !checks.contains(where: { check in set.contracts.contains { $0.name == check.contract } }) {
+            // Every route would fail as "no such contract": say once what is going on.
+            Output.error("mockapi verify: " + (client.foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
+        }
+        let runner = ContractRunner(set: set, checks: checks, options: options)
         let report: VerifyReport
         do {
             if let target { report = try await runner.run(against: target) } else { report = try await runner.run() }
         } catch let unusable as ContractRunner.Unusable {
-            Output.error("mockapi verify: \(unusable.description)")
-            throw ExitCode(2)
+            throw reportOptions.unusable(command: "verify", unusable.description)
         }
         try reportOptions.emit(command: "verify", text: { TextReport.render(report, color: reportOptions.color) },
                                json: { JSONReport.render(report) }, junit: { JUnitReport.render(report) })

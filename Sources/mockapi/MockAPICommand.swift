@@ -23,6 +23,10 @@ enum Entry {
     /// `serve` runs on the main thread with SIGINT/SIGTERM blocked from the first instruction,
     /// so every thread libmicrohttpd starts inherits the mask and `StopSignals`' own `sigwait`
     /// thread is the only place they land. The other commands take the async path.
+    /// `mockapi verify` pointed at a team's own contracts: its bundled routes claim none of them.
+    static let foreignSetHint = "this command runs the bundled example client, whose routes claim none of these contracts: "
+        + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage"
+
     static func main() {
         let commands = MockAPICommand.configuration.subcommands.map { $0._commandName } + ["help"]
         if let unknown = UnknownCommand.message(for: CommandLine.arguments.dropFirst().first, known: commands) {
@@ -30,7 +34,7 @@ enum Entry {
             exit(ExitCode.validationFailure.rawValue) // 64, as for any other usage error
         }
         guard CommandLine.arguments.dropFirst().first == "serve" else {
-            VerifyCommand.use(checks: { _ in BundledClientChecks.all })
+            VerifyCommand.use(checks: { _ in BundledClientChecks.all }, foreignSetHint: Self.foreignSetHint)
             Task {
                 await MockAPICommand.main()
                 exit(0)

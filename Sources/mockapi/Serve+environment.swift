@@ -15,7 +15,10 @@ extension MockAPICommand.Serve {
 
     /// Throws when `MOCKAPI_PORT` is set but is no port, rather than quietly using 8080.
     func listenPort() throws -> UInt16 {
-        if let port { return port }
+        if let port {
+            guard let number = UInt16(port) else { throw ValidationError("--port must be 0 to 65535 (it is \"\(port)\")") }
+            return number
+        }
         guard let text = ProcessInfo.processInfo.environment["MOCKAPI_PORT"], !text.isEmpty else { return Self.defaultPort }
         guard let port = UInt16(text) else { throw ValidationError("MOCKAPI_PORT is \"\(text)\": expected a port number, 0 to 65535") }
         return port

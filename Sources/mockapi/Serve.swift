@@ -15,8 +15,9 @@ extension MockAPICommand {
         @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
         var host: String?
 
-        @Option(name: [.short, .long], help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
-        var port: UInt16?
+        // Text, taken as given: `--port -1` is a bad port, not a missing value (see listenPort).
+        @Option(name: [.short, .long], parsing: .unconditional, help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
+        var port: String?
 
         @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
         var maxBodyBytes = 32 * 1024 * 1024

@@ -1,14 +1,13 @@
 import Foundation
+import MockAPIVerifyCommand
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Whether to colour what goes to stderr: only a terminal, and never when `NO_COLOR` is set to
-/// anything but the empty string (https://no-color.org), so pipes, files and CI logs stay plain.
+/// Whether to colour what goes to stderr: the rule `verify` follows for stdout (a terminal, no
+/// `NO_COLOR`, not `TERM=dumb`).
 enum TerminalColour {
-    static var onStandardError: Bool {
-        isatty(STDERR_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
-    }
+    static var onStandardError: Bool { TerminalColor.allowed(on: STDERR_FILENO) }
 }

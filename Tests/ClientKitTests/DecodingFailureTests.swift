@@ -85,4 +85,25 @@ import Testing
         #expect(DecodingFailure.snakeCase("urlString") == "url_string")
         #expect(DecodingFailure.snakeCase("id") == "id")
     }
+
+    @Test(arguments: [
+        (#"{"at": "2024-05-01T10:00:00Z"}"#, JSONDecoder.DateDecodingStrategy.secondsSince1970,
+         "at: expected Double, found String (if this is a Date, the value looks like dateDecodingStrategy .iso8601: is the decoder set to it?)"),
+        (#"{"at": 1714557600}"#, .iso8601,
+         "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"),
+        (#"{"at": 1714557600000}"#, .iso8601,
+         "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .millisecondsSince1970: is the decoder set to it?)"),
+        (#"{"at": "yesterday"}"#, .secondsSince1970, "at: expected Double, found String"),
+    ])
+    func wrongDateStrategyNamesTheOneTheValueLooksLike(json: String, strategy: JSONDecoder.DateDecodingStrategy, expected: String) throws {
+        struct Event: Decodable { var at: Date }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = strategy
+        do {
+            _ = try decoder.decode(Event.self, from: Data(json.utf8))
+            Issue.record("\(json) must not decode")
+        } catch let error as DecodingError {
+            #expect(DecodingFailure(error, data: Data(json.utf8), endpoint: "").description == expected)
+        }
+    }
 }

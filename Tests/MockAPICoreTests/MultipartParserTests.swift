@@ -62,6 +62,18 @@ struct MultipartParserTests {
         }
     }
 
+    @Test func lastBoundaryWithoutItsClosingDashesIsCalledThat() {
+        let parts = "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n--XyZ"
+        let missingDashes = "the body ended without its closing \"--XyZ--\": its last boundary has no \"--\" after it"
+        for ending in ["\r\n", "", "\r\n\r\n"] {
+            for size in [1, 7, 100] {
+                #expect(throws: MultipartParser.Failure(description: missingDashes), "ending \(ending.debugDescription), chunk size \(size)") {
+                    try parse(Array((parts + ending).utf8), chunkSize: size)
+                }
+            }
+        }
+    }
+
     @Test func closingDelimiterWithoutTheCRLFBeforeItIsAccepted() throws {
         // As a widely used iOS client frames it: the last part's bytes run straight into "--XyZ--".
         let body = Array(("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\n\r\n" + "\u{FF}\u{D8}jpeg-bytes" + "--XyZ--\r\n").utf8)

@@ -44,14 +44,23 @@ import Testing
             #expect(newsletter.text.contains(#""newsletter":true"#))
             let neither = try put(#"{"access_token": "t", "intent": "merge"}"#)
             #expect(neither.status == 404)
-            #expect((neither.json as? [String: Any])?["error"] as? String == "the request fits the path of facebook_login, facebook_signup, but none of their match rules")
+            #expect((neither.json as? [String: Any])?["error"] as? String == "the request fits the path of facebook_login, facebook_signup, "
+                + #"but none of their match rules: facebook_login wants json.intent = "login", the request has "merge"; "#
+                + #"facebook_signup wants json.intent = "register", the request has "merge""#)
+            let plainText = try RawHTTP.request(server.port, "PUT", "/v1/facebook/access_token", headers: ["Content-Type": "text/plain"],
+                                                body: Data(#"{"access_token": "t", "intent": "register"}"#.utf8))
+            #expect(plainText.status == 404)
+            #expect((plainText.json as? [String: Any])?["error"] as? String == "the request fits the path of facebook_login, facebook_signup, "
+                + "but none of their match rules: facebook_login wants json.intent = \"login\", the request has no JSON object body; "
+                + "facebook_signup wants json.intent = \"register\", the request has no JSON object body "
+                + "(the body of 43 bytes came with Content-Type: text/plain, so it was not read as JSON: send Content-Type: application/json)")
             let broken = try put(#"{"intent": "login"}"#)
             #expect(broken.status == 422)
             #expect(broken.headers["mockapi-contract"] == "facebook_login")
 
             let journal = server.journal()
-            #expect(journal.map(\.contract) == ["facebook_login", "facebook_signup", "facebook_signup", nil, "facebook_login"])
-            #expect(journal.map(\.response) == ["default", "default", "with_newsletter", nil, nil])
+            #expect(journal.map(\.contract) == ["facebook_login", "facebook_signup", "facebook_signup", nil, nil, "facebook_login"])
+            #expect(journal.map(\.response) == ["default", "default", "with_newsletter", nil, nil, nil])
         }
     }
 
@@ -72,7 +81,10 @@ import Testing
             let stats = try RawHTTP.request(server.port, "GET", "/v1/users/self/friends/find?count=0")
             #expect(stats.headers["mockapi-contract"] == "friend_stats")
             #expect(try RawHTTP.request(server.port, "GET", "/v1/users/self/friends/find?count=10").headers["mockapi-contract"] == "find_friends")
-            #expect(try RawHTTP.request(server.port, "GET", "/v1/users/self/friends/find").status == 404)
+            let neither = try RawHTTP.request(server.port, "GET", "/v1/users/self/friends/find?count=7")
+            #expect(neither.status == 404)
+            #expect((neither.json as? [String: Any])?["error"] as? String == "the request fits the path of find_friends, friend_stats, but none of "
+                + #"their match rules: find_friends wants query.count = "10", the request has "7"; friend_stats wants query.count = "0", the request has "7""#)
         }
     }
 

@@ -19,11 +19,21 @@ struct ErrorAnswerTests {
         }
     }
 
+    @Test func trailingSlashIsCalledOneAndItsContractComesFirst() async throws {
+        try await withMockServer { server in
+            let response = try RawHTTP.request(server.port, "GET", "/v1/categories/")
+            #expect(response.status == 404)
+            let nearest = try #require((response.json as? [String: Any])?["nearest"] as? [[String: Any]])
+            #expect(nearest.first?["contract"] as? String == "categories")
+            #expect(nearest.first?["reason"] as? String == "trailing slash: the contract's path is /v1/categories")
+        }
+    }
+
     @Test func wrongMethodGets405WithAllow() async throws {
         try await withMockServer { server in
             let response = try RawHTTP.request(server.port, "DELETE", "/v1/projects/1/backers/2")
             #expect(response.status == 405)
-            #expect(response.headers["allow"] == "GET, PUT")
+            #expect(response.headers["allow"] == "GET, HEAD, PUT", "HEAD is served from the GET contract")
         }
     }
 

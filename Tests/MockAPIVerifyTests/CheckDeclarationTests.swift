@@ -15,6 +15,24 @@ import Testing
         #expect(report.failedRouteNames == ["backing"])
     }
 
+    @Test func contractResponsesTheRouteDoesNotHandleWarnAndFailUnderStrictCoverage() async throws {
+        let onlyDefault = checks(changing: "update_backing") { $0.responses = ["default": $0.responses["default"]!] }
+        let expected = #"route update_backing declares no decoder for responses "invalid", "unauthorized" of contract "update_backing", "#
+            + "so they are not checked: add them to the route's responses"
+
+        let report = try await verify(checks: onlyDefault)
+        #expect(report.failedRouteNames == [])
+        #expect(report.route("update_backing")?.unhandledResponses == ["invalid", "unauthorized"])
+        #expect(TextReport.render(report).contains("      warning [coverage] " + expected), "\(TextReport.render(report))")
+        #expect(JSONReport.render(report).contains(#""unhandledResponses" : ["#) || JSONReport.render(report).contains(#""unhandledResponses": ["#))
+
+        let strict = try await verify(checks: onlyDefault, strict: true)
+        let failure = try onlyFailure(of: "update_backing", in: strict)
+        #expect(failure.check == "coverage")
+        #expect(failure.message == expected)
+        #expect(!TextReport.render(strict).contains("warning [coverage]"))
+    }
+
     @Test func decodableOnlyModelsSayDriftWasNotCheckedOncePerRun() async throws {
         struct Thin: Decodable, Sendable { var id: Int }
         let report = try await verify(checks: checks(changing: "backing") { $0.responses["default"] = .model(Thin.self) }

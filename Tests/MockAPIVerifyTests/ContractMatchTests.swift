@@ -26,7 +26,7 @@ import Testing
         #expect(failure.check == "contract")
         #expect(failure.message.contains("sent:     DELETE http://"))
         #expect(failure.message.contains("contract: backing, GET /v1/projects/{projectId:int}/backers/{backerId:int}"))
-        #expect(failure.message.contains("problem:  DELETE is not allowed on /v1/projects/42/backers/2001; the contracts allow GET, PUT"))
+        #expect(failure.message.contains("problem:  DELETE is not allowed on /v1/projects/42/backers/2001; the contracts allow GET, HEAD, PUT"))
         #expect(failure.message.contains("the contract expects GET, the client sent DELETE"))
     }
 

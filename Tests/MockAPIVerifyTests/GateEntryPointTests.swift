@@ -37,4 +37,15 @@ import Testing
                                              transport: client.transport) == 1)
         #expect(await VerifyCommand.exitCode(arguments: arguments + ["--contract", "no_such"], checks: client.checks) == 2)
     }
+
+    @Test func strictFailsOnUncoveredContractsButNotOnDriftAlone() async throws {
+        let client = TeamClient()
+        // Pledge drifts from backing.json (a warning): --strict, the README's gate, still passes it.
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict", "--contract", "backing"], checks: client.checks,
+                                             transport: client.transport) == 0)
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict", "--strict-drift", "--contract", "backing"],
+                                             checks: client.checks, transport: client.transport) == 1)
+        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict"], checks: client.checks, transport: client.transport) == 1,
+                "scope all: the contracts the team client does not claim fail under --strict")
+    }
 }

@@ -54,6 +54,16 @@ import Testing
             "fixtures/users/self.json: backedProjectsCount: missing key (the body has backed_projects_count: does the decoder convert from snake_case?)"))
     }
 
+    @Test func wrongDateStrategyNamesTheStrategyTheValuesLookLike() async throws {
+        let report = try await verify(TeamClient(bugs: .iso8601Dates))
+
+        #expect(report.failedRouteNames == ["backing", "update_backing", "activities"])
+        let failure = try #require(report.route("backing")?.failures.first)
+        #expect(failure.check == "decoding")
+        #expect(failure.message.hasSuffix("fixtures/backings/backing.json: pledged_at: expected String, found Int "
+            + "(if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"), "\(failure.message)")
+    }
+
     @Test func droppedTokenFailsTheRoutesThatNeedOne() async throws {
         let report = try await verify(TeamClient(bugs: .noToken))
 

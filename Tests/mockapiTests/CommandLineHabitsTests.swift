@@ -55,6 +55,14 @@ struct CommandLineHabitsTests {
         #expect(result.stderr.hasPrefix("Error: MOCKAPI_PORT is \"80800\": expected a port number, 0 to 65535\n"), "\(result.stderr)")
     }
 
+    @Test func aPortOutOfRangeNamesTheRange() throws {
+        for port in ["-1", "70000", "x"] {
+            let result = try CommandLineRunner.run(["serve", "--quiet", "--port", port])
+            #expect(result.status == 64)
+            #expect(result.stderr.hasPrefix("Error: --port must be 0 to 65535 (it is \"\(port)\")\n"), "\(result.stderr)")
+        }
+    }
+
     @Test func aHostThatDoesNotResolveExitsTwo() throws {
         let result = try CommandLineRunner.run(["serve", "--port", "0", "--host", "no-such-host.invalid"])
         #expect(result.status == 2)

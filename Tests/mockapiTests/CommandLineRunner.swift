@@ -18,14 +18,14 @@ enum CommandLineRunner {
         return BundledAPI.root.appendingPathComponent(".build/debug/mockapi")
     }
 
-    /// `environment` is added to the test's own, minus `MOCKAPI_*` and `NO_COLOR`: a developer's
-    /// shell must not change what a test sees.
+    /// `environment` is added to the test's own, minus `MOCKAPI_*`, `NO_COLOR` and `TERM`: a
+    /// developer's shell must not change what a test sees.
     static func process(_ arguments: [String], environment: [String: String] = [:]) -> (Process, stdout: Pipe, stderr: Pipe) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = BundledAPI.root
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") && $0.key != "NO_COLOR" }.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") && $0.key != "NO_COLOR" && $0.key != "TERM" }.merging(environment) { $1 }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr

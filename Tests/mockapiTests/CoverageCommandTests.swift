@@ -19,7 +19,8 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.contains("""
             FAIL  1 request matched no contract:
-                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001
+                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001 \
+            (nearest backing: segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers")
             """), "\(result.stdout)")
         #expect(result.stdout.contains("""
             FAIL  1 request broke its contract:
@@ -87,6 +88,27 @@ import Testing
         let verify = try CommandLineRunner.run(["verify", "--base-url", server.baseURL, "--admin-token", "s3cret"])
         #expect(verify.status == 0, "\(verify.stderr)")
         #expect(verify.stdout.contains("19 routes: 19 passed, 0 failed"))
+    }
+
+    @Test func emptyJournalFailsTheGate() throws {
+        // A client pointed at another URL sends nothing here: the gate must not go green.
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("cov-empty-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+
+        let result = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--junit", junit.path])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL  no requests reached the server: is the client pointed at it?"), "\(result.stdout)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains(#"<failure type="no-requests" message="no requests reached the server: is the client pointed at it?"/>"#))
+
+        #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
+        let later = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--since", "1", "--format", "json"])
+        #expect(later.status == 1, "nothing after --since 1")
+        let summary = try #require((try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
+        #expect(summary["noRequests"] as? Bool == true)
+        #expect(try CommandLineRunner.run(["coverage", "--base-url", server.baseURL]).status == 0)
     }
 
     @Test func unreachableServerExitsTwo() throws {

@@ -88,11 +88,49 @@ struct OtherCommandTests {
     @Test func verifyExitsTwoWhenInputsAreUnusable() throws {
         let unreachable = try CommandLineRunner.run(["verify", "--base-url", "http://127.0.0.1:1"])
         #expect(unreachable.status == 2)
-        #expect(unreachable.stderr.hasPrefix("mockapi verify: no mockapi server answers at http://127.0.0.1:1"))
+        #expect(unreachable.stderr == "mockapi verify: http://127.0.0.1:1 does not answer: connection refused\n")
         let set = try TemporaryContractSet(contracts: ["a.json": "[]"])
         let broken = try CommandLineRunner.run(["verify", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains("a.json: $: expected an object, found array"))
+    }
+
+    @Test func verifyWithJSONFormatPrintsAnErrorDocumentOnUnusableInput() throws {
+        let set = try TemporaryContractSet(contracts: ["a.json": "[]"])
+        let cases: [([String], String)] = [
+            (["--base-url", "http://127.0.0.1:1"], "http://127.0.0.1:1 does not answer: connection refused"),
+            (["--base-url", "nope"], #"--base-url "nope" is not an http(s) URL"#),
+            (["--contract", "no_such"], "--contract names no contract in contracts/: no_such"),
+            (["--contracts", set.contracts.path, "--fixtures", set.fixtures.path], "a.json: $: expected an object, found array"),
+        ]
+        for (arguments, error) in cases {
+            let result = try CommandLineRunner.run(["verify", "--format", "json"] + arguments)
+            #expect(result.status == 2)
+            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect((document?["error"] as? String)?.contains(error) == true, "\(arguments): \(result.stdout)")
+        }
+    }
+
+    @Test func verifyOnAnotherAPIsContractsSaysFirstThatItRunsTheBundledClient() throws {
+        let set = try TemporaryContractSet(contracts: ["pets.json": #"{"name": "pets", "request": {"method": "GET", "path": "/v1/pets"}, "responses": {"default": {"status": 200, "body": []}}}"#])
+        let result = try CommandLineRunner.run(["verify", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "mockapi verify: this command runs the bundled example client, whose routes claim none of these contracts: "
+            + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage\n")
+        #expect(try CommandLineRunner.run(["verify"]).stderr == "", "the bundled contracts: no such line")
+    }
+
+    @Test func verifyColoursATerminalUnlessNO_COLOROrTERMIsDumb() throws {
+        for (environment, coloured) in [([:], true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false)] as [([String: String], Bool)] {
+            let terminal = try PseudoTerminal()
+            let (process, _, _) = CommandLineRunner.process(["verify", "--contract", "categories"], environment: environment)
+            process.standardOutput = terminal.terminal
+            try process.run()
+            process.waitUntilExit()
+            let text = terminal.readAll()
+            #expect(text.contains("\u{1B}[32mPASS\u{1B}[0m  categories") == coloured, "\(environment): \(text)")
+            #expect(text.contains("\nPASS  categories") == !coloured, "\(environment): \(text)")
+        }
     }
 
     @Test func verifyFailsWithExitOneWhenAFixtureBreaksTheModel() throws {

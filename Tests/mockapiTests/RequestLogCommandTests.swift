@@ -17,8 +17,8 @@ struct RequestLogCommandTests {
         #expect(lines == [
             #"GET /v1/discover?page=x 422 discover _ms  query.page: expected int, found "x""#,
             "GET /v1/activities?cursor=2 200 activities/page2 _ms",
-            "GET /v1/projects/42/backer/2001 404 - _ms  no contract matches GET /v1/projects/42/backer/2001",
-            "DELETE /v1/users/self 405 - _ms  DELETE is not allowed on /v1/users/self; the contracts allow GET",
+            "GET /v1/projects/42/backer/2001 404 - _ms  no contract matches GET /v1/projects/42/backer/2001 (nearest backing: segment 4 is \"backer\", /v1/projects/{projectId:int}/backers/{backerId:int} expects \"backers\")",
+            "DELETE /v1/users/self 405 - _ms  DELETE is not allowed on /v1/users/self; the contracts allow GET, HEAD",
             "PUT /v1/projects/42/backers/2001 413 - _ms  the body is larger than the server's limit of 16 bytes (mockapi serve --max-json-bytes)",
             "mockapi: SIGTERM, stopped",
         ])

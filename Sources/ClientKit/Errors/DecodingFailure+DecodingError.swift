@@ -9,7 +9,7 @@ extension DecodingFailure {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let located = Self.locate(context.codingPath, in: root)
             self.init(endpoint: endpoint, path: located.path,
-                      message: "expected \(Self.name(of: type)), found \(located.value?.kind ?? "nothing")")
+                      message: "expected \(Self.name(of: type)), found \(located.value?.kind ?? "nothing")" + Self.dateHint(expected: type, found: located.value))
         case .keyNotFound(let key, let context):
             let parent = Self.locate(context.codingPath, in: root)
             if case .object(let members)? = parent.value, key.stringValue != Self.snakeCase(key.stringValue),
@@ -28,6 +28,41 @@ extension DecodingFailure {
         @unknown default:
             self.init(endpoint: endpoint, path: "", message: "\(error)")
         }
+    }
+
+    /// A `Date` decoded with the wrong `dateDecodingStrategy` fails as a Double or String mismatch
+    /// (Foundation names the type it reads, not Date): say which strategy the value looks like.
+    static func dateHint(expected type: Any.Type, found value: JSONValue?) -> String {
+        let strategy: String
+        switch value {
+        case .string(let text)? where type == Double.self && looksLikeISO8601(text):
+            strategy = ".iso8601"
+        case .int(let number)? where type == String.self:
+            guard let named = epochStrategy(Double(number)) else { return "" }
+            strategy = named
+        case .double(let number)? where type == String.self:
+            guard let named = epochStrategy(number) else { return "" }
+            strategy = named
+        default:
+            return ""
+        }
+        return " (if this is a Date, the value looks like dateDecodingStrategy \(strategy): is the decoder set to it?)"
+    }
+
+    /// Seconds or milliseconds since 1970 for a date between 1973 and 2286.
+    private static func epochStrategy(_ number: Double) -> String? {
+        switch abs(number) {
+        case 1e8..<1e10: ".secondsSince1970"
+        case 1e11..<1e13: ".millisecondsSince1970"
+        default: nil
+        }
+    }
+
+    private static func looksLikeISO8601(_ text: String) -> Bool {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions.insert(.withFractionalSeconds)
+        return plain.date(from: text) != nil || fractional.date(from: text) != nil
     }
 
     /// Says what `dataCorrupted` means, which Foundation does not always say itself.

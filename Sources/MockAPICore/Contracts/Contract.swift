@@ -86,6 +86,25 @@ public struct RequestMatch: Sendable, Equatable {
             }
     }
 
+    /// Each rule the request does not keep, with the value it had instead:
+    /// `json.intent = "register", the request has "signup"`.
+    public func unmet(query pairs: [(name: String, value: String?)], body: JSONValue?) -> [String] {
+        let queryRules = query.compactMap { wanted -> String? in
+            let values = pairs.filter { $0.name == wanted.name }.map(\.value)
+            if values.contains(where: { $0 == wanted.value }) { return nil }
+            let rule = "query.\(wanted.name) = \"\(wanted.value)\""
+            guard let had = values.first else { return "\(rule), the request has no \(wanted.name) in its query" }
+            return "\(rule), the request has \(had.map { "\"\($0)\"" } ?? "\(wanted.name) without a value")"
+        }
+        let jsonRules = json.compactMap { wanted -> String? in
+            let rule = "json.\(wanted.key) = \(wanted.value.serialized)"
+            guard case .object(let object)? = body else { return "\(rule), the request has no JSON object body" }
+            guard let had = object[wanted.key] else { return "\(rule), the request has no \(wanted.key) key" }
+            return had == wanted.value ? nil : "\(rule), the request has \(had.serialized)"
+        }
+        return queryRules + jsonRules
+    }
+
     /// `query.count = "0"`, `json.provider = "facebook"`: for error messages.
     public var description: String {
         (query.map { "query.\($0.name) = \"\($0.value)\"" } + json.map { "json.\($0.key) = \($0.value.serialized)" }).joined(separator: ", ")

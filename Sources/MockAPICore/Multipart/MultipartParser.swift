@@ -87,13 +87,23 @@ public struct MultipartParser {
                 state = .finished
                 return
             }
+            if end >= delimiter.count, pending[(end - delimiter.count)..<end].elementsEqual(delimiter) {
+                throw Failure(description: missingClosingDashes)
+            }
             let received = currentPartBytes + pending.count
             throw Failure(description: "the body ended inside part \"\(currentPart ?? "?")\" after about \(received) bytes, with no closing \"--\(boundaryText)--\" (a truncated upload, or a Content-Length larger than the body)")
+        case .headers where pending.allSatisfy({ [0x0D, 0x0A, 0x20, 0x09].contains($0) }), .afterBoundary where pending.isEmpty:
+            // `--BOUNDARY` and nothing after it: the client left out the closing `--`, not a part.
+            throw Failure(description: missingClosingDashes)
         case .headers:
             throw Failure(description: "the body ended inside the headers of a part (no blank line after them)")
         case .afterBoundary:
             throw Failure(description: "the body ended right after a boundary, with neither \"--\" (the end) nor CRLF (a new part)")
         }
+    }
+
+    private var missingClosingDashes: String {
+        "the body ended without its closing \"--\(boundaryText)--\": its last boundary has no \"--\" after it"
     }
 
     private var boundaryText: String { String(decoding: bareClosing.dropFirst(2).dropLast(2), as: UTF8.self) }

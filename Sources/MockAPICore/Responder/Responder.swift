@@ -89,7 +89,7 @@ public final class Responder: Sendable {
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         if let members = set.routes.discriminated[routed] {
             guard let chosen = members.first(where: { set.contracts[$0].request.match!.admits(query: request.query, body: body) }) else {
-                return .generated(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, set: set), contract: nil)
+                return .generated(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, request: request, set: set), contract: nil)
             }
             index = chosen
         }

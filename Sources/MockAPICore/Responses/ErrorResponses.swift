@@ -15,10 +15,12 @@ public enum ErrorResponses {
                 "reason": .string(candidate.reason),
             ]
         }
+        // The journal, the log line and `mockapi coverage` show only the problem: it carries the nearest reason.
+        let closest = nearest.first.map { " (nearest \(set.contracts[$0.contract].name): \($0.reason))" } ?? ""
         return GeneratedResponse(status: 404, json: [
             "error": .string("no contract matches \(rawMethod) \(path)"),
             "nearest": .array(candidates),
-        ], problem: "no contract matches \(rawMethod) \(path)")
+        ], problem: "no contract matches \(rawMethod) \(path)" + closest)
     }
 
     public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
@@ -31,9 +33,21 @@ public enum ErrorResponses {
     }
 
     /// A request on a shared method and path that none of the contracts there claims by its `match`.
-    public static func noDiscriminatorMatches(_ candidates: [Contract], set: ContractSet) -> GeneratedResponse {
+    /// The error names each contract's unmet rules with the value the request had, and a JSON body
+    /// that was not read as JSON because its Content-Type said otherwise.
+    public static func noDiscriminatorMatches(_ candidates: [Contract], request: IncomingRequest, set: ContractSet) -> GeneratedResponse {
         let names = candidates.map(\.name).joined(separator: ", ")
-        let error = "the request fits the path of \(names), but none of their match rules"
+        let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
+        let unmet = candidates.flatMap { contract in
+            (contract.request.match?.unmet(query: request.query, body: body) ?? []).map { "\(contract.name) wants \($0)" }
+        }
+        var error = "the request fits the path of \(names), but none of their match rules"
+        if !unmet.isEmpty { error += ": " + unmet.joined(separator: "; ") }
+        let rulesReadJSON = candidates.contains { !($0.request.match?.json.isEmpty ?? true) }
+        if rulesReadJSON, case .other(let bytes) = request.body, bytes > 0 {
+            let sent = request.contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"
+            error += " (the body of \(bytes) byte\(bytes == 1 ? "" : "s") came with \(sent), so it was not read as JSON: send Content-Type: application/json)"
+        }
         return GeneratedResponse(status: 404, json: [
             "error": .string(error),
             "candidates": .array(candidates.map { contract in

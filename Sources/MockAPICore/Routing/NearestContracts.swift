@@ -20,13 +20,17 @@ public enum NearestContracts {
             }
             let sameMethod = contract.request.method == method ? 1 : 0
             let methodNote = sameMethod == 1 ? "" : " (and it is a \(contract.request.method.rawValue) route)"
-            let score = [matched, spelling, -abs(segments.count - template.count), sameMethod]
+            // `/v1/categories/` is /v1/categories with a slash too many, not a stab at /v1/categories/{id}.
+            let trailingSlash = reason.hasPrefix(trailingSlashPrefix) ? 1 : 0
+            let score = [matched, trailingSlash, spelling, -abs(segments.count - template.count), sameMethod]
             return (score, Candidate(contract: index, reason: reason + methodNote))
         }
         return scored.filter { $0.score[0] > 0 }
             .sorted { $0.score != $1.score ? $0.score.lexicographicallyPrecedes($1.score) == false : $0.candidate.contract < $1.candidate.contract }
             .prefix(limit).map(\.candidate)
     }
+
+    private static let trailingSlashPrefix = "trailing slash:"
 
     /// Levenshtein distance, giving up (returning `limit`) once it must exceed it.
     public static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
@@ -84,6 +88,9 @@ public enum NearestContracts {
             default:
                 continue
             }
+        }
+        if segments.count == expectedSegments.count + 1, segments.last?.isEmpty == true, !expectedSegments.isEmpty {
+            return (expectedSegments.count, "\(trailingSlashPrefix) the contract's path is \(template)")
         }
         if segments.count > expectedSegments.count {
             return (expectedSegments.count, "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")

@@ -62,6 +62,7 @@ public struct RouteTable: Sendable {
         // A miss is rare and answered with an error, so collecting the allowed methods may allocate.
         var allowed: Set<HTTPMethod> = []
         trie.collectMethods(node: 0, segmentStart: first, path: path, into: &allowed)
+        if allowed.contains(.GET) { allowed.insert(.HEAD) } // served from the GET contract, as above
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())
     }
 }

@@ -39,9 +39,13 @@ public struct CoverageReport: Sendable, Equatable {
 
     public var uncovered: [ContractUse] { contracts.filter { $0.served == 0 } }
 
-    /// 0 when every request of the run was read and kept its contract (and, under strict, every
-    /// contract was exercised), 1 otherwise.
+    /// No request of the run reached the server: a client pointed at another URL would
+    /// otherwise pass the gate with nothing checked.
+    public var noRequests: Bool { requests == 0 && evicted == 0 }
+
+    /// 0 when the run sent requests, every one was read and kept its contract (and, under strict,
+    /// every contract was exercised), 1 otherwise.
     public var exitCode: Int32 {
-        evicted > 0 || !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
+        noRequests || evicted > 0 || !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
     }
 }

@@ -4,6 +4,10 @@ import MockAPICore
 public enum TextCoverageReport {
     public static func render(_ report: CoverageReport) -> String {
         var lines = ["mockapi coverage: \(report.requests) requests journaled by \(report.target)", ""]
+        if report.noRequests {
+            lines.append("FAIL  \(noRequestsSentence)")
+            lines.append("")
+        }
         if report.evicted > 0 {
             lines.append("FAIL  \(evictedSentence(report.evicted))")
             lines.append("")
@@ -34,6 +38,9 @@ public enum TextCoverageReport {
     }
 }
 
+/// Why a coverage run that journaled nothing fails.
+let noRequestsSentence = "no requests reached the server: is the client pointed at it?"
+
 /// Why a coverage run with evicted requests fails, and what to do about it.
 func evictedSentence(_ count: Int) -> String {
     "\(count) request\(count == 1 ? " was" : "s were") evicted from the journal before coverage read \(count == 1 ? "it" : "them"), "
@@ -56,6 +63,7 @@ public enum JSONCoverageReport {
                 "uncoveredContracts": .array(report.uncovered.map { .string($0.name) }),
                 "strict": .bool(report.strict),
                 "evicted": .int(report.evicted),
+                "noRequests": .bool(report.noRequests),
                 "exitCode": .int(Int(report.exitCode)),
             ],
             "target": .string(report.target),
@@ -77,6 +85,9 @@ public enum JUnitCoverageReport {
             let message = JUnitReport.escape(evictedSentence(report.evicted))
             cases.append(#"    <testcase classname="mockapi.coverage.journal" name="evicted requests"><failure type="evicted" message="\#(message)"/></testcase>"#)
         }
+        if report.noRequests {
+            cases.append(#"    <testcase classname="mockapi.coverage.journal" name="requests"><failure type="no-requests" message="\#(JUnitReport.escape(noRequestsSentence))"/></testcase>"#)
+        }
         for refusal in report.unmatched + report.violations {
             let name = "#\(refusal.id) \(refusal.method) \(refusal.target)"
             let kind = refusal.contract == nil ? "unmatched" : "violation"
@@ -92,7 +103,7 @@ public enum JUnitCoverageReport {
                 cases.append(open + #"><skipped message="\#(message)"/></testcase>"#)
             }
         }
-        let failures = (report.evicted > 0 ? 1 : 0) + report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
+        let failures = (report.evicted > 0 || report.noRequests ? 1 : 0) + report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
         return ([#"<?xml version="1.0" encoding="UTF-8"?>"#,
                  #"<testsuites name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)">"#,
                  #"  <testsuite name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#]

@@ -15,6 +15,7 @@ public enum JSONReport {
                 "request": request,
                 "failures": .array(route.failures.map { ["check": .string($0.check), "message": .string($0.message)] }),
                 "warnings": .array(route.warnings.map(JSONValue.string)),
+                "unhandledResponses": .array(route.unhandledResponses.map(JSONValue.string)),
                 "seconds": .double(route.seconds),
             ]
         }

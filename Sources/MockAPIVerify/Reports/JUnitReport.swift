@@ -13,7 +13,8 @@ public enum JUnitReport {
                    #"  <testsuite name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
         for route in report.routes {
             let open = #"    <testcase classname="mockapi.verify.routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
-            if route.failures.isEmpty && route.warnings.isEmpty {
+            let unhandled = report.strictCoverage ? nil : unhandledSentence(route)
+            if route.failures.isEmpty && route.warnings.isEmpty && unhandled == nil {
                 xml.append(open + "/>")
                 continue
             }
@@ -22,8 +23,9 @@ public enum JUnitReport {
                 let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check
                 xml.append(#"      <failure type="\#(escape(failure.check))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
             }
-            if !route.warnings.isEmpty && !report.strictDrift {
-                xml.append("      <system-out>\(escape(route.warnings.map { "drift: " + $0 }.joined(separator: "\n")))</system-out>")
+            let notes = (report.strictDrift ? [] : route.warnings.map { "drift: " + $0 }) + (unhandled.map { ["coverage: " + $0] } ?? [])
+            if !notes.isEmpty {
+                xml.append("      <system-out>\(escape(notes.joined(separator: "\n")))</system-out>")
             }
             xml.append("    </testcase>")
         }

@@ -1,5 +1,14 @@
 import Foundation
 
+/// Why a route's unhandled responses matter, or nil when it handles them all.
+func unhandledSentence(_ route: RouteResult) -> String? {
+    guard !route.unhandledResponses.isEmpty else { return nil }
+    let names = route.unhandledResponses.map { "\"\($0)\"" }.joined(separator: ", ")
+    let plural = route.unhandledResponses.count > 1
+    return "route \(route.name) declares no decoder for \(plural ? "responses" : "response") \(names) of contract \"\(route.contract)\", "
+        + "so \(plural ? "they are" : "it is") not checked: add \(plural ? "them" : "it") to the route's responses"
+}
+
 /// The human report: one line per passing route, one block per failing one, a summary last.
 public enum TextReport {
     public static func render(_ report: VerifyReport, color: Bool = false) -> String {
@@ -13,6 +22,9 @@ public enum TextReport {
             for failure in route.failures {
                 lines.append("      [\(failure.check)]")
                 lines += failure.message.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
+            }
+            if !report.strictCoverage, let unhandled = unhandledSentence(route) {
+                lines.append("      " + paint("warning", "33") + " [coverage] " + unhandled)
             }
             for warning in route.warnings where !report.strictDrift {
                 lines.append("      " + paint("warning", "33") + " [drift] " + warning)

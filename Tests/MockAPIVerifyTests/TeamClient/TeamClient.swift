@@ -14,7 +14,7 @@ struct TeamClient: Sendable {
     var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         if !bugs.contains(.noSnakeCase) { decoder.keyDecodingStrategy = .convertFromSnakeCase }
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = bugs.contains(.iso8601Dates) ? .iso8601 : .secondsSince1970
         return decoder
     }
 
@@ -40,10 +40,13 @@ struct TeamClient: Sendable {
         return [
             check("current_user", .currentUser, ["default": .decoding(Me.self, with: decoder),
                                                  "unauthorized": .decoding(TeamAPIError.self, with: decoder)]),
-            check("backing", .backing(projectId: 42, backerId: 2001), ["default": .decoding(Pledge.self, with: decoder)]),
+            check("backing", .backing(projectId: 42, backerId: 2001), ["default": .decoding(Pledge.self, with: decoder),
+                                                                       "not_found": .decoding(TeamAPIError.self, with: decoder)]),
             check("update_backing", .updateBacking(projectId: 42, backerId: 2001, amount: 45, rewardId: 9002),
-                  ["default": .decoding(Pledge.self, with: decoder), "invalid": .decoding(TeamAPIError.self, with: decoder)]),
-            check("activities", .activities(cursor: 2), ["default": .decoding(ActivityFeed.self, with: decoder)]),
+                  ["default": .decoding(Pledge.self, with: decoder), "invalid": .decoding(TeamAPIError.self, with: decoder),
+                   "unauthorized": .decoding(TeamAPIError.self, with: decoder)]),
+            check("activities", .activities(cursor: 2), ["default": .decoding(ActivityFeed.self, with: decoder),
+                                                         "page2": .decoding(ActivityFeed.self, with: decoder)]),
             check("upload_draft_image", .uploadDraftImage(projectId: 42, image: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0xFF, 0xD9]),
                                                           fileName: "cover.jpg"),
                   ["default": .decoding(DraftImage.self, with: decoder)]),

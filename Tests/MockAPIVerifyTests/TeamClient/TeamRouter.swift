@@ -67,4 +67,6 @@ struct TeamClientBugs: OptionSet, Sendable {
     static let renamedBodyKey = TeamClientBugs(rawValue: 1 << 3)
     /// The router writes `/backer/` for `/backers/`.
     static let misspelledPath = TeamClientBugs(rawValue: 1 << 4)
+    /// The decoder reads dates as ISO 8601 strings; the API sends seconds since 1970.
+    static let iso8601Dates = TeamClientBugs(rawValue: 1 << 5)
 }
