@@ -167,8 +167,22 @@ extension TrafficInference {
         for header in checkedHeaders where !credentialHeaders.contains(header.name.lowercased()) {
             if let value = entry.exchange.requestHeader(header.name) { example.headers.append(.init(header.name, value)) }
         }
-        if case .object? = entry.json { example.json = entry.json }
+        if case .object? = entry.json { example.json = entry.json.map(redactingSecrets) }
         return example == RequestExample() ? nil : example
+    }
+
+    /// Body values under a secret-sounding key (`password`, `access_token`) as `[redacted]`.
+    static func redactingSecrets(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items): return .array(items.map(redactingSecrets))
+        case .object(let object):
+            return .object(JSONObject(object.members.map { key, value in
+                let lower = key.lowercased()
+                let secret = ["password", "secret", "token", "otp"].contains { lower.contains($0) }
+                return (key, secret && value.stringValue != nil ? .string("[redacted]") : redactingSecrets(value))
+            }))
+        default: return value
+        }
     }
 
     static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
