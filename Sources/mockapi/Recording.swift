@@ -1,0 +1,57 @@
+import Foundation
+import MockAPICore
+import MockAPIImport
+import MockAPIServer
+import Synchronization
+
+/// What `mockapi record` has seen, and the set it writes from it: the exchanges, in order, turned
+/// into contracts and fixtures by the same inference `import har` uses, written all or nothing.
+final class Recording: Sendable {
+    let output: URL
+    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int)>(([], 0, 0))
+    /// Replace the output's folders even on the first save (`--force`).
+    private let force: Bool
+
+    init(output: URL, force: Bool) {
+        self.output = output
+        self.force = force
+    }
+
+    /// Keeps an answered exchange; one the target never answered is only counted.
+    func add(_ exchange: ProxiedExchange) {
+        guard exchange.error == nil, exchange.status >= 100 else {
+            state.withLock { $0.failed += 1 }
+            return
+        }
+        let recorded = RecordedExchange(method: exchange.method, url: exchange.url, requestHeaders: exchange.requestHeaders,
+                                        requestBody: exchange.requestBody, status: exchange.status,
+                                        responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
+        state.withLock { $0.exchanges.append(recorded) }
+    }
+
+    var count: Int { state.withLock { $0.exchanges.count } }
+
+    /// Writes the set (replacing what an earlier save wrote); a summary line, or why not.
+    func save() -> Result<String, ImportError> {
+        let (exchanges, failed, saves) = state.withLock { ($0.exchanges, $0.failed, $0.saves) }
+        guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
+        let set = TrafficInference(source: "mockapi record").infer(exchanges)
+        do {
+            try ContractWriter(output: output, replace: force || saves > 0).write(set)
+        } catch {
+            return .failure(error)
+        }
+        state.withLock { $0.saves += 1 }
+        let unanswered = failed == 0 ? "" : "; \(failed) unanswered \(failed == 1 ? "request" : "requests") left out"
+        return .success("\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
+            + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)")
+    }
+
+    /// `POST /__mockapi/record/save`.
+    func saveResponse() -> GeneratedResponse {
+        switch save() {
+        case .success(let summary): GeneratedResponse(status: 200, json: ["saved": .string(summary)])
+        case .failure(let error): GeneratedResponse(status: 409, json: ["error": .string(error.description)])
+        }
+    }
+}

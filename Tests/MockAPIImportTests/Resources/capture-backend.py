@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""A stand-in for the real API of a HAR capture, for `mockapi record` tests and the benchmark.
+
+    capture-backend.py CAPTURE.har [PORT]
+
+Listens on 127.0.0.1 (port 0 by default) and prints "listening on http://127.0.0.1:PORT". Each
+request gets the answer the capture recorded for the same method, path and query (in recorded
+order when one was asked several times: a poll), with the capture's host replaced by this
+server's address, as the real API would link to itself. A request whose body is not byte for byte
+the recorded one, or which lacks a recorded header value, gets 400 saying what differs: the test
+of what a proxy forwards. Anything not in the capture gets 404."""
+import json, sys, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
+
+capture = json.load(open(sys.argv[1]))
+port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+answers, lock = {}, threading.Lock()
+hosts = set()
+for entry in capture["log"]["entries"]:
+    request = entry["request"]
+    url = urlsplit(request["url"])
+    hosts.add(f"{url.scheme}://{url.netloc}")
+    key = (request["method"], url.path + ("?" + url.query if url.query else ""))
+    answers.setdefault(key, []).append(entry)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body, content_type="application/json"):
+        self.send_response(status)
+        if body:
+            self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("X-Backend", "capture-backend")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def handle_any(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        with lock:
+            queue = answers.get((self.command, self.path))
+            entry = None
+            if queue:
+                entry = queue.pop(0) if len(queue) > 1 else queue[0]
+        if entry is None:
+            return self.answer(404, json.dumps({"error": f"not in the capture: {self.command} {self.path}"}).encode())
+        recorded = entry["request"]
+        expected = (recorded.get("postData") or {}).get("text", "").encode()
+        if body != expected:
+            return self.answer(400, json.dumps({"error": "the body differs from the recorded one",
+                                                "got": body.decode("utf-8", "replace")[:200]}).encode())
+        for header in recorded.get("headers", []):
+            if header["name"].lower() in ("authorization", "x-client-version", "content-type") and self.headers.get(header["name"]) != header["value"]:
+                return self.answer(400, json.dumps({"error": f"header {header['name']} differs: {self.headers.get(header['name'])!r}"}).encode())
+        content = entry["response"].get("content") or {}
+        text = content.get("text") or ""
+        me = f"http://127.0.0.1:{self.server.server_address[1]}"
+        for host in hosts:
+            text = text.replace(host, me)
+        self.answer(entry["response"]["status"], text.encode(), content.get("mimeType", "application/json"))
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = handle_any
+
+
+server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+server.daemon_threads = True
+print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+try:
+    server.serve_forever()
+except KeyboardInterrupt:
+    pass
