@@ -65,7 +65,9 @@ extension TrafficInference {
             }
             headers.append(header)
         }
-        return headers
+        // Clients and proxies order headers differently; the contract should not depend on it.
+        return headers.sorted { ($0.name.lowercased() == "authorization" ? "" : $0.name.lowercased())
+            < ($1.name.lowercased() == "authorization" ? "" : $1.name.lowercased()) }
     }
 
     /// JSON object bodies → keys (typed when every value agrees); multipart bodies → parts.

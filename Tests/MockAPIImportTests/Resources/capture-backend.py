@@ -9,10 +9,12 @@ order when one was asked several times: a poll), with the capture's host replace
 server's address, as the real API would link to itself. A request whose body is not byte for byte
 the recorded one, or which lacks a recorded header value, gets 400 saying what differs: the test
 of what a proxy forwards. Anything not in the capture gets 404."""
-import json, sys, threading
+import json, signal, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
+# A launcher may hand down blocked signals (a test runner that waits for them itself): unblock them.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 capture = json.load(open(sys.argv[1]))
 port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
 answers, lock = {}, threading.Lock()
@@ -44,6 +46,9 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if self.path.startswith("/__sleep/"):  # a slow backend, for tests of who waits
+            time.sleep(int(self.path.split("/")[2]) / 1000)
+            return self.answer(200, b"slept", "text/plain")
         with lock:
             queue = answers.get((self.command, self.path))
             entry = None
