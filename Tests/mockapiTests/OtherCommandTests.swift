@@ -33,6 +33,9 @@ struct OtherCommandTests {
               export                  Describe the contract set in another format.
               diff                    Compare two contract sets for the clients that use
                                       them; exit 1 when a change breaks them.
+              record                  Proxy to a real API and write contracts and fixtures
+                                      from the traffic (on stop, or POST
+                                      /__mockapi/record/save).
 
               See 'mockapi help <subcommand>' for detailed help.
 
