@@ -29,6 +29,8 @@ for entry in capture["log"]["entries"]:
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes: without this, delayed ACKs add 40 ms to every answer.
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass
