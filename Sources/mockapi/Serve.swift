@@ -93,11 +93,18 @@ extension MockAPICommand {
         @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
         var proxyCaFile: String?
 
+        @Option(help: "Seconds a --proxy-unmatched backend may take to answer before the client gets 504 (1 to 3600).")
+        var proxyTimeout = 30
+
         func validate() throws {
             _ = try listenPort()
             try validateTLS()
             guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
             if let proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: proxyCaFile) }
+            guard (1...3600).contains(proxyTimeout) else {
+                Output.error("mockapi: --proxy-timeout \(proxyTimeout) is out of range: 1 to 3600 seconds")
+                throw ExitCode(2)
+            }
             if let delay, Latency(delay) == nil {
                 Output.error("mockapi: --delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
                 throw ExitCode(2)
@@ -153,7 +160,11 @@ extension MockAPICommand {
                 format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
             configuration.cors = cors
             configuration.reloadSource = (contractOptions.contracts, contractOptions.fixtures)
-            configuration.proxy = proxyUnmatched.map { ProxyConfiguration(target: $0, caFile: proxyCaFile) }
+            configuration.proxy = proxyUnmatched.map { target in
+                var proxy = ProxyConfiguration(target: target, caFile: proxyCaFile)
+                proxy.timeoutSeconds = proxyTimeout
+                return proxy
+            }
 
             let server: MockServer
             do {

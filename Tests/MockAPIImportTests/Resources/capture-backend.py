@@ -43,7 +43,10 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("X-Backend", "capture-backend")
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client (or the proxy in front) gave up waiting
 
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
