@@ -66,6 +66,22 @@ struct CaptureReplayTests {
         #expect(!everything.contains("hunter22"))
     }
 
+    /// A real answer that happens to hold `{{…}}` (a CMS template) is kept as the same JSON, not
+    /// taken for a placeholder (which would fail the load, or be filled in).
+    @Test func bracesARealAnswerHadAreKeptAsText() async throws {
+        let body = #"{"subject": "Hi {{name}}", "next": "https://api.example.com/v1/mail?page={{query.page}}", "x": "{{{baseURL}}"}"#
+        let exchange = RecordedExchange(method: "GET", url: "https://api.example.com/v1/mail", status: 200,
+                                        responseHeaders: [("Content-Type", "application/json")], responseBody: Array(body.utf8))
+        let scratch = try ScratchFolder()
+        let set = try scratch.writeAndLoad(TrafficInference(source: "test").infer([exchange]))
+        try await withMockServer(contracts: scratch.contracts, fixtures: scratch.fixtures) { server in
+            let (data, _) = try await URLSession.shared.data(from: server.baseURL.appendingPathComponent("v1/mail"))
+            let base = server.baseURL.absoluteString.trimmingCharacters(in: ["/"])
+            #expect(try JSONParser.parse(Array(data)) == JSONParser.parse(body.replacingOccurrences(of: "https://api.example.com", with: base)))
+        }
+        #expect(set.contracts.count == 1)
+    }
+
     /// The request as recorded: method, path and query byte for byte, every header, the body.
     static func send(_ exchange: RecordedExchange, to base: URL) async throws -> (Data, HTTPURLResponse) {
         let recorded = try #require(URLComponents(string: exchange.url))

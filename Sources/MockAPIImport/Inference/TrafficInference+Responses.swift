@@ -12,13 +12,28 @@ extension TrafficInference {
         if declaredJSON || mediaType.isEmpty || mediaType == "text/plain", let value = try? JSONParser.parse(body),
            declaredJSON || value.objectValue != nil || value.typeName == "array" {
             let rewritten = rewriter.rewrite(value)
-            return Answer(status: exchange.status, fixture: Array((rewritten.prettySerialized + "\n").utf8), fileExtension: "json", json: rewritten)
+            let text = escapingRecordedBraces(rewritten.prettySerialized) + "\n"
+            return Answer(status: exchange.status, fixture: Array(text.utf8), fileExtension: "json", json: rewritten)
         }
         let fileExtension = fileExtension(forMediaType: mediaType)
         if ["txt", "html", "xml", "csv", "svg"].contains(fileExtension), let text = String(validating: body, as: UTF8.self) {
             return Answer(status: exchange.status, fixture: Array(rewriter.rewrite(text).utf8), fileExtension: fileExtension, json: nil)
         }
         return Answer(status: exchange.status, fixture: body, fileExtension: fileExtension, json: nil)
+    }
+
+    /// `{{` that the recorded answer itself had (a template in a CMS text, `{{name}}`) written as
+    /// `{\u007b`: the same JSON string, which mockapi does not take for a placeholder. Pretty-printed
+    /// JSON has `{{` only inside strings, so only our `{{baseURL}}` stays as it is.
+    static func escapingRecordedBraces(_ json: String) -> String {
+        guard json.contains("{{") else { return json }
+        var out = "", rest = Substring(json)
+        while let range = rest.range(of: "{{") {
+            out += rest[..<range.lowerBound]
+            out += rest[range.lowerBound...].hasPrefix(BaseURLRewriter.placeholder) ? "{{" : "{\\u007b"
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
     }
 
     /// The responses (`default` first unless a sequence orders them), the sequence for a poll,
