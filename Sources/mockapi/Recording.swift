@@ -8,7 +8,10 @@ import Synchronization
 /// into contracts and fixtures by the same inference `import har` uses, written all or nothing.
 final class Recording: Sendable {
     let output: URL
-    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int)>(([], 0, 0))
+    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int, bytes: Int, dropped: Int)>(([], 0, 0, 0, 0))
+    /// What a recording holds at most: past either, exchanges are counted, not kept.
+    static let maxExchanges = 20_000
+    static let maxBytes = 512 * 1024 * 1024
     /// Replace the output's folders even on the first save (`--force`).
     private let force: Bool
 
@@ -26,14 +29,22 @@ final class Recording: Sendable {
         let recorded = RecordedExchange(method: exchange.method, url: exchange.url, requestHeaders: exchange.requestHeaders,
                                         requestBody: exchange.requestBody, status: exchange.status,
                                         responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
-        state.withLock { $0.exchanges.append(recorded) }
+        let size = exchange.requestBody.count + exchange.responseBody.count
+        state.withLock { state in
+            guard state.exchanges.count < Self.maxExchanges, state.bytes + size <= Self.maxBytes else {
+                state.dropped += 1
+                return
+            }
+            state.bytes += size
+            state.exchanges.append(recorded)
+        }
     }
 
     var count: Int { state.withLock { $0.exchanges.count } }
 
     /// Writes the set (replacing what an earlier save wrote); a summary line, or why not.
     func save() -> Result<String, ImportError> {
-        let (exchanges, failed, saves) = state.withLock { ($0.exchanges, $0.failed, $0.saves) }
+        let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
         guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
         let set = TrafficInference(source: "mockapi record").infer(exchanges)
         do {
@@ -43,8 +54,9 @@ final class Recording: Sendable {
         }
         state.withLock { $0.saves += 1 }
         let unanswered = failed == 0 ? "" : "; \(failed) unanswered \(failed == 1 ? "request" : "requests") left out"
+        let full = dropped == 0 ? "" : "; \(dropped) more not kept (a recording keeps \(Self.maxExchanges) exchanges, \(Self.maxBytes / 1_048_576) MiB of bodies)"
         return .success("\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
-            + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)")
+            + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)")
     }
 
     /// `POST /__mockapi/record/save`.

@@ -97,6 +97,24 @@ def proxying(results: Results, binary, backend: Backend):
         for thread in slow:
             thread.join()
 
+        # More requests than the 16 exchanges at once: the rest wait holding no thread, so the
+        # server's timers (a delayed contract answer) still fire on time, and every one is answered.
+        outcomes = []
+        queued = [threading.Thread(target=lambda: outcomes.append(status_of(exchange(server.port, request("GET", "/__sleep/300"),
+                                                                                      finish=False, timeout=15)[1])))
+                  for _ in range(100)]
+        for thread in queued:
+            thread.start()
+        time.sleep(0.2)
+        started = time.monotonic()
+        expect_status(results, server.port, "record: a delayed contract answer while 100 wait on the backend",
+                      request("GET", "/v1/categories", {"Prefer": "delay=200"}), 200, finish=False)
+        elapsed = time.monotonic() - started
+        results.check(elapsed < 0.8, "record: the delay timer fires on time while the backend queue is full", f"{elapsed:.2f} s")
+        for thread in queued:
+            thread.join()
+        results.check(outcomes.count(200) == 100, "record: all 100 queued backend requests answered", f"{sorted(outcomes, key=str)}")
+
         # Clients that leave while the backend thinks: their slots come back.
         for _ in range(50):
             sock = socket.create_connection(("127.0.0.1", server.port))

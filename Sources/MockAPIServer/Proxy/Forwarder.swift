@@ -10,8 +10,12 @@ import Synchronization
 final class Forwarder: Sendable {
     let configuration: ProxyConfiguration
     private let handles = Mutex<[HandleBox]>([])
-    private let slots: DispatchSemaphore
-    private let queue = DispatchQueue(label: "mockapi.forward", attributes: .concurrent)
+    /// Exchanges waiting for a forwarding thread. libcurl blocks the thread it runs on, so these
+    /// are threads of our own: on dispatch's pool, blocked calls starve the server's timers.
+    private let work = NSCondition()
+    nonisolated(unsafe) private var waiting: [(Request, @Sendable (Answer) -> Void)] = []
+    nonisolated(unsafe) private var threads = 0
+    nonisolated(unsafe) private var idle = 0
 
     /// Why unchecked: a libcurl easy handle is used by one thread at a time, which the pool ensures.
     private struct HandleBox: @unchecked Sendable {
@@ -20,7 +24,6 @@ final class Forwarder: Sendable {
 
     init(_ configuration: ProxyConfiguration) {
         self.configuration = configuration
-        slots = DispatchSemaphore(value: max(1, configuration.concurrency))
         _ = Self.globalInit
     }
 
@@ -52,9 +55,34 @@ final class Forwarder: Sendable {
     /// Calls `done` on a forwarding thread with the target's answer (status 0 and an error when it
     /// could not be had).
     func send(_ request: Request, done: @escaping @Sendable (Answer) -> Void) {
-        queue.async { [self] in
-            slots.wait()
-            defer { slots.signal() }
+        work.lock()
+        waiting.append((request, done))
+        let startThread = idle == 0 && threads < max(1, configuration.concurrency)
+        if startThread { threads += 1 }
+        work.signal()
+        work.unlock()
+        if startThread {
+            let thread = Thread { [self] in serve() }
+            thread.name = "mockapi.forward"
+            thread.start()
+        }
+    }
+
+    /// A forwarding thread: takes waiting exchanges until none has come for 10 s, then ends.
+    private func serve() {
+        while true {
+            work.lock()
+            idle += 1
+            let deadline = Date(timeIntervalSinceNow: 10)
+            while waiting.isEmpty, work.wait(until: deadline) {}
+            idle -= 1
+            guard !waiting.isEmpty else {
+                threads -= 1
+                work.unlock()
+                return
+            }
+            let (request, done) = waiting.removeFirst()
+            work.unlock()
             done(perform(request))
         }
     }

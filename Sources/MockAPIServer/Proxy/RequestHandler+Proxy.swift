@@ -18,7 +18,7 @@ extension RequestHandler {
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
         let reply = DeferredReply()
         context.pending = .proxied(reply)
-        guard suspensions.suspend(connection) else {
+        guard suspensions.suspend(connection, owner: reply) else {
             context.pending = nil
             return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path)
         }
@@ -41,7 +41,8 @@ extension RequestHandler {
                 method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
                 status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
             reply.reply.withLock { $0 = generated }
-            suspensions.resume(parked.pointer)
+            // Only this request's connection: if its client left, MHD may have handed the pointer to another.
+            suspensions.resume(parked.pointer, owner: reply)
         }
         return .YES
     }
@@ -51,7 +52,7 @@ extension RequestHandler {
                           path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let reply = DeferredReply()
         context.pending = .deferred(reply)
-        guard suspensions.suspend(connection) else {
+        guard suspensions.suspend(connection, owner: reply) else {
             context.pending = nil
             return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
         }
@@ -59,7 +60,7 @@ extension RequestHandler {
         DispatchQueue.global().async { [self] in
             let result = action()
             reply.reply.withLock { $0 = result }
-            suspensions.resume(parked.pointer)
+            suspensions.resume(parked.pointer, owner: reply)
         }
         return .YES
     }
