@@ -52,6 +52,7 @@ extension MockAPICommand {
             let recording = Recording(output: URL(fileURLWithPath: out), force: force)
             var proxy = ProxyConfiguration(target: target, caFile: caFile)
             proxy.timeoutSeconds = timeout
+            proxy.identityEncoding = true
             proxy.observer = { recording.add($0) }
             var configuration = ServerConfiguration()
             configuration.host = host

@@ -116,6 +116,32 @@ struct RecordCommandTests {
         #expect(String(decoding: slept, as: UTF8.self) == "slept")
     }
 
+    @Test func theTargetSeesTheClientsHeadersButNotItsConnectionsNorItsEncodingWhenRecording() throws {
+        let backend = try Backend()
+        defer { backend.stop() }
+        let scratch = try Scratch()
+        let headers = ["-H", "Authorization: token 5f1b2c3d4e", "-H", "X-Client-Version: 5.2.0", "-H", "Accept-Encoding: gzip",
+                       "-H", "Proxy-Authorization: Basic c2VjcmV0", "-H", "Keep-Alive: timeout=5", "-H", "TE: trailers"]
+        func seen(through base: String) throws -> [String: String] {
+            let answer = try Curl.run(["-s"] + headers + [base + "/__headers"])
+            let pairs = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [[String]] ?? []
+            return Dictionary(pairs.map { ($0[0].lowercased(), $0[1]) }, uniquingKeysWith: { $1 })
+        }
+        let server = try CommandLineRunner.Server(["--proxy-unmatched", backend.url, "--quiet"])
+        let proxied = try seen(through: server.baseURL)
+        _ = server.stop()
+        #expect(proxied["authorization"] == "token 5f1b2c3d4e")
+        #expect(proxied["x-client-version"] == "5.2.0")
+        #expect(proxied["accept-encoding"] == "gzip")
+        #expect(proxied["host"] == String(backend.url.dropFirst("http://".count)))
+        #expect(proxied["proxy-authorization"] == nil && proxied["keep-alive"] == nil && proxied["te"] == nil, "\(proxied)")
+        let recorder = try CommandLineRunner.Server(["--target", backend.url, "--out", scratch.path("out"), "--quiet"], command: "record")
+        let recorded = try seen(through: recorder.baseURL)
+        _ = recorder.stop()
+        #expect(recorded["accept-encoding"] == nil, "record asks the target for uncompressed bodies")
+        #expect(recorded["authorization"] == "token 5f1b2c3d4e")
+    }
+
     @Test func aBackendThatIsDownGets502() throws {
         let server = try CommandLineRunner.Server(["--proxy-unmatched", "http://127.0.0.1:9", "--quiet"])
         defer { _ = server.stop() }

@@ -92,7 +92,10 @@ final class Forwarder: Sendable {
             return Answer(status: 0, headers: [], body: [], error: "libcurl could not start")
         }
         defer { handles.withLock { $0.append(HandleBox(pointer: handle)) } }
-        var kept = request.headers.filter { !Self.hopByHop.contains($0.name.lowercased()) }
+        var kept = request.headers.filter { header in
+            let name = header.name.lowercased()
+            return !Self.hopByHop.contains(name) && !(configuration.identityEncoding && name == "accept-encoding")
+        }
         // An empty value stops libcurl adding its own `Accept: */*`: the target sees what the client sent.
         if !kept.contains(where: { $0.name.lowercased() == "accept" }) { kept.append(("Accept", "")) }
         let lines = kept.map { strdup("\($0.name):\($0.value.isEmpty ? "" : " " + $0.value)") }

@@ -10,6 +10,9 @@ public struct ProxyConfiguration: Sendable {
     public var timeoutSeconds = 30
     /// Exchanges with the target at once; more wait their turn (on no worker thread).
     public var concurrency = 16
+    /// Leave out the client's `Accept-Encoding`, so the target answers uncompressed: what
+    /// `record` needs to learn fixtures from bodies (the client still gets a valid answer).
+    public var identityEncoding = false
     /// Told of every finished exchange (credentials already redacted), on a forwarding thread.
     public var observer: (@Sendable (ProxiedExchange) -> Void)?
 

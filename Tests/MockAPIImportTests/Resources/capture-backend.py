@@ -51,6 +51,8 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if self.path == "/__headers":  # what arrived, for tests of what a proxy passes on
+            return self.answer(200, json.dumps([[k, v] for k, v in self.headers.items()]).encode())
         if self.path.startswith("/__sleep/"):  # a slow backend, for tests of who waits
             time.sleep(int(self.path.split("/")[2]) / 1000)
             return self.answer(200, b"slept", "text/plain")
