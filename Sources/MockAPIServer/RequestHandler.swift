@@ -94,7 +94,7 @@ final class RequestHandler: Sendable {
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request no contract takes, on a server that forwards those, keeps its body and raw query.
-        let forwarding = forwarder != nil && (route == .notFound || { if case .methodNotAllowed = route { true } else { false } }())
+        let forwarding = forwarder != nil && route.isUnmatched
         return RequestContext(lease: lease, method: methodName, route: route, query: arguments,
                               headers: ConnectionValues.headers(connection), contract: contract, budget: bufferBudget,
                               forwarding: forwarding, rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
@@ -291,6 +291,16 @@ final class RequestHandler: Sendable {
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+}
+
+extension Responder.Route {
+    /// No contract takes the request (404 or 405): what `--proxy-unmatched` forwards.
+    var isUnmatched: Bool {
+        switch self {
+        case .notFound, .methodNotAllowed: true
+        case .contract, .admin: false
+        }
+    }
 }
 
 final class InFlightCounter: Sendable {

@@ -1,5 +1,4 @@
 import CCurlShims
-import Dispatch
 import Foundation
 import MockAPICore
 import Synchronization
@@ -13,6 +12,7 @@ final class Forwarder: Sendable {
     /// Exchanges waiting for a forwarding thread. libcurl blocks the thread it runs on, so these
     /// are threads of our own: on dispatch's pool, blocked calls starve the server's timers.
     private let work = NSCondition()
+    // Why nonisolated(unsafe): these three are read and written only while holding `work`.
     nonisolated(unsafe) private var waiting: [(Request, @Sendable (Answer) -> Void)] = []
     nonisolated(unsafe) private var threads = 0
     nonisolated(unsafe) private var idle = 0
@@ -57,7 +57,8 @@ final class Forwarder: Sendable {
     func send(_ request: Request, done: @escaping @Sendable (Answer) -> Void) {
         work.lock()
         waiting.append((request, done))
-        let startThread = idle == 0 && threads < max(1, configuration.concurrency)
+        // A new thread when the idle ones cannot take every waiting exchange, up to the limit.
+        let startThread = waiting.count > idle && threads < max(1, configuration.concurrency)
         if startThread { threads += 1 }
         work.signal()
         work.unlock()
