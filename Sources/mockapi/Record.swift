@@ -49,8 +49,8 @@ extension MockAPICommand {
                 Output.error("mockapi: \(error.description)")
                 throw ExitCode(2)
             }
-            let recording = Recording(output: URL(fileURLWithPath: out), force: force)
             var proxy = ProxyConfiguration(target: target, caFile: caFile)
+            let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target)
             proxy.timeoutSeconds = timeout
             proxy.identityEncoding = true
             proxy.observer = { recording.add($0) }

@@ -15,9 +15,17 @@ final class Recording: Sendable {
     /// Replace the output's folders even on the first save (`--force`).
     private let force: Bool
 
-    init(output: URL, force: Bool) {
+    /// The target as given (`https://host/api`) and its origin (`https://host`): the app sends
+    /// `/v1/x` to the recorder, which is what the contracts must say.
+    private let target: String
+    private let origin: String
+
+    init(output: URL, force: Bool, target: String) {
         self.output = output
         self.force = force
+        self.target = target
+        let components = URLComponents(string: target)
+        origin = "\(components?.scheme ?? "http")://\(components?.host ?? "")\(components?.port.map { ":\($0)" } ?? "")"
     }
 
     /// Keeps an answered exchange; one the target never answered is only counted.
@@ -26,7 +34,8 @@ final class Recording: Sendable {
             state.withLock { $0.failed += 1 }
             return
         }
-        let recorded = RecordedExchange(method: exchange.method, url: exchange.url, requestHeaders: exchange.requestHeaders,
+        let asSent = exchange.url.hasPrefix(target) ? origin + exchange.url.dropFirst(target.count) : exchange.url
+        let recorded = RecordedExchange(method: exchange.method, url: asSent, requestHeaders: exchange.requestHeaders,
                                         requestBody: exchange.requestBody, status: exchange.status,
                                         responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
         let size = exchange.requestBody.count + exchange.responseBody.count
@@ -46,7 +55,7 @@ final class Recording: Sendable {
     func save() -> Result<String, ImportError> {
         let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
         guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
-        let set = TrafficInference(source: "mockapi record").infer(exchanges)
+        let set = TrafficInference(source: "mockapi record", baseURLs: [target]).infer(exchanges)
         do {
             try ContractWriter(output: output, replace: force || saves > 0).write(set)
         } catch {

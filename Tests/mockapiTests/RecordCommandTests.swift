@@ -57,6 +57,24 @@ struct RecordCommandTests {
         _ = recorder.stop()
     }
 
+    /// `--target http://host/api`: the app talks to the recorder without the prefix, and so do
+    /// the contracts and the links in the fixtures.
+    @Test func aTargetWithAPathPrefixRecordsThePathsTheAppSends() async throws {
+        let backend = try Backend(prefix: "/api")
+        defer { backend.stop() }
+        let scratch = try Scratch()
+        let recorder = try CommandLineRunner.Server(["--target", backend.url + "/api", "--out", scratch.path("out"), "--quiet"], command: "record")
+        let entry = try #require(Self.entries().first { $0.url.hasSuffix("/v1/projects?page=1&per_page=20") })
+        let (data, status) = try await Self.send(entry, to: recorder.baseURL)
+        #expect(status == 200, "\(String(decoding: data, as: UTF8.self))")
+        #expect(String(decoding: data, as: UTF8.self).contains("\"\(backend.url)/api/v1/projects?page=2&per_page=20\""))
+        _ = recorder.stop()
+        let contract = try String(contentsOfFile: scratch.path("out/contracts/projects/get_v1_projects.json"), encoding: .utf8)
+        #expect(contract.contains("\"path\": \"/v1/projects\""), "\(contract)")
+        let fixture = try String(contentsOfFile: scratch.path("out/fixtures/projects/get_v1_projects.json"), encoding: .utf8)
+        #expect(fixture.contains("\"{{baseURL}}/v1/projects?page=2&per_page=20\""), "\(fixture)")
+    }
+
     @Test func anHTTPSTargetIsTrustedThroughCAFileAndRefusedWithoutIt() throws {
         let target = try CommandLineRunner.Server(["--tls-self-signed", "--quiet"])
         defer { _ = target.stop() }
@@ -192,10 +210,11 @@ struct RecordCommandTests {
         let process = Process()
         private(set) var url = ""
 
-        init() throws {
+        init(prefix: String? = nil) throws {
             let output = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["python3", RecordCommandTests.resources.appendingPathComponent("capture-backend.py").path, RecordCommandTests.capture.path]
+                + (prefix.map { ["0", $0] } ?? [])
             process.standardOutput = output
             try process.run()
             var line = Data()

@@ -5,16 +5,18 @@ import MockAPICore
 /// web links bring the client back to the mock instead of the recorded host. Other hosts (a CDN,
 /// a payment page) stay as recorded.
 struct BaseURLRewriter {
-    /// `https://api.example.com`, `http://127.0.0.1:8080`: scheme, host and port as recorded, longest first.
+    /// `https://api.example.com`, `http://127.0.0.1:8080`: scheme, host and port as recorded (and
+    /// any prefix the mock stands in for: `https://host/api`), longest first.
     let origins: [String]
 
-    init(urls: [String]) {
+    init(urls: [String], prefixes: [String] = []) {
         var found: Set<String> = []
         for url in urls {
             guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { continue }
             let hostText = host.contains(":") ? "[\(host)]" : host
             found.insert("\(scheme.lowercased())://\(hostText)\(components.port.map { ":\($0)" } ?? "")")
         }
+        for prefix in prefixes { found.insert(prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) }
         origins = found.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
     }
 

@@ -18,9 +18,13 @@ import MockAPICore
 public struct TrafficInference {
     /// Names the input in warnings: `capture.har`, `mockapi record`.
     public var source: String
+    /// Where the mock stands in, when it is more than a host: `record --target https://host/api`
+    /// (links to `https://host/api/v1/x` become `{{baseURL}}/v1/x`).
+    public var baseURLs: [String]
 
-    public init(source: String) {
+    public init(source: String, baseURLs: [String] = []) {
         self.source = source
+        self.baseURLs = baseURLs
     }
 
     /// One exchange as the inference reads it: parsed once.
@@ -60,7 +64,7 @@ public struct TrafficInference {
     /// `exchanges` must have a known method and an answer (the caller skips and warns about others).
     public func infer(_ exchanges: [RecordedExchange]) -> ImportedSet {
         var result = ImportedSet()
-        let rewriter = BaseURLRewriter(urls: exchanges.map(\.url))
+        let rewriter = BaseURLRewriter(urls: exchanges.map(\.url), prefixes: baseURLs)
         var groups: [(method: HTTPMethod, template: PathGeneralizer.Template, entries: [Observed])] = []
         for exchange in exchanges {
             guard let method = HTTPMethod(rawValue: exchange.method.uppercased()),

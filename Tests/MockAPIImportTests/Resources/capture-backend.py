@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for the real API of a HAR capture, for `mockapi record` tests and the benchmark.
 
-    capture-backend.py CAPTURE.har [PORT]
+    capture-backend.py CAPTURE.har [PORT [PREFIX]]
 
 Listens on 127.0.0.1 (port 0 by default) and prints "listening on http://127.0.0.1:PORT". Each
 request gets the answer the capture recorded for the same method, path and query (in recorded
@@ -17,6 +17,8 @@ from urllib.parse import urlsplit
 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 capture = json.load(open(sys.argv[1]))
 port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+# A third argument mounts the API under a path prefix (`/api`): /api/v1/x answers /v1/x.
+prefix = sys.argv[3] if len(sys.argv) > 3 else ""
 answers, lock = {}, threading.Lock()
 hosts = set()
 for entry in capture["log"]["entries"]:
@@ -56,8 +58,11 @@ class Handler(BaseHTTPRequestHandler):
         if self.path.startswith("/__sleep/"):  # a slow backend, for tests of who waits
             time.sleep(int(self.path.split("/")[2]) / 1000)
             return self.answer(200, b"slept", "text/plain")
+        path = self.path[len(prefix):] if prefix and self.path.startswith(prefix) else self.path
+        if prefix and path == self.path:
+            return self.answer(404, json.dumps({"error": f"outside {prefix}: {self.path}"}).encode())
         with lock:
-            queue = answers.get((self.command, self.path))
+            queue = answers.get((self.command, path))
             entry = None
             if queue:
                 entry = queue.pop(0) if len(queue) > 1 else queue[0]
@@ -73,7 +78,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(400, json.dumps({"error": f"header {header['name']} differs: {self.headers.get(header['name'])!r}"}).encode())
         content = entry["response"].get("content") or {}
         text = content.get("text") or ""
-        me = f"http://127.0.0.1:{self.server.server_address[1]}"
+        me = f"http://127.0.0.1:{self.server.server_address[1]}{prefix}"
         for host in hosts:
             text = text.replace(host, me)
         self.answer(entry["response"]["status"], text.encode(), content.get("mimeType", "application/json"))
