@@ -31,10 +31,13 @@ let package = Package(
         // Fixed-arity wrappers for MHD's variadic calls, which Swift cannot import.
         // GnuTLS (libmicrohttpd's own TLS library, installed with libmicrohttpd-dev) for HTTPS details MHD does not expose.
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
+        // libcurl (the system's, which FoundationNetworking uses too) for forwarding to a real backend
+        // (`record`, `--proxy-unmatched`): bodies byte for byte, a CA file, no redirects followed.
+        .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("curl")]),
         // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
         .target(name: "MockAPICore"),
         // The only Swift module that touches libmicrohttpd.
-        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims"]),
+        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
         // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
         .target(name: "ClientKit"),
         // The bundled example API's client, built on APIClient.

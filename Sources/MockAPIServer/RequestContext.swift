@@ -31,6 +31,8 @@ final class RequestContext {
     private enum Body {
         case discard
         case json([UInt8])
+        /// Every byte as sent, for a request forwarded to a real backend (`--proxy-unmatched`, `record`).
+        case raw([UInt8])
         case multipart(MultipartParser, MultipartCollector)
         /// The body cannot be parsed; the reason is answered as a 400 once it has all arrived.
         case malformed(String)
@@ -42,8 +44,12 @@ final class RequestContext {
     private let budget: BufferBudget
     private var reserved = 0
 
+    /// The query as sent (still percent-encoded), kept only for a request that will be forwarded.
+    let rawQuery: String?
+
     init(lease: StateLease, method: String, route: Responder.Route, query: [(name: String, value: String?)],
-         headers: HeaderFields, contract: Contract?, budget: BufferBudget) {
+         headers: HeaderFields, contract: Contract?, budget: BufferBudget, forwarding: Bool = false, rawQuery: String? = nil) {
+        self.rawQuery = rawQuery
         self.lease = lease
         self.budget = budget
         self.method = method
@@ -54,7 +60,7 @@ final class RequestContext {
         let expectsBody = contract.map { $0.request.json != nil || $0.request.multipart != nil } ?? false
         let contentType = expectsBody ? headers.value(for: "Content-Type") : nil
         self.contentType = contentType
-        body = Self.plan(for: contract, contentType: contentType)
+        body = forwarding ? .raw([]) : Self.plan(for: contract, contentType: contentType)
         if case .json = body { buffersJSON = true } else { buffersJSON = false }
     }
 
@@ -73,12 +79,22 @@ final class RequestContext {
     /// Takes a declared JSON body's whole length from the shared budget before any of it is read,
     /// and makes room for it in one allocation; false when the budget cannot hold it.
     func reserveDeclaredBody(_ length: Int) -> Bool {
-        guard case .json(var buffer) = body, length > reserved else { return true }
-        guard budget.reserve(length - reserved) else { return false }
-        reserved = length
-        body = .discard // drop the reference so reserving does not copy
-        buffer.reserveCapacity(length)
-        body = .json(buffer)
+        switch body {
+        case .json(var buffer) where length > reserved:
+            guard budget.reserve(length - reserved) else { return false }
+            reserved = length
+            body = .discard // drop the reference so reserving does not copy
+            buffer.reserveCapacity(length)
+            body = .json(buffer)
+        case .raw(var buffer) where length > reserved:
+            guard budget.reserve(length - reserved) else { return false }
+            reserved = length
+            body = .discard
+            buffer.reserveCapacity(length)
+            body = .raw(buffer)
+        default:
+            break
+        }
         return true
     }
 
@@ -118,6 +134,18 @@ final class RequestContext {
             body = .discard // drop the reference so the append below does not copy
             buffer.append(contentsOf: chunk)
             body = .json(buffer)
+        case .raw(var buffer):
+            // Held like a JSON body: counted against the budget every connection shares.
+            if bodyBytes > reserved {
+                guard budget.reserve(bodyBytes - reserved) else {
+                    dropBody()
+                    return false
+                }
+                reserved = bodyBytes
+            }
+            body = .discard
+            buffer.append(contentsOf: chunk)
+            body = .raw(buffer)
         case .multipart(var parser, let collector):
             do throws(MultipartParser.Failure) {
                 try parser.feed(chunk) { collector.handle($0) }
@@ -132,7 +160,7 @@ final class RequestContext {
     /// The body as validation sees it, or why it is malformed.
     func finishBody() -> Result<IncomingRequest.Body, MalformedBody> {
         switch body {
-        case .discard:
+        case .discard, .raw:
             return .success(bodyBytes == 0 ? .none : .other(bytes: bodyBytes))
         case .malformed(let reason):
             return .failure(MalformedBody(reason: reason))
@@ -147,6 +175,12 @@ final class RequestContext {
                 return .failure(MalformedBody(reason: "multipart body: \(error.description)"))
             }
         }
+    }
+
+    /// The body as sent, for forwarding; empty unless the request is forwarded.
+    var rawBody: [UInt8] {
+        if case .raw(let bytes) = body { return bytes }
+        return []
     }
 
     var receivedParts: [ReceivedPart] {
@@ -197,6 +231,8 @@ enum PendingAnswer {
     case hang
     /// Filled in by another thread (a reload) before it resumes the connection.
     case deferred(DeferredReply)
+    /// A real backend's answer, filled in by the forwarding thread; journaled as proxied.
+    case proxied(DeferredReply)
 }
 
 /// An answer another thread produces while the request's connection is suspended.

@@ -54,6 +54,9 @@ extension RequestHandler {
         case .deferred(let reply):
             let generated = reply.reply.withLock { $0 } ?? GeneratedResponse(status: 503, json: ["error": "the server stopped first"])
             return queue(generated, context, connection, path: path, journal: false)
+        case .proxied(let reply):
+            let generated = reply.reply.withLock { $0 } ?? GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
+            return queue(generated, context, connection, path: path)
         }
     }
 

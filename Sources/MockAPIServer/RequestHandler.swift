@@ -22,6 +22,8 @@ final class RequestHandler: Sendable {
     let suspensions = Suspensions()
     /// JSON bodies held across every connection (`--max-buffered-bytes`).
     let bufferBudget: BufferBudget
+    /// Sends requests no contract takes to a real backend; nil unless the server proxies them.
+    let forwarder: Forwarder?
     /// Reloads the set from disk; nil for a server started from a set in memory.
     let reload: (@Sendable () -> GeneratedResponse)?
     /// Requests between their first callback and their completion, counted per thread so the
@@ -39,6 +41,7 @@ final class RequestHandler: Sendable {
         self.configuration = configuration
         self.reload = reload
         bufferBudget = BufferBudget(limit: configuration.maxBufferedBytes)
+        forwarder = configuration.proxy.map(Forwarder.init)
     }
 
     // Both callbacks borrow the handler and the request's context with
@@ -88,11 +91,13 @@ final class RequestHandler: Sendable {
         if case .contract(let index) = route { contract = responder.contractForBody(routedTo: index) }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
-        let arguments = query.map { query in
-            QueryString.arguments(UnsafeRawBufferPointer(start: UnsafeRawPointer(query) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: query.pointee.length))
-        } ?? []
+        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: $0.pointee.length) }
+        let arguments = rawQuery.map(QueryString.arguments) ?? []
+        // Only a request no contract takes, on a server that forwards those, keeps its body and raw query.
+        let forwarding = forwarder != nil && route.isUnmatched
         return RequestContext(lease: lease, method: methodName, route: route, query: arguments,
-                              headers: ConnectionValues.headers(connection), contract: contract, budget: bufferBudget)
+                              headers: ConnectionValues.headers(connection), contract: contract, budget: bufferBudget,
+                              forwarding: forwarding, rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered on the first
@@ -197,6 +202,12 @@ final class RequestHandler: Sendable {
         let responder = context.state.responder
         switch context.route {
         case .admin:
+            if let action = configuration.adminActions["\(context.method) \(String(decoding: path, as: UTF8.self))"] {
+                if let refusal = responder.adminAccess.refusal(method: context.method, headers: context.headers) {
+                    return queue(refusal, context, connection, path: path, journal: false)
+                }
+                return startAdminAction(action, context, connection: connection, path: path)
+            }
             switch responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
                                           headers: context.headers) {
             case .response(let response):
@@ -212,6 +223,7 @@ final class RequestHandler: Sendable {
             if configuration.cors, let preflight = responder.preflight(method: context.method, path: path, headers: context.headers) {
                 return queue(preflight, context, connection, path: path)
             }
+            if forwarder != nil { return startForwarding(context, connection: connection, path: path) }
             let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
             return queue(response, context, connection, path: path)
         case .contract(let index):
@@ -290,6 +302,16 @@ final class RequestHandler: Sendable {
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+}
+
+extension Responder.Route {
+    /// No contract takes the request (404 or 405): what `--proxy-unmatched` forwards.
+    var isUnmatched: Bool {
+        switch self {
+        case .notFound, .methodNotAllowed: true
+        case .contract, .admin: false
+        }
+    }
 }
 
 final class InFlightCounter: Sendable {

@@ -54,6 +54,11 @@ public struct ServerConfiguration: Sendable {
     /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it
     /// again; nil for a set built in memory.
     public var reloadSource: (contracts: String, fixtures: String)?
+    /// Where requests no contract takes go instead of a 404 (`--proxy-unmatched`, `record`).
+    public var proxy: ProxyConfiguration?
+    /// Admin endpoints of the command that runs the server (`POST /__mockapi/record/save`), keyed by
+    /// `METHOD /path`; each runs off the worker threads, guarded like every admin endpoint.
+    public var adminActions: [String: @Sendable () -> GeneratedResponse] = [:]
 
     public init() {}
 }

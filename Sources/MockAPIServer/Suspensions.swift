@@ -27,6 +27,9 @@ final class Suspensions: Sendable {
 
     private struct State {
         var connections: Set<Parked> = []
+        /// Who parked a connection, for a waker that must not wake a later request that MHD gave
+        /// the same connection pointer (a forwarded request whose client left meanwhile).
+        var owners: [Parked: ObjectIdentifier] = [:]
         /// Woken because their client went away: closed, not answered, when MHD calls back.
         var abandoned: Set<Parked> = []
         var sweeping = false
@@ -41,11 +44,12 @@ final class Suspensions: Sendable {
 
     /// Parks `connection` (call from its access handler); false once the server is stopping,
     /// when the caller must answer at once instead.
-    func suspend(_ connection: OpaquePointer) -> Bool {
+    func suspend(_ connection: OpaquePointer, owner: AnyObject? = nil) -> Bool {
         let startSweep = parked.withLock { state -> Bool? in
             guard !state.stopped else { return nil }
             MHD_suspend_connection(connection)
             state.connections.insert(Parked(connection: connection))
+            state.owners[Parked(connection: connection)] = owner.map(ObjectIdentifier.init)
             defer { state.sweeping = true }
             return !state.sweeping
         }
@@ -54,10 +58,14 @@ final class Suspensions: Sendable {
         return true
     }
 
-    /// Wakes a parked connection; does nothing if it was already woken.
-    func resume(_ connection: OpaquePointer) {
+    /// Wakes a parked connection; does nothing if it was already woken, or (given `owner`) when
+    /// it is parked now for someone else.
+    func resume(_ connection: OpaquePointer, owner: AnyObject? = nil) {
         parked.withLock { state in
-            guard state.connections.remove(Parked(connection: connection)) != nil else { return }
+            let key = Parked(connection: connection)
+            if let owner, state.owners[key] != ObjectIdentifier(owner) { return }
+            guard state.connections.remove(key) != nil else { return }
+            state.owners[key] = nil
             MHD_resume_connection(connection)
         }
     }
@@ -93,6 +101,7 @@ final class Suspensions: Sendable {
             state.stopped = true
             for parked in state.connections { MHD_resume_connection(parked.connection) }
             state.connections.removeAll()
+            state.owners.removeAll()
         }
     }
 
@@ -106,6 +115,7 @@ final class Suspensions: Sendable {
             // Under the lock: a parked connection is MHD's to close only once resumed, so its fd is its own.
             for connection in state.connections where Self.clientHasGone(connection.connection) {
                 state.connections.remove(connection)
+                state.owners[connection] = nil
                 state.abandoned.insert(connection)
                 MHD_resume_connection(connection.connection)
             }

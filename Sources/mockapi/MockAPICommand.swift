@@ -14,13 +14,14 @@ struct MockAPICommand: AsyncParsableCommand {
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
         version: "mockapi \(MockAPIVersion.current)",
-        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self, VerifyBackend.self]
+        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
+                      VerifyBackend.self, Record.self]
     )
 }
 
 @main
 enum Entry {
-    /// `serve` runs on the main thread with SIGINT/SIGTERM blocked from the first instruction,
+    /// `serve` (and `record`, a server too) runs on the main thread with SIGINT/SIGTERM blocked from the first instruction,
     /// so every thread libmicrohttpd starts inherits the mask and `StopSignals`' own `sigwait`
     /// thread is the only place they land. The other commands take the async path.
     /// `mockapi verify` pointed at a team's own contracts: its bundled routes claim none of them.
@@ -33,7 +34,7 @@ enum Entry {
             FileHandle.standardError.write(Data((unknown + "\n").utf8))
             exit(ExitCode.validationFailure.rawValue) // 64, as for any other usage error
         }
-        guard CommandLine.arguments.dropFirst().first == "serve" else {
+        guard ["serve", "record"].contains(CommandLine.arguments.dropFirst().first) else {
             VerifyCommand.use(checks: { _ in BundledClientChecks.all }, foreignSetHint: Self.foreignSetHint)
             Task {
                 await MockAPICommand.main()

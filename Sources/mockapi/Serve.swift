@@ -93,10 +93,24 @@ extension MockAPICommand {
         @Flag(help: "Log each request's headers (and the headers its response sets) under its line.")
         var verbose = false
 
+        @Option(help: ArgumentHelp("Send requests no contract matches to this backend (http or https) and return its answer, instead of a 404; they are journaled as proxied, so coverage reports them as uncovered.", valueName: "url"))
+        var proxyUnmatched: String?
+
+        @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
+        var proxyCaFile: String?
+
+        @Option(help: "Seconds a --proxy-unmatched backend may take to answer before the client gets 504 (1 to 3600).")
+        var proxyTimeout = 30
+
         func validate() throws {
             _ = try listenPort()
             try validateTLS()
             guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
+            if let proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: proxyCaFile) }
+            guard (1...3600).contains(proxyTimeout) else {
+                Output.error("mockapi: --proxy-timeout \(proxyTimeout) is out of range: 1 to 3600 seconds")
+                throw ExitCode(2)
+            }
             if let delay, Latency(delay) == nil {
                 Output.error("mockapi: --delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
                 throw ExitCode(2)
@@ -153,6 +167,11 @@ extension MockAPICommand {
                 format: logFormat, colour: logFormat == .text && TerminalColour.onStandardError, verbose: verbose))
             configuration.cors = cors
             configuration.reloadSource = (contractOptions.contracts, contractOptions.fixtures)
+            configuration.proxy = proxyUnmatched.map { target in
+                var proxy = ProxyConfiguration(target: target, caFile: proxyCaFile)
+                proxy.timeoutSeconds = proxyTimeout
+                return proxy
+            }
 
             let server: MockServer
             do {

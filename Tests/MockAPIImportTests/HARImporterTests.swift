@@ -11,7 +11,7 @@ struct HARImporterTests {
     /// The contract each recorded entry must reach; nil for the entry that got no answer.
     static let expectedContracts: [String?] = [
         "get_v1_users_me", "get_v1_feed", "get_avatars_1001_png", "get_v1_feed", "get_v1_posts_id",
-        "get_v1_posts_id_comments", "get_v1_posts_id_comments", "put_v1_posts_id_like", "get_v1_posts_id",
+        "get_v1_posts_id_comments", "get_v1_posts_id_comments", "put_v1_posts_id_like", "get_v1_posts_9999",
         "get_v1_search", "post_v1_posts", "post_v1_posts", "post_v1_users_me_avatar", nil,
     ]
 
@@ -25,7 +25,9 @@ struct HARImporterTests {
 
         let post = try #require(set.contract("get_v1_posts_id"))
         #expect(post.request.path.text == "/v1/posts/{id:int}")
-        #expect(post.responses.map { "\($0.name) \($0.status)" } == ["default 200", "not_found 404"])
+        #expect(post.responses.map { "\($0.name) \($0.status)" } == ["default 200"])
+        // The id that got a 404 has its own contract on its literal path, which beats the template.
+        #expect(set.contract("get_v1_posts_9999")?.responses.map { "\($0.name) \($0.status)" } == ["default 404"])
 
         let feed = try #require(set.contract("get_v1_feed"))
         #expect(feed.request.query.map { "\($0.name):\($0.type.rawValue):\($0.required)" } == ["limit:int:true", "cursor:string:false"])
@@ -62,7 +64,11 @@ struct HARImporterTests {
                 #expect(response.value(forHTTPHeaderField: "Mockapi-Contract") == contractName, "\(label): \(String(decoding: data, as: UTF8.self))")
                 #expect(response.statusCode == entry.response.status, "\(label): \(String(decoding: data, as: UTF8.self))")
                 if contractName == "get_v1_feed" || contractName == "get_v1_posts_id_comments", let text = entry.response.content?.text {
-                    #expect(try JSONParser.parse(Array(data)) == JSONParser.parse(text), "\(label): the recorded page")
+                    // Links to the hosts the capture talked to now point at the mock.
+                    let base = server.baseURL.absoluteString.trimmingCharacters(in: ["/"])
+                    let expected = text.replacingOccurrences(of: "https://api.snapshot.example", with: base)
+                        .replacingOccurrences(of: "https://cdn.snapshot.example", with: base)
+                    #expect(try JSONParser.parse(Array(data)) == JSONParser.parse(expected), "\(label): the recorded page")
                 }
             }
             let journal = server.journal()

@@ -20,7 +20,7 @@ struct CommandLineHabitsTests {
         #expect(verify.stderr == "Error: unknown command \"verfy\". Did you mean \"verify\"?\n")
         let nothingClose = try CommandLineRunner.run(["xyzzy"])
         #expect(nothingClose.status == 64)
-        #expect(nothingClose.stderr == "Error: unknown command \"xyzzy\". Commands: serve, verify, coverage, lint, routes, import, export, diff, verify-backend, help; see 'mockapi --help'.\n")
+        #expect(nothingClose.stderr == "Error: unknown command \"xyzzy\". Commands: serve, verify, coverage, lint, routes, import, export, diff, verify-backend, record, help; see 'mockapi --help'.\n")
     }
 
     @Test func shortPortAndLocalhostAsHost() throws {

@@ -51,8 +51,8 @@ enum CommandLineRunner {
         private(set) var firstLine: String
 
         /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`).
-        init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true) throws {
-            (process, stdout, stderr) = CommandLineRunner.process(["serve"] + (portZero ? ["--port", "0"] : []) + arguments,
+        init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true, command: String = "serve") throws {
+            (process, stdout, stderr) = CommandLineRunner.process([command] + (portZero ? ["--port", "0"] : []) + arguments,
                                                                   environment: environment)
             try process.run()
             firstLine = ""

@@ -23,6 +23,18 @@ import Testing
         #expect(result.output.hasSuffix(" passed, 0 failed\n"))
     }
 
+    /// What traffic inference writes (match, sequence, repeated, when.json, example) is in the schema too.
+    @Test func contractsImportedFromTheAcceptanceCaptureFollowTheSchema() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("schema-capture-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let capture = BundledAPI.root.appendingPathComponent("Tests/MockAPIImportTests/Resources/mobile-capture.har")
+        let imported = try CommandLineRunner.run(["import", "har", capture.path, "--out", out.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let result = try check([out.appendingPathComponent("contracts").path])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.hasSuffix("66 passed, 0 failed\n"))
+    }
+
     @Test func brokenContractsAreNamedWithTheirPath() throws {
         let set = try TemporaryContractSet(contracts: [
             "a.json": #"{"name": "a", "request": {"method": "FETCH", "path": "/a"}, "responses": {"default": {"status": 200}}}"#,

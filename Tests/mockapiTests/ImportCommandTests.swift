@@ -22,7 +22,7 @@ struct ImportCommandTests {
         #expect(again.stderr.contains("already exists and is not empty; choose another --out or pass --force"))
         let forced = try CommandLineRunner.run(["import", "har", Self.resources.appendingPathComponent("mobile-session.har").path, "--out", out.path, "--force"])
         #expect(forced.status == 0, "\(forced.stderr)")
-        #expect(forced.stdout.hasPrefix("mockapi import har: 9 contracts, 13 responses, 12 fixtures written to"))
+        #expect(forced.stdout.hasPrefix("mockapi import har: 10 contracts, 13 responses, 12 fixtures written to"))
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("contracts/pets").path))
     }
 

@@ -35,6 +35,9 @@ struct OtherCommandTests {
                                       them; exit 1 when a change breaks them.
               verify-backend          Send each contract's request to a real backend and
                                       check the answer is what the mock promises.
+              record                  Proxy to a real API and write contracts and fixtures
+                                      from the traffic (on stop, or POST
+                                      /__mockapi/record/save).
 
               See 'mockapi help <subcommand>' for detailed help.
 
@@ -51,6 +54,20 @@ struct OtherCommandTests {
         let broken = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
         #expect(broken.status == 2)
         #expect(broken.stderr.contains(#"backings/backing.json: $.responses.default.fixture: fixture "backings/backing.json" does not exist"#))
+    }
+
+    @Test func lintWarnsAboutFixturesNoContractReferencesWithoutFailing() throws {
+        let good = try CommandLineRunner.run(["lint"])
+        #expect(good.stderr == "")
+
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        try FileManager.default.createDirectory(at: set.fixtures.appendingPathComponent("old"), withIntermediateDirectories: true)
+        try Data("{}".utf8).write(to: set.fixtures.appendingPathComponent("old/renamed_response.json"))
+        try Data("x".utf8).write(to: set.fixtures.appendingPathComponent(".DS_Store"))
+        let result = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(result.status == 0)
+        #expect(result.stderr == "warning: \(set.fixtures.path)/old/renamed_response.json: no contract references this fixture\n")
+        #expect(result.stdout.hasSuffix("19 contracts, 36 responses, 19 fixtures: usable\n"))
     }
 
     @Test func routesPrintsTheTableWithTheLiteralBeforeTheParameter() throws {

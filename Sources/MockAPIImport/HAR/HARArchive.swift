@@ -15,6 +15,24 @@ struct HARArchive: Decodable {
     struct NameValue: Decodable {
         var name: String
         var value: String
+
+        init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+
+        private enum Keys: String, CodingKey { case name, value }
+
+        /// Polly.js writes a header sent several times as one entry with an array of values.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            name = try container.decode(String.self, forKey: .name)
+            if let values = try? container.decode([String].self, forKey: .value) {
+                value = values.joined(separator: ", ")
+            } else {
+                value = try container.decode(String.self, forKey: .value)
+            }
+        }
     }
 
     struct Request: Decodable {

@@ -3,28 +3,13 @@ import MockAPICore
 
 /// `mockapi import har`: contracts from a recorded session (HAR 1.2).
 ///
-/// Entries are grouped by method and path template; each group becomes one contract whose
-/// expectations are what every recorded request had in common (a query key present in every
-/// entry is required, an integer in every entry is `int`), and whose responses are the distinct
-/// recorded answers, written as fixtures.
+/// Entries that can be replayed are handed to `TrafficInference`, which `mockapi record` uses too.
 public struct HARImporter {
     public init() {}
 
     public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         let archive = try HARArchive.load(url)
         return importArchive(archive, file: url.lastPathComponent)
-    }
-
-    /// Entries of one method and template, in recorded order.
-    struct Group {
-        var method: HTTPMethod
-        var template: PathGeneralizer.Template
-        var entries: [(index: Int, entry: HARArchive.Entry)] = []
-    }
-
-    private struct GroupKey: Hashable {
-        var method: HTTPMethod
-        var template: PathGeneralizer.Template
     }
 
     /// Contract and folder names become file names (at most 255 bytes on most file systems, with a
@@ -46,8 +31,7 @@ public struct HARImporter {
 
     func importArchive(_ archive: HARArchive, file: String) -> ImportedSet {
         var result = ImportedSet()
-        var groups: [Group] = []
-        var groupIndex: [GroupKey: Int] = [:]
+        var exchanges: [RecordedExchange] = []
         for (index, entry) in archive.log.entries.enumerated() {
             let location = "\(file): $.log.entries[\(index)]"
             guard let method = HTTPMethod(rawValue: entry.request.method.uppercased()) else {
@@ -70,38 +54,17 @@ public struct HARImporter {
                 result.skipped += 1
                 continue
             }
-            let template = PathGeneralizer.template(forPath: components.path)
-            if let tooLong = Self.nameProblem(method: method, template: template) {
+            if let tooLong = Self.nameProblem(method: method, template: PathGeneralizer.template(forPath: components.path)) {
                 result.warnings.append("\(location): \(tooLong); skipped")
                 result.skipped += 1
                 continue
             }
-            let key = GroupKey(method: method, template: template)
-            if let position = groupIndex[key] {
-                groups[position].entries.append((index, entry))
-            } else {
-                groupIndex[key] = groups.count
-                groups.append(Group(method: method, template: template, entries: [(index, entry)]))
-            }
+            exchanges.append(entry.exchange)
         }
-        var names: Set<String> = []
-        for group in groups {
-            var draft = ContractDraft(name: Naming.unique(Naming.snakeCase(([group.method.rawValue] + group.template.words).joined(separator: "_")), in: &names),
-                                      folder: Naming.folder(forPathSegments: group.template.literals),
-                                      method: group.method, path: group.template.path)
-            let entries = group.entries.map(\.entry)
-            let location = "\(file): \(group.method.rawValue) \(group.template.path)"
-            draft.query = Self.queryExpectations(entries)
-            if group.method != .GET, group.method != .HEAD {
-                var warnings: [String] = []
-                (draft.json, draft.multipart) = Self.bodyExpectations(entries, warnings: &warnings)
-                result.warnings += warnings.map { "\(location): \($0)" }
-            }
-            let (responses, fixtures) = Self.responses(for: entries, folder: draft.folder, contract: draft.name)
-            draft.responses = responses
-            result.contracts.append(draft)
-            result.fixtures += fixtures
-        }
+        let inferred = TrafficInference(source: file).infer(exchanges)
+        result.contracts = inferred.contracts
+        result.fixtures = inferred.fixtures
+        result.warnings += inferred.warnings
         return result
     }
 }

@@ -10,10 +10,14 @@ enum PathGeneralizer {
         /// Literal segments and parameter names, for contract names: `v1 projects id`.
         var words: [String]
         var literals: [String]
+        /// Whether any segment became a parameter.
+        var hasParameters: Bool { words.count != literals.count }
     }
 
     static func template(forPath path: String) -> Template {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Empty segments are kept: `/v1/users//self` is what the client sends, and what the mock must take.
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        let segments = trimmed.isEmpty ? [] : trimmed.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let kinds = segments.map(kind)
         let parameterCount = kinds.filter { $0 != .literal }.count
         var names: Set<String> = []

@@ -12,6 +12,7 @@ extension ContractDraft {
                 if query.type != .string { spec["type"] = .string(query.type.rawValue) }
                 if !query.required { spec["required"] = false }
                 if query.array { spec["array"] = true }
+                if query.repeated { spec["repeated"] = true }
                 return (query.name, .object(spec))
             }))
         }
@@ -40,6 +41,13 @@ extension ContractDraft {
                 return .object(spec)
             })
         }
+        if let match {
+            var spec = JSONObject()
+            if !match.query.isEmpty { spec["query"] = .object(JSONObject(match.query.map { ($0.name, .string($0.value)) })) }
+            if !match.json.isEmpty { spec["json"] = .object(JSONObject(match.json.map { ($0.key, $0.value) })) }
+            request["match"] = .object(spec)
+        }
+        if let example { request["example"] = example.exampleJSON }
         var root = JSONObject([("name", .string(name))])
         if let description { root["description"] = .string(description) }
         root["request"] = .object(request)
@@ -49,11 +57,39 @@ extension ContractDraft {
             if !response.headers.isEmpty {
                 spec["headers"] = .object(JSONObject(response.headers.map { ($0.name, .string($0.value)) }))
             }
-            if let when = response.whenQuery {
-                spec["when"] = ["query": .object(JSONObject(when.map { ($0.name, .string($0.value)) }))]
+            if response.whenQuery != nil || response.whenJSON != nil {
+                var when = JSONObject()
+                if let query = response.whenQuery { when["query"] = .object(JSONObject(query.map { ($0.name, .string($0.value)) })) }
+                if let json = response.whenJSON { when["json"] = .object(JSONObject(json.map { ($0.key, $0.value) })) }
+                spec["when"] = .object(when)
             }
             return (response.name, .object(spec))
         }))
+        if let sequence { root["sequence"] = .array(sequence.map(JSONValue.string)) }
         return .object(root)
+    }
+}
+
+extension RequestExample {
+    /// The `example` object: path values, query and headers (a key sent twice as an array), JSON body.
+    var exampleJSON: JSONValue {
+        func grouped(_ pairs: [Pair]) -> JSONValue {
+            var order: [String] = []
+            var values: [String: [String]] = [:]
+            for pair in pairs {
+                if values[pair.name] == nil { order.append(pair.name) }
+                values[pair.name, default: []].append(pair.value)
+            }
+            return .object(JSONObject(order.map { name in
+                let all = values[name]!
+                return (name, all.count == 1 ? .string(all[0]) : .array(all.map(JSONValue.string)))
+            }))
+        }
+        var object = JSONObject()
+        if !path.isEmpty { object["path"] = .object(JSONObject(path.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
+        if !query.isEmpty { object["query"] = grouped(query) }
+        if !headers.isEmpty { object["headers"] = grouped(headers) }
+        if let body = self.json { object["json"] = body }
+        return .object(object)
     }
 }

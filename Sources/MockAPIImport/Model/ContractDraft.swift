@@ -20,6 +20,12 @@ public struct ContractDraft: Sendable, Equatable {
     public var multipart: [Part]?
     /// In order; the one named `default` is required.
     public var responses: [Response] = []
+    /// Values that tell this contract apart from others on the same method and path.
+    public var match: RequestMatch?
+    /// Response names served in turn (a poll: `running`, then `done`).
+    public var sequence: [String]?
+    /// A recorded request that keeps the contract, for `verify-backend`.
+    public var example: RequestExample?
 
     public init(name: String, description: String? = nil, folder: String, method: HTTPMethod, path: String) {
         self.name = name
@@ -34,12 +40,15 @@ public struct ContractDraft: Sendable, Equatable {
         public var type: QueryValueType
         public var required: Bool
         public var array: Bool
+        /// Sent more than once in one request (`page=2&page=2`).
+        public var repeated = false
 
-        public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false) {
+        public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false, repeated: Bool = false) {
             self.name = name
             self.type = type
             self.required = required
             self.array = array
+            self.repeated = repeated
         }
     }
 
@@ -89,6 +98,8 @@ public struct ContractDraft: Sendable, Equatable {
         public var fixture: String?
         public var headers: [(name: String, value: String)] = []
         public var whenQuery: [(name: String, value: String)]?
+        /// Top-level JSON body values that select this response.
+        public var whenJSON: [(key: String, value: JSONValue)]?
 
         public init(name: String, status: Int, fixture: String? = nil) {
             self.name = name
@@ -100,6 +111,8 @@ public struct ContractDraft: Sendable, Equatable {
             lhs.name == rhs.name && lhs.status == rhs.status && lhs.fixture == rhs.fixture
                 && lhs.headers.elementsEqual(rhs.headers, by: ==)
                 && (lhs.whenQuery ?? []).elementsEqual(rhs.whenQuery ?? [], by: ==) && (lhs.whenQuery == nil) == (rhs.whenQuery == nil)
+                && (lhs.whenJSON ?? []).elementsEqual(rhs.whenJSON ?? []) { $0.key == $1.key && $0.value == $1.value }
+                && (lhs.whenJSON == nil) == (rhs.whenJSON == nil)
         }
     }
 }

@@ -1,0 +1,102 @@
+#include "CCurlShims.h"
+#include <curl/curl.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Why a shim: curl_easy_setopt is variadic, which Swift cannot call.
+
+int CCurlShims_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
+
+void *CCurlShims_handle_new(void) { return curl_easy_init(); }
+
+void CCurlShims_handle_free(void *handle) { if (handle) curl_easy_cleanup((CURL *)handle); }
+
+static int append(CCurlShims_Buffer *buffer, const char *data, size_t count) {
+    if (buffer->count + count > buffer->capacity) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 4096;
+        while (capacity < buffer->count + count) capacity *= 2;
+        unsigned char *grown = realloc(buffer->bytes, capacity);
+        if (!grown) return 0;
+        buffer->bytes = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->bytes + buffer->count, data, count);
+    buffer->count += count;
+    return 1;
+}
+
+static size_t on_body(char *data, size_t size, size_t count, void *user) {
+    CCurlShims_Answer *answer = user;
+    return append(&answer->body, data, size * count) ? size * count : 0;
+}
+
+static size_t on_header(char *data, size_t size, size_t count, void *user) {
+    CCurlShims_Answer *answer = user;
+    size_t length = size * count;
+    // A new status line (after a 100 Continue) starts the block over: keep the final response's.
+    if (length >= 5 && memcmp(data, "HTTP/", 5) == 0) answer->headers.count = 0;
+    return append(&answer->headers, data, length) ? length : 0;
+}
+
+typedef struct {
+    const unsigned char *bytes;
+    size_t length;
+    size_t sent;
+} Upload;
+
+static size_t on_read(char *buffer, size_t size, size_t count, void *user) {
+    Upload *upload = user;
+    size_t left = upload->length - upload->sent, room = size * count;
+    size_t take = left < room ? left : room;
+    memcpy(buffer, upload->bytes + upload->sent, take);
+    upload->sent += take;
+    return take;
+}
+
+int CCurlShims_perform(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
+                       const void *body, size_t body_length, const char *ca_file, long timeout_seconds,
+                       CCurlShims_Answer *answer) {
+    CURL *curl = handle;
+    memset(answer, 0, sizeof(*answer));
+    curl_easy_reset(curl); // keeps the handle's open connections
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < header_count; i++) list = curl_slist_append(list, headers[i]);
+    // libcurl would add `Expect: 100-continue` to a large upload: the target sees what the client sent.
+    list = curl_slist_append(list, "Expect:");
+    Upload upload = {body, body_length, 0};
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout_seconds);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, timeout_seconds < 10 ? timeout_seconds : 10L);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, answer);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, answer);
+    if (strcmp(method, "HEAD") == 0) curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    if (body_length > 0 || (strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 || strcmp(method, "PATCH") == 0)) {
+        // The body byte for byte, with its length: never chunked, never re-encoded.
+        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
+        curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
+        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)body_length);
+    }
+    if (ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file);
+    CURLcode code = curl_easy_perform(curl);
+    curl_slist_free_all(list);
+    if (code != CURLE_OK) {
+        strncpy(answer->error, curl_easy_strerror(code), sizeof(answer->error) - 1);
+        answer->status = 0;
+        return (int)code;
+    }
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &answer->status);
+    return 0;
+}
+
+void CCurlShims_answer_free(CCurlShims_Answer *answer) {
+    free(answer->headers.bytes);
+    free(answer->body.bytes);
+    memset(answer, 0, sizeof(*answer));
+}

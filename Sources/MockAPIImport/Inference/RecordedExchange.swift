@@ -1,0 +1,81 @@
+import MockAPICore
+
+/// One request and the answer it got, as a capture (a HAR entry) or `mockapi record` saw it:
+/// what `TrafficInference` learns contracts from.
+public struct RecordedExchange: Sendable {
+    public var method: String
+    /// Absolute: `https://api.example.com/v1/projects?page=2`.
+    public var url: String
+    public var requestHeaders: [(name: String, value: String)]
+    public var requestBody: [UInt8]
+    /// Parts as a capture listed them (HAR `postData.params`); nil to read them from the body.
+    public var parts: [RecordedPart]?
+    /// The request body's type when the headers do not say it (HAR `postData.mimeType`).
+    public var requestContentType: String?
+    public var status: Int
+    public var responseHeaders: [(name: String, value: String)]
+    public var responseBody: [UInt8]
+    /// The response body's type when the headers do not say it (HAR `content.mimeType`).
+    public var responseContentType: String?
+
+    public init(method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
+                parts: [RecordedPart]? = nil, requestContentType: String? = nil, status: Int,
+                responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], responseContentType: String? = nil) {
+        self.method = method
+        self.url = url
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.parts = parts
+        self.requestContentType = requestContentType
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+        self.responseContentType = responseContentType
+    }
+
+    public func requestHeader(_ name: String) -> String? {
+        requestHeaders.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    var requestMediaType: String? {
+        (requestHeader("Content-Type") ?? requestContentType).map(MediaType.essence)
+    }
+
+    var responseMediaType: String {
+        MediaType.essence(of: responseContentType
+            ?? responseHeaders.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value ?? "")
+    }
+
+    /// The parts of a multipart body: as listed, else parsed from the bytes; nil for other bodies.
+    var multipartParts: [RecordedPart]? {
+        if let parts { return parts }
+        guard requestMediaType == "multipart/form-data",
+              let type = requestHeader("Content-Type") ?? requestContentType,
+              let boundary = MediaType.parameter("boundary", in: type),
+              var parser = try? MultipartParser(boundary: boundary) else { return nil }
+        var found: [RecordedPart] = []
+        let handle: (MultipartParser.Event) -> Void = { event in
+            if case .begin(let headers) = event {
+                found.append(RecordedPart(name: headers.name, fileName: headers.filename, contentType: headers.contentType))
+            }
+        }
+        do {
+            try requestBody.withUnsafeBytes { try parser.feed($0, handle) }
+            try parser.finish(handle)
+        } catch { return nil }
+        return found
+    }
+}
+
+/// A multipart part: its name, and for a file its name and type.
+public struct RecordedPart: Sendable, Equatable {
+    public var name: String
+    public var fileName: String?
+    public var contentType: String?
+
+    public init(name: String, fileName: String? = nil, contentType: String? = nil) {
+        self.name = name
+        self.fileName = fileName
+        self.contentType = contentType
+    }
+}

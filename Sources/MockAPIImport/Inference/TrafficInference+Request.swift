@@ -1,0 +1,191 @@
+import Foundation
+import MockAPICore
+
+/// What every recorded request of a contract had in common: its query keys, headers and body.
+extension TrafficInference {
+    /// The query items sent, in order, names and values percent-decoded (`+` as a space).
+    static func queryItems(_ components: URLComponents) -> [(name: String, value: String)] {
+        (components.percentEncodedQueryItems ?? []).map { item in
+            let value = item.value ?? ""
+            return (item.name.removingPercentEncoding ?? item.name,
+                    value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value)
+        }
+    }
+
+    /// Every key seen: required when every request sent it, typed when every value agrees, `key[]`
+    /// as an array, `repeated` when one request sent a plain key more than once.
+    static func queryExpectations(_ entries: [Observed]) -> [ContractDraft.Query] {
+        var order: [String] = []
+        var seen: [String: (entries: Int, values: [String], array: Bool, repeated: Bool)] = [:]
+        for entry in entries {
+            var countHere: [String: Int] = [:]
+            for (name, value) in entry.query {
+                let array = name.hasSuffix("[]")
+                let key = array ? String(name.dropLast(2)) : name
+                if seen[key] == nil {
+                    order.append(key)
+                    seen[key] = (0, [], false, false)
+                }
+                seen[key]!.values.append(value)
+                seen[key]!.array = seen[key]!.array || array
+                countHere[key, default: 0] += 1
+                if countHere[key] == 1 { seen[key]!.entries += 1 }
+                if countHere[key]! > 1, !array { seen[key]!.repeated = true }
+            }
+        }
+        return order.map { key in
+            let facts = seen[key]!
+            return ContractDraft.Query(name: key, type: valueType(facts.values), required: facts.entries == entries.count,
+                                       array: facts.array, repeated: facts.repeated && !facts.array)
+        }
+    }
+
+    private static func valueType(_ values: [String]) -> QueryValueType {
+        if values.allSatisfy({ Int($0) != nil }) { return .int }
+        if values.allSatisfy({ Double($0) != nil }) { return .number }
+        if values.allSatisfy({ $0 == "true" || $0 == "false" }) { return .bool }
+        return .string
+    }
+
+    /// Headers worth a check, when every request carried them: `Authorization` (with its scheme
+    /// as a prefix when all share one: `token `, `Bearer `) and the app's own `X-` headers.
+    static func headerExpectations(_ entries: [Observed]) -> [ContractDraft.Header] {
+        guard let first = entries.first else { return [] }
+        var headers: [ContractDraft.Header] = []
+        for (name, _) in first.exchange.requestHeaders {
+            let lower = name.lowercased()
+            guard lower == "authorization" || (lower.hasPrefix("x-") && !lower.hasPrefix("x-forwarded-")),
+                  !headers.contains(where: { $0.name.lowercased() == lower }) else { continue }
+            let values = entries.compactMap { $0.exchange.requestHeader(name) }
+            guard values.count == entries.count else { continue }
+            var header = ContractDraft.Header(name: name)
+            if lower == "authorization" {
+                let schemes = Set(values.map { value in value.firstIndex(of: " ").map { String(value[...$0]) } ?? "" })
+                if schemes.count == 1, let scheme = schemes.first, !scheme.isEmpty { header.prefix = scheme }
+            }
+            headers.append(header)
+        }
+        // Clients and proxies order headers differently; the contract should not depend on it.
+        return headers.sorted { ($0.name.lowercased() == "authorization" ? "" : $0.name.lowercased())
+            < ($1.name.lowercased() == "authorization" ? "" : $1.name.lowercased()) }
+    }
+
+    /// JSON object bodies → keys (typed when every value agrees); multipart bodies → parts.
+    static func bodyExpectations(_ entries: [Observed], warnings: inout [String]) -> ([ContractDraft.JSONKey]?, [ContractDraft.Part]?) {
+        let withBody = entries.filter { !$0.exchange.requestBody.isEmpty || $0.exchange.parts != nil }
+        guard !withBody.isEmpty else { return (nil, nil) }
+        if withBody.count < entries.count {
+            warnings.append("some requests have no body; the body is not checked")
+            return (nil, nil)
+        }
+        let types = Set(entries.map { $0.exchange.requestMediaType ?? "" })
+        if types.count == 1, let type = types.first, type == "application/json" || type.hasSuffix("+json") {
+            var objects: [JSONObject] = []
+            for entry in entries {
+                guard case .object(let object)? = entry.json else {
+                    warnings.append("a JSON body is not an object; the body is not checked")
+                    return (nil, nil)
+                }
+                objects.append(object)
+            }
+            return (jsonKeys(objects), nil)
+        }
+        if types == ["multipart/form-data"] {
+            let bodies = entries.compactMap(\.exchange.multipartParts)
+            guard bodies.count == entries.count else {
+                warnings.append("a multipart body was recorded without its parts; the parts are not checked")
+                return (nil, nil)
+            }
+            return (nil, parts(bodies))
+        }
+        warnings.append("request bodies of type \(types.sorted().joined(separator: ", ")) are not checked (contracts check JSON objects and multipart)")
+        return (nil, nil)
+    }
+
+    private static func jsonKeys(_ objects: [JSONObject]) -> [ContractDraft.JSONKey] {
+        var order: [String] = []
+        var values: [String: [JSONValue]] = [:]
+        for object in objects {
+            for (key, value) in object.members {
+                if values[key] == nil { order.append(key) }
+                values[key, default: []].append(value)
+            }
+        }
+        return order.map { key in
+            let seen = values[key]!
+            return ContractDraft.JSONKey(key: key, type: jsonType(seen), required: seen.count == objects.count)
+        }
+    }
+
+    private static func jsonType(_ values: [JSONValue]) -> JSONValueType {
+        switch Set(values.map(\.typeName)) {
+        case ["int"]: .int
+        case ["int", "number"], ["number"]: .number
+        case ["string"]: .string
+        case ["bool"]: .bool
+        case ["object"]: .object
+        case ["array"]: .array
+        default: .any   // null, or values of several types
+        }
+    }
+
+    private static func parts(_ bodies: [[RecordedPart]]) -> [ContractDraft.Part] {
+        var order: [String] = []
+        var seen: [String: [RecordedPart]] = [:]
+        for parts in bodies {
+            for part in parts {
+                if seen[part.name] == nil { order.append(part.name) }
+                seen[part.name, default: []].append(part)
+            }
+        }
+        return order.map { name in
+            let parts = seen[name]!
+            let isFile = parts.allSatisfy { !($0.fileName ?? "").isEmpty }
+            var draft = ContractDraft.Part(name: name, required: bodies.allSatisfy { $0.contains { $0.name == name } }, filename: isFile)
+            let types = parts.map { $0.contentType.map { MediaType.essence(of: $0) } }
+            if isFile, types.allSatisfy({ $0 != nil }) {
+                var distinct: [String] = []
+                for case let type? in types where !distinct.contains(type) { distinct.append(type) }
+                draft.contentTypes = distinct
+            }
+            return draft
+        }
+    }
+
+    /// The first recorded request, as `verify-backend` will send it: path values, query, the
+    /// checked headers that are not credentials, and a JSON body. Credentials are never written
+    /// (`verify-backend` takes them from flags or the environment).
+    static func example(_ entry: Observed, path template: String, checkedHeaders: [ContractDraft.Header]) -> RequestExample? {
+        var example = RequestExample()
+        let names = template.split(separator: "/", omittingEmptySubsequences: false)
+        let values = entry.path.split(separator: "/", omittingEmptySubsequences: false)
+        if names.count == values.count {
+            for (name, value) in zip(names, values) where name.hasPrefix("{") {
+                let parameter = name.dropFirst().dropLast().split(separator: ":").first.map(String.init) ?? ""
+                example.path[parameter] = String(value).removingPercentEncoding ?? String(value)
+            }
+        }
+        example.query = entry.query.map { RequestExample.Pair($0.name.hasSuffix("[]") ? String($0.name.dropLast(2)) : $0.name, $0.value) }
+        for header in checkedHeaders where !credentialHeaders.contains(header.name.lowercased()) {
+            if let value = entry.exchange.requestHeader(header.name) { example.headers.append(.init(header.name, value)) }
+        }
+        if case .object? = entry.json { example.json = entry.json.map(redactingSecrets) }
+        return example == RequestExample() ? nil : example
+    }
+
+    /// Body values under a secret-sounding key (`password`, `access_token`) as `[redacted]`.
+    static func redactingSecrets(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items): return .array(items.map(redactingSecrets))
+        case .object(let object):
+            return .object(JSONObject(object.members.map { key, value in
+                let lower = key.lowercased()
+                let secret = ["password", "secret", "token", "otp"].contains { lower.contains($0) }
+                return (key, secret && value.stringValue != nil ? .string("[redacted]") : redactingSecrets(value))
+            }))
+        default: return value
+        }
+    }
+
+    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
+}

@@ -1,0 +1,78 @@
+import Foundation
+import MockAPICore
+import MockAPIImport
+import MockAPIServer
+import Synchronization
+
+/// What `mockapi record` has seen, and the set it writes from it: the exchanges, in order, turned
+/// into contracts and fixtures by the same inference `import har` uses, written all or nothing.
+final class Recording: Sendable {
+    let output: URL
+    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int, bytes: Int, dropped: Int)>(([], 0, 0, 0, 0))
+    /// What a recording holds at most: past either, exchanges are counted, not kept.
+    static let maxExchanges = 20_000
+    static let maxBytes = 512 * 1024 * 1024
+    /// Replace the output's folders even on the first save (`--force`).
+    private let force: Bool
+
+    /// The target as given (`https://host/api`) and its origin (`https://host`): the app sends
+    /// `/v1/x` to the recorder, which is what the contracts must say.
+    private let target: String
+    private let origin: String
+
+    init(output: URL, force: Bool, target: String) {
+        self.output = output
+        self.force = force
+        self.target = target
+        let components = URLComponents(string: target)
+        origin = "\(components?.scheme ?? "http")://\(components?.host ?? "")\(components?.port.map { ":\($0)" } ?? "")"
+    }
+
+    /// Keeps an answered exchange; one the target never answered is only counted.
+    func add(_ exchange: ProxiedExchange) {
+        guard exchange.error == nil, exchange.status >= 100 else {
+            state.withLock { $0.failed += 1 }
+            return
+        }
+        let asSent = exchange.url.hasPrefix(target) ? origin + exchange.url.dropFirst(target.count) : exchange.url
+        let recorded = RecordedExchange(method: exchange.method, url: asSent, requestHeaders: exchange.requestHeaders,
+                                        requestBody: exchange.requestBody, status: exchange.status,
+                                        responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
+        let size = exchange.requestBody.count + exchange.responseBody.count
+        state.withLock { state in
+            guard state.exchanges.count < Self.maxExchanges, state.bytes + size <= Self.maxBytes else {
+                state.dropped += 1
+                return
+            }
+            state.bytes += size
+            state.exchanges.append(recorded)
+        }
+    }
+
+    var count: Int { state.withLock { $0.exchanges.count } }
+
+    /// Writes the set (replacing what an earlier save wrote); a summary line, or why not.
+    func save() -> Result<String, ImportError> {
+        let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
+        guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
+        let set = TrafficInference(source: "mockapi record", baseURLs: [target]).infer(exchanges)
+        do {
+            try ContractWriter(output: output, replace: force || saves > 0).write(set)
+        } catch {
+            return .failure(error)
+        }
+        state.withLock { $0.saves += 1 }
+        let unanswered = failed == 0 ? "" : "; \(failed) unanswered \(failed == 1 ? "request" : "requests") left out"
+        let full = dropped == 0 ? "" : "; \(dropped) more not kept (a recording keeps \(Self.maxExchanges) exchanges, \(Self.maxBytes / 1_048_576) MiB of bodies)"
+        return .success("\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
+            + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)")
+    }
+
+    /// `POST /__mockapi/record/save`.
+    func saveResponse() -> GeneratedResponse {
+        switch save() {
+        case .success(let summary): GeneratedResponse(status: 200, json: ["saved": .string(summary)])
+        case .failure(let error): GeneratedResponse(status: 409, json: ["error": .string(error.description)])
+        }
+    }
+}
