@@ -24,6 +24,8 @@ final class RequestContext {
     /// Bytes read past the body limit once it was broken, discarded until the body ends and the
     /// 413 can be queued (libmicrohttpd takes no response mid-body). Nil while within the limit.
     var discardedPastLimit: Int?
+    /// The owner this request's suspensions are parked under.
+    let parking = ParkingOwner()
     /// An answer decided but held back (a delay, a reload) while the connection is suspended;
     /// queued when MHD calls back after the resume.
     var pending: PendingAnswer?
@@ -236,6 +238,10 @@ enum PendingAnswer {
 }
 
 /// An answer another thread produces while the request's connection is suspended.
+/// Who parked a connection (`Suspensions`): one per request, so a timer or a reply never wakes a
+/// later request that libmicrohttpd gave the same connection pointer.
+final class ParkingOwner: Sendable {}
+
 final class DeferredReply: Sendable {
     let reply = Mutex<GeneratedResponse?>(nil)
 }

@@ -27,7 +27,7 @@ extension RequestHandler {
         if let delay = timing.delay ?? contract.responses[response].delay ?? configuration.delay {
             let milliseconds = delay.sample(atMost: configuration.maxDelayMilliseconds)
             context.pending = .prepared(contract: index, response: response)
-            if milliseconds > 0, suspensions.resume(connection, afterMilliseconds: milliseconds) { return .YES }
+            if milliseconds > 0, suspensions.resume(connection, afterMilliseconds: milliseconds, owner: context.parking) { return .YES }
             context.pending = nil
         }
         return queuePrepared(contract: index, response: response, context, connection, path: path)
@@ -36,7 +36,7 @@ extension RequestHandler {
     /// What a suspended request gets once it is woken.
     func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: OpaquePointer,
                        path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        if suspensions.wasAbandoned(connection) {
+        if suspensions.wasAbandoned(connection, owner: context.parking) {
             if case .prepared(let contract, let response) = pending {
                 let definition = context.state.responder.set.contracts[contract]
                 record(context, path: path, status: 0, contract: definition.name, response: definition.responses[response].name,
@@ -82,33 +82,33 @@ extension RequestHandler {
         case .hang:
             context.pending = .hang
             let seconds = Double(configuration.connectionTimeoutSeconds)
-            return suspensions.resume(connection, afterMilliseconds: seconds * 1000) ? .YES : .NO
+            return suspensions.resume(connection, afterMilliseconds: seconds * 1000, owner: context.parking) ? .YES : .NO
         case .trickle:
             let rendered = context.state.prepared.render(contract: contract, response: response,
                                                          path: String(decoding: path, as: UTF8.self), query: context.query)
             context.pending = .hang // once every byte is out, the connection is closed
-            guard suspensions.suspend(connection) else { return .NO }
+            guard suspensions.suspend(connection, owner: context.parking) else { return .NO }
             // The body is the prepared response's own bytes, shared (copy-on-write), never copied
             // per connection: a hundred trickles of a 20 MB fixture hold one 20 MB body.
-            trickle(TrickleCursor(head: RawResponse.head(rendered), body: rendered.body), to: ParkedConnection(pointer: connection))
+            trickle(TrickleCursor(head: RawResponse.head(rendered), body: rendered.body), to: ParkedConnection(pointer: connection), owner: context.parking)
             return .YES
         }
     }
 
     /// Writes a tenth of a second's worth of the answer every tenth of a second, on a timer, while
     /// the connection is parked; wakes it (to be closed) when all is out or the client is gone.
-    private func trickle(_ cursor: TrickleCursor, to connection: ParkedConnection) {
+    private func trickle(_ cursor: TrickleCursor, to connection: ParkedConnection, owner: ParkingOwner) {
         let slice = max(1, Fault.trickleBytesPerSecond / 10)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
             var cursor = cursor
             var failed = false
-            let parked = suspensions.whileParked(connection.pointer) {
+            let parked = suspensions.whileParked(connection.pointer, owner: owner) {
                 let written = cursor.next(slice) { CMicroHTTPDShims_connection_send(connection.pointer, $0.baseAddress, $0.count) }
                 if written <= 0, errno != EAGAIN, errno != EINTR { failed = true }
             }
             guard parked else { return } // the server is stopping, or the client left: woken already
-            if !cursor.isDone, !failed { return trickle(cursor, to: connection) }
-            suspensions.resume(connection.pointer)
+            if !cursor.isDone, !failed { return trickle(cursor, to: connection, owner: owner) }
+            suspensions.resume(connection.pointer, owner: owner)
         }
     }
 
@@ -121,15 +121,15 @@ extension RequestHandler {
         }
         let reply = DeferredReply()
         context.pending = .deferred(reply)
-        guard suspensions.suspend(connection) else {
+        guard suspensions.suspend(connection, owner: context.parking) else {
             context.pending = nil
             return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
         }
-        let parked = ParkedConnection(pointer: connection)
+        let parked = ParkedConnection(pointer: connection), owner = context.parking
         DispatchQueue.global().async { [self] in
             let result = reload()
             reply.reply.withLock { $0 = result }
-            suspensions.resume(parked.pointer)
+            suspensions.resume(parked.pointer, owner: owner)
         }
         return .YES
     }

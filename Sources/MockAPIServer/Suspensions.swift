@@ -27,11 +27,13 @@ final class Suspensions: Sendable {
 
     private struct State {
         var connections: Set<Parked> = []
-        /// Who parked a connection, for a waker that must not wake a later request that MHD gave
-        /// the same connection pointer (a forwarded request whose client left meanwhile).
+        /// Who parked a connection (its request's context, or a forwarded request's reply): a waker
+        /// names the owner it parked for, so it never wakes a later request that MHD gave the same
+        /// connection pointer after a client left. Wakers keep their owner alive, so its identity
+        /// is not reused while one is pending.
         var owners: [Parked: ObjectIdentifier] = [:]
-        /// Woken because their client went away: closed, not answered, when MHD calls back.
-        var abandoned: Set<Parked> = []
+        /// Woken because their client went away, by owner: closed, not answered, when MHD calls back.
+        var abandoned: [Parked: ObjectIdentifier] = [:]
         var sweeping = false
         var stopped = false
     }
@@ -44,12 +46,14 @@ final class Suspensions: Sendable {
 
     /// Parks `connection` (call from its access handler); false once the server is stopping,
     /// when the caller must answer at once instead.
-    func suspend(_ connection: OpaquePointer, owner: AnyObject? = nil) -> Bool {
+    func suspend(_ connection: OpaquePointer, owner: AnyObject) -> Bool {
         let startSweep = parked.withLock { state -> Bool? in
             guard !state.stopped else { return nil }
             MHD_suspend_connection(connection)
-            state.connections.insert(Parked(connection: connection))
-            state.owners[Parked(connection: connection)] = owner.map(ObjectIdentifier.init)
+            let key = Parked(connection: connection)
+            state.connections.insert(key)
+            state.owners[key] = ObjectIdentifier(owner)
+            state.abandoned[key] = nil // an earlier request's, never collected: MHD closed it without calling back
             defer { state.sweeping = true }
             return !state.sweeping
         }
@@ -58,12 +62,12 @@ final class Suspensions: Sendable {
         return true
     }
 
-    /// Wakes a parked connection; does nothing if it was already woken, or (given `owner`) when
-    /// it is parked now for someone else.
-    func resume(_ connection: OpaquePointer, owner: AnyObject? = nil) {
+    /// Wakes a parked connection; does nothing if it was already woken, or when it is parked now
+    /// for another owner.
+    func resume(_ connection: OpaquePointer, owner: AnyObject) {
         parked.withLock { state in
             let key = Parked(connection: connection)
-            if let owner, state.owners[key] != ObjectIdentifier(owner) { return }
+            guard state.owners[key] == ObjectIdentifier(owner) else { return }
             guard state.connections.remove(key) != nil else { return }
             state.owners[key] = nil
             MHD_resume_connection(connection)
@@ -72,24 +76,30 @@ final class Suspensions: Sendable {
 
     /// Parks `connection` and wakes it after `milliseconds` (cut to an hour, whatever the caller
     /// passes: no value can trap the conversion); false as for `suspend`.
-    func resume(_ connection: OpaquePointer, afterMilliseconds milliseconds: Double) -> Bool {
-        guard suspend(connection) else { return false }
+    func resume(_ connection: OpaquePointer, afterMilliseconds milliseconds: Double, owner: some AnyObject & Sendable) -> Bool {
+        guard suspend(connection, owner: owner) else { return false }
         let parkedConnection = Parked(connection: connection)
         let bounded = milliseconds.isFinite ? min(max(milliseconds, 0), NumberRange.delayMilliseconds.highest) : 0
-        timers.asyncAfter(deadline: .now() + .microseconds(Int(bounded * 1000))) { [self] in resume(parkedConnection.connection) }
+        timers.asyncAfter(deadline: .now() + .microseconds(Int(bounded * 1000))) { [self] in resume(parkedConnection.connection, owner: owner) }
         return true
     }
 
-    /// True (once) when `connection` was woken because its client had gone: close it, answer nothing.
-    func wasAbandoned(_ connection: OpaquePointer) -> Bool {
-        parked.withLock { $0.abandoned.remove(Parked(connection: connection)) != nil }
+    /// True (once) when `connection` was woken for `owner` because its client had gone: close it, answer nothing.
+    func wasAbandoned(_ connection: OpaquePointer, owner: AnyObject) -> Bool {
+        parked.withLock { state in
+            let key = Parked(connection: connection)
+            guard state.abandoned[key] == ObjectIdentifier(owner) else { return false }
+            state.abandoned[key] = nil
+            return true
+        }
     }
 
-    /// Runs `body` while `connection` is still parked, under the lock that waking takes, so a
-    /// writer on another thread never writes to a connection MHD has taken back. False once woken.
-    func whileParked(_ connection: OpaquePointer, _ body: () -> Void) -> Bool {
+    /// Runs `body` while `connection` is still parked for `owner`, under the lock that waking
+    /// takes, so a writer on another thread never writes to a connection MHD has taken back.
+    /// False once woken.
+    func whileParked(_ connection: OpaquePointer, owner: AnyObject, _ body: () -> Void) -> Bool {
         parked.withLock { state in
-            guard state.connections.contains(Parked(connection: connection)) else { return false }
+            guard state.owners[Parked(connection: connection)] == ObjectIdentifier(owner) else { return false }
             body()
             return true
         }
@@ -115,8 +125,7 @@ final class Suspensions: Sendable {
             // Under the lock: a parked connection is MHD's to close only once resumed, so its fd is its own.
             for connection in state.connections where Self.clientHasGone(connection.connection) {
                 state.connections.remove(connection)
-                state.owners[connection] = nil
-                state.abandoned.insert(connection)
+                state.abandoned[connection] = state.owners.removeValue(forKey: connection)
                 MHD_resume_connection(connection.connection)
             }
             state.sweeping = !state.connections.isEmpty && !state.stopped

@@ -18,11 +18,11 @@ extension RequestHandler {
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
         let reply = DeferredReply()
         context.pending = .proxied(reply)
-        guard suspensions.suspend(connection, owner: reply) else {
+        guard suspensions.suspend(connection, owner: context.parking) else {
             context.pending = nil
             return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path)
         }
-        let parked = ParkedConnection(pointer: connection)
+        let parked = ParkedConnection(pointer: connection), owner = context.parking
         let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).pairs
         let target = forwarder.configuration.target
         forwarder.send(request) { [self] answer in
@@ -42,7 +42,7 @@ extension RequestHandler {
                 status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
             reply.reply.withLock { $0 = generated }
             // Only this request's connection: if its client left, MHD may have handed the pointer to another.
-            suspensions.resume(parked.pointer, owner: reply)
+            suspensions.resume(parked.pointer, owner: owner)
         }
         return .YES
     }
@@ -52,15 +52,15 @@ extension RequestHandler {
                           path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let reply = DeferredReply()
         context.pending = .deferred(reply)
-        guard suspensions.suspend(connection, owner: reply) else {
+        guard suspensions.suspend(connection, owner: context.parking) else {
             context.pending = nil
             return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
         }
-        let parked = ParkedConnection(pointer: connection)
+        let parked = ParkedConnection(pointer: connection), owner = context.parking
         DispatchQueue.global().async { [self] in
             let result = action()
             reply.reply.withLock { $0 = result }
-            suspensions.resume(parked.pointer, owner: reply)
+            suspensions.resume(parked.pointer, owner: owner)
         }
         return .YES
     }
