@@ -24,8 +24,9 @@ final class RequestContext {
     /// Bytes read past the body limit once it was broken, discarded until the body ends and the
     /// 413 can be queued (libmicrohttpd takes no response mid-body). Nil while within the limit.
     var discardedPastLimit: Int?
-    /// The owner this request's suspensions are parked under.
-    let parking = ParkingOwner()
+    /// The owner this request's suspensions are parked under; made only for a request that parks
+    /// (most never do: no allocation for them).
+    lazy var parking = ParkingOwner()
     /// An answer decided but held back (a delay, a reload) while the connection is suspended;
     /// queued when MHD calls back after the resume.
     var pending: PendingAnswer?
