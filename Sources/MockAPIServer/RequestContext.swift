@@ -33,13 +33,15 @@ final class RequestContext {
 
     private enum Body {
         case discard
-        case json([UInt8])
-        /// Every byte as sent, for a request forwarded to a real backend (`--proxy-unmatched`, `record`).
-        case raw([UInt8])
+        /// Held whole, against the budget every connection shares: a JSON body to parse, or every
+        /// byte as sent for a request forwarded to a real backend (`--proxy-unmatched`, `record`).
+        case buffered([UInt8], BufferedKind)
         case multipart(MultipartParser, MultipartCollector)
         /// The body cannot be parsed; the reason is answered as a 400 once it has all arrived.
         case malformed(String)
     }
+
+    private enum BufferedKind { case json, raw }
 
     private var body: Body
     /// Where a JSON body's bytes are counted against every connection's total, and how many this
@@ -63,8 +65,8 @@ final class RequestContext {
         let expectsBody = contract.map { $0.request.json != nil || $0.request.multipart != nil } ?? false
         let contentType = expectsBody ? headers.value(for: "Content-Type") : nil
         self.contentType = contentType
-        body = forwarding ? .raw([]) : Self.plan(for: contract, contentType: contentType)
-        if case .json = body { buffersJSON = true } else { buffersJSON = false }
+        body = forwarding ? .buffered([], .raw) : Self.plan(for: contract, contentType: contentType)
+        if case .buffered(_, .json) = body { buffersJSON = true } else { buffersJSON = false }
     }
 
     /// A JSON body is buffered whole to be parsed, so it has its own, smaller limit.
@@ -82,22 +84,12 @@ final class RequestContext {
     /// Takes a declared JSON body's whole length from the shared budget before any of it is read,
     /// and makes room for it in one allocation; false when the budget cannot hold it.
     func reserveDeclaredBody(_ length: Int) -> Bool {
-        switch body {
-        case .json(var buffer) where length > reserved:
-            guard budget.reserve(length - reserved) else { return false }
-            reserved = length
-            body = .discard // drop the reference so reserving does not copy
-            buffer.reserveCapacity(length)
-            body = .json(buffer)
-        case .raw(var buffer) where length > reserved:
-            guard budget.reserve(length - reserved) else { return false }
-            reserved = length
-            body = .discard
-            buffer.reserveCapacity(length)
-            body = .raw(buffer)
-        default:
-            break
-        }
+        guard case .buffered(var buffer, let kind) = body, length > reserved else { return true }
+        guard budget.reserve(length - reserved) else { return false }
+        reserved = length
+        body = .discard // drop the reference so reserving does not copy
+        buffer.reserveCapacity(length)
+        body = .buffered(buffer, kind)
         return true
     }
 
@@ -115,7 +107,7 @@ final class RequestContext {
                 return .malformed(error.description)
             }
         }
-        if expectation.json != nil, essence == "application/json" { return .json([]) }
+        if expectation.json != nil, essence == "application/json" { return .buffered([], .json) }
         return .discard
     }
 
@@ -126,7 +118,7 @@ final class RequestContext {
         switch body {
         case .discard, .malformed:
             return true
-        case .json(var buffer):
+        case .buffered(var buffer, let kind):
             if bodyBytes > reserved {
                 guard budget.reserve(bodyBytes - reserved) else {
                     dropBody()
@@ -136,19 +128,7 @@ final class RequestContext {
             }
             body = .discard // drop the reference so the append below does not copy
             buffer.append(contentsOf: chunk)
-            body = .json(buffer)
-        case .raw(var buffer):
-            // Held like a JSON body: counted against the budget every connection shares.
-            if bodyBytes > reserved {
-                guard budget.reserve(bodyBytes - reserved) else {
-                    dropBody()
-                    return false
-                }
-                reserved = bodyBytes
-            }
-            body = .discard
-            buffer.append(contentsOf: chunk)
-            body = .raw(buffer)
+            body = .buffered(buffer, kind)
         case .multipart(var parser, let collector):
             do throws(MultipartParser.Failure) {
                 try parser.feed(chunk) { collector.handle($0) }
@@ -163,11 +143,11 @@ final class RequestContext {
     /// The body as validation sees it, or why it is malformed.
     func finishBody() -> Result<IncomingRequest.Body, MalformedBody> {
         switch body {
-        case .discard, .raw:
+        case .discard, .buffered(_, .raw):
             return .success(bodyBytes == 0 ? .none : .other(bytes: bodyBytes))
         case .malformed(let reason):
             return .failure(MalformedBody(reason: reason))
-        case .json(let buffer):
+        case .buffered(let buffer, .json):
             if buffer.isEmpty { return .success(.none) }
             do throws(JSONParser.Failure) { return .success(.json(try JSONParser.parse(buffer))) } catch { return .success(.invalidJSON(error)) }
         case .multipart(var parser, let collector):
@@ -182,7 +162,7 @@ final class RequestContext {
 
     /// The body as sent, for forwarding; empty unless the request is forwarded.
     var rawBody: [UInt8] {
-        if case .raw(let bytes) = body { return bytes }
+        if case .buffered(let bytes, .raw) = body { return bytes }
         return []
     }
 
