@@ -38,7 +38,30 @@ struct ContractSetTests {
 
     @Test func unknownKeyNamesItsJSONPath() throws {
         let report = try problems(contracts: ["ping.json": Self.contract(extra: #", "respones": {}"#)])
-        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (allowed: $schema, name, description, request, responses, sequence)"#])
+        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (did you mean "responses"? allowed: $schema, name, description, request, responses, sequence)"#])
+    }
+
+    @Test func aMistypedValueGetsTheNearestKnownOne() throws {
+        let text = #"{"name": "q", "request": {"method": "GTE", "path": "/q", "query": {"page": {"type": "integr"}}}, "responses": {"default": {"status": 200}}}"#
+        let report = try problems(contracts: ["q.json": text])
+        #expect(report.contains(#"contracts/q.json: $.request.method: unknown method "GTE" (did you mean "GET"? known: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS)"#), "\(report)")
+        #expect(report.contains(#"contracts/q.json: $.request.query.page.type: unknown type "integr" (known: string, int, number, bool)"#), "\(report)")
+    }
+
+    @Test func anExpressStyleParameterIsCalledOne() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract(path: "/v1/users/:id/posts")])
+        #expect(report == [#"contracts/ping.json: $.request.path: ":id" is Express-style: write the parameter as {id} (or {id:int})"#])
+    }
+
+    @Test func aYAMLFileInTheContractsFolderIsNotIgnoredSilently() throws {
+        let report = try problems(contracts: ["ping.json": Self.contract(), "users/user.yaml": "name: user\n"])
+        #expect(report == ["contracts/users/user.yaml: contract files are JSON, so this one would be ignored: write it as JSON (an OpenAPI document: mockapi import openapi)"])
+    }
+
+    @Test func aMissingFixturesFolderIsOneProblemNotOnePerResponse() throws {
+        let folder = try TestFolder(contracts: ["a.json": Self.contract("a", path: "/a"), "b.json": Self.contract("b", path: "/b")], fixtures: [:])
+        let report = try #require(try loadProblems(folder, fixtures: folder.root.appendingPathComponent("fixturez")))
+        #expect(report == ["fixturez: fixtures folder not found"])
     }
 
     @Test func wrongTypeNamesItsJSONPath() throws {
@@ -122,10 +145,10 @@ struct ContractSetTests {
     }
 
     /// The problems a load reports, or nil if it does not finish within 20 s (it hung).
-    private func loadProblems(_ folder: TestFolder) throws -> [String]? {
+    private func loadProblems(_ folder: TestFolder, fixtures otherFixtures: URL? = nil) throws -> [String]? {
         let outcome = Mutex<[String]?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let (contracts, fixtures, root) = (folder.contracts, folder.fixtures, folder.root.path + "/")
+        let (contracts, fixtures, root) = (folder.contracts, otherFixtures ?? folder.fixtures, folder.root.path + "/")
         Thread.detachNewThread {
             do throws(ContractSetError) {
                 _ = try ContractSet.load(contracts: contracts, fixtures: fixtures)

@@ -17,6 +17,16 @@ struct RouteTableTests {
         #expect(table.match(method: .GET, path: "/v1/users/sam") == .found(contract: 0))
     }
 
+    @Test func intParametersTakeEveryInt64Including19DigitIds() throws {
+        let (_, table) = try table([(.GET, "/v1/items/{id:int}"), (.GET, "/v1/items/{slug}")])
+        for id in ["1234567890123456789", "9223372036854775807", "-9223372036854775808", "0", "-1"] {
+            #expect(table.match(method: .GET, path: "/v1/items/\(id)") == .found(contract: 0), "\(id)")
+        }
+        for beyond in ["9223372036854775808", "-9223372036854775809", "12345678901234567890", "99999999999999999999"] {
+            #expect(table.match(method: .GET, path: "/v1/items/\(beyond)") == .found(contract: 1), "\(beyond) is past Int64: a string")
+        }
+    }
+
     @Test func emptySegmentsMatchOnlyEmptySegments() throws {
         // A real client builds /v1/users//self/queue_export_data (an empty user id).
         let (_, table) = try table([(.POST, "/v1/users//self/queue_export_data"), (.GET, "/v1/users/{id}/self")])

@@ -49,7 +49,7 @@ struct SetDefaultsTests {
         } catch {
             let report = error.problems.map { $0.description.replacingOccurrences(of: folder.root.path + "/", with: "") }
             #expect(report == [
-                #"contracts/_defaults.json: $: unknown key "header" (allowed: $schema, description, query, headers)"#,
+                #"contracts/_defaults.json: $: unknown key "header" (did you mean "headers"? allowed: $schema, description, query, headers)"#,
                 #"contracts/_defaults.json: $.query.page.type: unknown type "integer" (known: string, int, number, bool)"#,
             ])
         }

@@ -44,7 +44,9 @@ struct ContractDecoder {
         if let text = requireString(object, "method", at: path) {
             method = HTTPMethod(rawValue: text)
             if method == nil {
-                problem(at: "\(path).method", "unknown method \"\(text)\" (known: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
+                let known = HTTPMethod.allCases.map(\.rawValue)
+                let guess = Self.nearest(text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+                problem(at: "\(path).method", "unknown method \"\(text)\" (\(guess)known: \(known.joined(separator: ", ")))")
             }
         }
         var template: PathTemplate?
@@ -240,7 +242,7 @@ struct ContractDecoder {
                     response.body = loaded.bytes
                     response.contentType = loaded.contentType
                 case .failure(let failure):
-                    problems.append(failure.problem(referencedFrom: displayFile, at: "\(here).fixture"))
+                    if let problem = failure.problem(referencedFrom: displayFile, at: "\(here).fixture") { problems.append(problem) }
                 }
             } else if let body = spec["body"] {
                 response.body = Array(body.serialized.utf8)
@@ -375,8 +377,16 @@ struct ContractDecoder {
 
     private mutating func checkKeys(_ object: JSONObject, allowed: [String], at path: String) {
         for key in object.keys where !allowed.contains(key) {
-            problem(at: path, "unknown key \"\(key)\" (allowed: \(allowed.joined(separator: ", ")))")
+            let guess = Self.nearest(key, among: allowed).map { "did you mean \"\($0)\"? " } ?? ""
+            problem(at: path, "unknown key \"\(key)\" (\(guess)allowed: \(allowed.joined(separator: ", ")))")
         }
+    }
+
+    /// The allowed word `word` was most likely meant as: within two edits, or the same but for case.
+    static func nearest(_ word: String, among allowed: [String]) -> String? {
+        if let sameButCase = allowed.first(where: { $0.lowercased() == word.lowercased() }) { return sameButCase }
+        let scored = allowed.map { ($0, NearestContracts.editDistance(word, $0, limit: 3)) }.filter { $0.1 <= 2 }
+        return scored.min { $0.1 < $1.1 }?.0
     }
 
     private mutating func requireString(_ object: JSONObject, _ key: String, at path: String) -> String? {
@@ -409,7 +419,9 @@ struct ContractDecoder {
     where E.RawValue == String {
         guard let text = optionalString(object, key, at: path) else { return nil }
         guard let value = E(rawValue: text) else {
-            problem(at: "\(path).\(key)", "unknown \(key) \"\(text)\" (known: \(E.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let known = E.allCases.map(\.rawValue)
+            let guess = Self.nearest(text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+            problem(at: "\(path).\(key)", "unknown \(key) \"\(text)\" (\(guess)known: \(known.joined(separator: ", ")))")
             return nil
         }
         return value

@@ -114,7 +114,8 @@ public struct ContractSet: Sendable {
     /// The `*.json` files under `directory`, relative and sorted, or why they cannot be listed.
     private static func contractFiles(in folder: URL) -> (listing: FileSystem.Listing, problem: String?) {
         guard FileSystem.kind(of: folder.path) == .directory else { return (FileSystem.Listing(), "contracts folder not found") }
-        return (FileSystem.files(under: folder.path, suffix: ".json"), nil)
+        let yaml = "contract files are JSON, so this one would be ignored: write it as JSON (an OpenAPI document: mockapi import openapi)"
+        return (FileSystem.files(under: folder.path, suffix: ".json", alsoRefused: [(".yaml", yaml), (".yml", yaml)]), nil)
     }
 
     private static func displayPath(_ url: URL) -> String {

@@ -73,7 +73,9 @@ enum FileSystem {
     /// Walks `root` following symlinks. A folder already visited (same device and inode) is a
     /// loop, refused rather than walked for ever; a matching name that is not a regular file is
     /// refused rather than read, since reading a FIFO blocks.
-    static func files(under root: String, suffix: String) -> Listing {
+    /// `alsoRefused`: other endings that are listed as refused with a reason, not passed over
+    /// (a contract written in YAML would otherwise be ignored without a word).
+    static func files(under root: String, suffix: String, alsoRefused: [(suffix: String, reason: String)] = []) -> Listing {
         var listing = Listing()
         var visited: Set<FileIdentity> = []
         if let identity = FileIdentity(path: root) { visited.insert(identity) }
@@ -94,6 +96,8 @@ enum FileSystem {
                         listing.refused.append((path, "symlink loop: this folder is already being read through another path"))
                     }
                 case .file where name.hasSuffix(suffix): listing.files.append(path)
+                case .file where alsoRefused.contains(where: { name.hasSuffix($0.suffix) }):
+                    listing.refused.append((path, alsoRefused.first { name.hasSuffix($0.suffix) }!.reason))
                 case .other(let kind) where name.hasSuffix(suffix): listing.refused.append((path, "\(kind), not a regular file"))
                 default: continue
                 }

@@ -12,9 +12,13 @@ final class FixtureStore {
         case missing(String)
         case unreadable(String, String)
         case invalidJSON(file: String, JSONParser.Failure)
+        /// The fixtures folder itself is missing: the loader says so once, not once per response.
+        case folderMissing
 
-        func problem(referencedFrom contract: String, at path: String) -> LoadProblem {
+        func problem(referencedFrom contract: String, at path: String) -> LoadProblem? {
             switch self {
+            case .folderMissing:
+                nil
             case .escapes(let reference):
                 LoadProblem(file: contract, location: .jsonPath(path), message: "fixture \"\(reference)\" leaves the fixtures folder; references must stay inside it")
             case .missing(let reference):
@@ -46,7 +50,7 @@ final class FixtureStore {
 
     private func read(_ reference: String) -> Result<Fixture, Failure> {
         guard !reference.isEmpty, !reference.hasPrefix("/") else { return .failure(.escapes(reference)) }
-        guard let root else { return .failure(.missing(reference)) }
+        guard let root else { return .failure(.folderMissing) }
         // A reference that climbs out (`../x`) is refused even when the target does not exist.
         var depth = 0
         for component in reference.split(separator: "/") where component != "." {

@@ -16,10 +16,17 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
             }
         }
 
-        /// An optional `-` and 1 to 18 digits (so it fits an `Int`).
+        /// An optional `-` and digits whose value fits an Int64 (-9223372036854775808 to
+        /// 9223372036854775807): 19-digit ids, as snowflake and int64 APIs issue, included.
         static func isInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            let digits = bytes.first == UInt8(ascii: "-") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
-            return !digits.isEmpty && digits.count <= 18 && digits.allSatisfy { $0 >= 48 && $0 <= 57 }
+            let negative = bytes.first == UInt8(ascii: "-")
+            let digits = negative ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+            guard !digits.isEmpty, digits.count <= 19, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return false }
+            guard digits.count == 19 else { return true }
+            // 19 digits: compare with the limit digit by digit (no conversion that could overflow).
+            let limit = Array((negative ? "9223372036854775808" : "9223372036854775807").utf8)
+            for (digit, most) in zip(digits, limit) where digit != most { return digit < most }
+            return true
         }
     }
 
@@ -57,6 +64,10 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         let pieces = text == "/" ? [] : text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { Substring($0) }
         for piece in pieces {
+            // Express and Rails write parameters `:id`; here that would be a literal colon, never matched by a real id.
+            if piece.hasPrefix(":"), piece.count > 1, piece.dropFirst().utf8.allSatisfy({ ASCII.isIdentifier($0) }) {
+                throw ParseError(description: "\"\(piece)\" is Express-style: write the parameter as {\(piece.dropFirst())} (or {\(piece.dropFirst()):int})")
+            }
             if piece.hasPrefix("{") {
                 guard piece.hasSuffix("}") else { throw ParseError(description: "unclosed parameter \"\(piece)\"") }
                 let inner = piece.dropFirst().dropLast()
