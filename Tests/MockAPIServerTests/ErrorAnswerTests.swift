@@ -19,6 +19,16 @@ struct ErrorAnswerTests {
         }
     }
 
+    @Test func theRootPointsAtTheRouteList() async throws {
+        try await withMockServer { server in
+            let root = try RawHTTP.request(server.port, "GET", "/")
+            #expect(root.status == 404)
+            let hint = (root.json as? [String: Any])?["hint"] as? String
+            #expect(hint == "this is mockapi serving 19 contracts: GET /__mockapi/routes lists them")
+            #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/routes").status == 200)
+        }
+    }
+
     @Test func trailingSlashIsCalledOneAndItsContractComesFirst() async throws {
         try await withMockServer { server in
             let response = try RawHTTP.request(server.port, "GET", "/v1/categories/")

@@ -17,10 +17,12 @@ public enum ErrorResponses {
         }
         // The journal, the log line and `mockapi coverage` show only the problem: it carries the nearest reason.
         let closest = nearest.first.map { " (nearest \(set.contracts[$0.contract].name): \($0.reason))" } ?? ""
-        return GeneratedResponse(status: 404, json: [
-            "error": .string("no contract matches \(rawMethod) \(path)"),
-            "nearest": .array(candidates),
-        ], problem: "no contract matches \(rawMethod) \(path)" + closest)
+        var body = JSONObject([("error", .string("no contract matches \(rawMethod) \(path)")), ("nearest", .array(candidates))])
+        if path == "/" {
+            // Someone opened the server's root in a browser or with curl to see what it is.
+            body["hint"] = .string("this is mockapi serving \(set.contracts.count) contracts: GET /__mockapi/routes lists them")
+        }
+        return GeneratedResponse(status: 404, json: .object(body), problem: "no contract matches \(rawMethod) \(path)" + closest)
     }
 
     public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
