@@ -22,7 +22,4 @@ final class BufferBudget: Sendable {
     func release(_ bytes: Int) {
         if bytes > 0 { held.subtract(bytes, ordering: .relaxed) }
     }
-
-    /// Bytes held now (tests).
-    var bytesHeld: Int { held.load(ordering: .relaxed) }
 }

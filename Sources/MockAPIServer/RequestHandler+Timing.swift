@@ -8,8 +8,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Answers that wait or break on purpose (delays, faults) and the reload, none of which holds a
-/// worker thread: the connection is suspended and the answer queued when it is woken.
+/// Answers that wait or break on purpose (delays, faults) and admin actions (reload, record save),
+/// none of which holds a worker thread: the connection is suspended and the answer queued when it is woken.
 extension RequestHandler {
     /// A contract's response, with the delay or fault the request (`Prefer`), the response or the
     /// server (`--delay`) asks for.
@@ -112,13 +112,20 @@ extension RequestHandler {
         }
     }
 
-    /// `POST /__mockapi/reload`: loads the set off the worker threads, swaps it in if usable,
-    /// and answers with what happened.
+    /// `POST /__mockapi/reload`: loads the set off the worker threads (`startAdminAction`), swaps it in
+    /// if usable, and answers with what happened.
     func startReload(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard let reload else {
             let refusal = GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])
             return queue(refusal, context, connection, path: path, journal: false)
         }
+        return startAdminAction(reload, context, connection: connection, path: path)
+    }
+
+    /// An admin action (`POST /__mockapi/reload`, `POST /__mockapi/record/save`), run off the worker
+    /// threads while the connection is parked; its answer is queued when it is woken.
+    func startAdminAction(_ action: @escaping @Sendable () -> GeneratedResponse, _ context: RequestContext, connection: OpaquePointer,
+                          path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let reply = DeferredReply()
         context.pending = .deferred(reply)
         guard suspensions.suspend(connection, owner: context.parking) else {
@@ -127,7 +134,7 @@ extension RequestHandler {
         }
         let parked = ParkedConnection(pointer: connection), owner = context.parking
         DispatchQueue.global().async { [self] in
-            let result = reload()
+            let result = action()
             reply.reply.withLock { $0 = result }
             suspensions.resume(parked.pointer, owner: owner)
         }

@@ -72,7 +72,7 @@ extension ServerConfiguration {
          ("--max-json-bytes", Double(maxJSONBytes), .bytes),
          ("--max-buffered-bytes", Double(maxBufferedBytes), .bytes),
          ("--min-body-rate", Double(minBodyBytesPerSecond), .bodyRate),
-         ("body rate grace", Double(bodyRateGraceSeconds), .headerTimeoutSeconds),
+         ("bodyRateGraceSeconds", Double(bodyRateGraceSeconds), .headerTimeoutSeconds),
          ("--max-connections", Double(maxConnections), .connections),
          ("--max-connections-per-ip", Double(maxConnectionsPerIP), .connections),
          ("--threads", Double(threads), .threads),

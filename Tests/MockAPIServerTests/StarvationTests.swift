@@ -26,11 +26,12 @@ struct StarvationTests {
                 try client.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\nPrefer: delay=60000\r\n\r\n")
                 clients.append(client)
             }
-            for _ in 0..<500 where server.server.requestsInFlight < 20 { try await Task.sleep(for: .milliseconds(10)) }
+            // Polled on this thread (usleep): a busy test pool would stretch Task.sleep past what is measured.
+            for _ in 0..<500 where server.server.requestsInFlight < 20 { usleep(10_000) }
             #expect(server.server.requestsInFlight == 20)
             clients.removeAll() // closes every socket
             let closedAt = Date()
-            for _ in 0..<500 where server.server.requestsInFlight > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<500 where server.server.requestsInFlight > 0 { usleep(10_000) }
             #expect(server.server.requestsInFlight == 0)
             #expect(Date().timeIntervalSince(closedAt) < 3)
             let abandoned = server.journal().filter { $0.problem?.contains("closed the connection before the delayed answer") ?? false }

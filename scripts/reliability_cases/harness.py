@@ -1,6 +1,7 @@
 """What every reliability case shares: a `mockapi serve` known by its PID, raw exchanges on
 loopback, and the pass/fail tally."""
 
+import http.client
 import signal
 import socket
 import subprocess
@@ -136,3 +137,16 @@ def expect_status(results: Results, port: int, name: str, data: bytes, status: i
     return received
 
 
+
+
+def fetch(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
+          timeout: float = 5) -> tuple[int, dict[str, str], bytes]:
+    """One well-formed request through http.client (a second HTTP implementation): status,
+    headers by lowercased name, and the body (de-chunked)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, {name.lower(): value for name, value in response.getheaders()}, response.read()
+    finally:
+        connection.close()

@@ -7,10 +7,9 @@ import os
 import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-from .harness import REPO, Results, Server, exchange, expect_status, header_of, request, status_of
+from .harness import REPO, Results, Server, exchange, expect_status, fetch, header_of, request, status_of
 
 
 def run(results: Results, binary):
@@ -86,8 +85,7 @@ def admin_writes(results: Results, port: int):
 
 
 def journal(port: int) -> list[dict]:
-    _, received = exchange(port, raw("GET", "/__mockapi/requests", [("Host", "127.0.0.1")]))
-    return json.loads(body_of(received))
+    return json.loads(fetch(port, "GET", "/__mockapi/requests")[2])
 
 
 def redaction(results: Results, port: int):

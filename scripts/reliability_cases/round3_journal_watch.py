@@ -10,7 +10,7 @@ import threading
 import time
 from pathlib import Path
 
-from .harness import REPO, Results, Server
+from .harness import REPO, Results, Server, fetch
 
 JOURNAL_BYTES = 8 * 1024 * 1024
 CLIENTS = 16
@@ -74,26 +74,15 @@ def journal_under_byte_pressure(results: Results, binary):
 
 
 def journal_page(port: int, query: str) -> tuple[int, dict[str, str], list]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        connection.request("GET", f"/__mockapi/requests?{query}")
-        response = connection.getresponse()
-        body = response.read()
-        headers = {name.lower(): value for name, value in response.getheaders()}
-        return response.status, headers, json.loads(body) if response.status == 200 else []
-    finally:
-        connection.close()
+    status, headers, body = fetch(port, "GET", f"/__mockapi/requests?{query}", timeout=30)
+    return status, headers, json.loads(body) if status == 200 else []
 
 
 def category_body(port: int) -> str:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
     try:
-        connection.request("GET", "/v1/categories/34")
-        return connection.getresponse().read().decode()
+        return fetch(port, "GET", "/v1/categories/34")[2].decode()
     except OSError:
         return ""
-    finally:
-        connection.close()
 
 
 def category(name: str) -> str:

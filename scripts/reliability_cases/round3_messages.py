@@ -1,11 +1,10 @@
 """Issue 19, "Messages the team had to decode": what the server and the gate commands say, checked
 on the wire and from the command line (default flags, bundled contracts, loopback only)."""
 
-import http.client
 import json
 import subprocess
 
-from .harness import REPO, Results, Server, exchange, status_of
+from .harness import REPO, Results, Server, exchange, fetch, status_of
 
 COMMAND_TIMEOUT = 30
 
@@ -24,18 +23,8 @@ def run(results: Results, binary):
     command_line_messages(results, binary)
 
 
-def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, dict(response.getheaders()), response.read()
-    finally:
-        connection.close()
-
-
 def trailing_slash_is_called_one(results: Results, port: int):
-    status, _, body = request(port, "GET", "/v1/categories/")
+    status, _, body = fetch(port, "GET", "/v1/categories/")
     nearest = json.loads(body).get("nearest", []) if status == 404 else []
     first = nearest[0] if nearest else {}
     results.check(first.get("contract") == "categories"
@@ -45,11 +34,11 @@ def trailing_slash_is_called_one(results: Results, port: int):
 
 def match_rules_show_the_value_the_request_had(results: Results, port: int):
     body = json.dumps({"access_token": "t", "intent": "signup"}).encode()
-    status, _, answer = request(port, "PUT", "/v1/facebook/access_token", body, {"Content-Type": "application/json"})
+    status, _, answer = fetch(port, "PUT", "/v1/facebook/access_token", body, {"Content-Type": "application/json"})
     error = json.loads(answer).get("error", "") if status == 404 else ""
     results.check('facebook_signup wants json.intent = "register", the request has "signup"' in error,
                   "messages: match rule and value", f"{status} {answer[:300]!r}")
-    status, _, answer = request(port, "PUT", "/v1/facebook/access_token", body, {"Content-Type": "text/plain"})
+    status, _, answer = fetch(port, "PUT", "/v1/facebook/access_token", body, {"Content-Type": "text/plain"})
     error = json.loads(answer).get("error", "") if status == 404 else ""
     results.check("came with Content-Type: text/plain, so it was not read as JSON" in error,
                   "messages: JSON body without its Content-Type", f"{status} {answer[:300]!r}")
@@ -67,15 +56,15 @@ def multipart_without_closing_dashes_says_so(results: Results, port: int):
 
 
 def allow_lists_head(results: Results, port: int):
-    status, headers, _ = request(port, "DELETE", "/v1/users/self")
-    results.check(status == 405 and headers.get("Allow") == "GET, HEAD", "messages: Allow lists HEAD", f"{status} {headers}")
-    status, _, _ = request(port, "HEAD", "/v1/categories")
+    status, headers, _ = fetch(port, "DELETE", "/v1/users/self")
+    results.check(status == 405 and headers.get("allow") == "GET, HEAD", "messages: Allow lists HEAD", f"{status} {headers}")
+    status, _, _ = fetch(port, "HEAD", "/v1/categories")
     results.check(status == 200, "messages: HEAD is served on a GET route", f"{status}")
 
 
 def journal_problem_carries_the_nearest_reason(results: Results, port: int):
-    request(port, "GET", "/v1/projects/42/backer/2001")
-    _, _, body = request(port, "GET", "/__mockapi/requests?unmatched")
+    fetch(port, "GET", "/v1/projects/42/backer/2001")
+    _, _, body = fetch(port, "GET", "/__mockapi/requests?unmatched")
     problems = [entry.get("problem") or "" for entry in json.loads(body)]
     results.check(any("(nearest backing: segment 4 is \"backer\"" in problem for problem in problems),
                   "messages: journal 404 problem names the nearest contract", f"{problems[-3:]}")
@@ -88,7 +77,7 @@ def coverage_on_an_empty_journal_fails(results: Results, binary):
         empty = command(binary, ["coverage", "--base-url", base])
         results.check(empty.returncode == 1 and "no requests reached the server: is the client pointed at it?" in empty.stdout,
                       "messages: coverage fails on an empty journal", f"{empty.returncode} {empty.stdout[-300:]!r}")
-        request(server.port, "GET", "/v1/categories")
+        fetch(server.port, "GET", "/v1/categories")
         one = command(binary, ["coverage", "--base-url", base])
         results.check(one.returncode == 0, "messages: coverage passes once a request came", f"{one.returncode} {one.stdout[-300:]!r}")
     finally:

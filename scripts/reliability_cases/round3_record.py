@@ -2,7 +2,6 @@
 mock, never hangs a client, forwards bodies byte for byte and keeps its admin endpoint guarded.
 The backend is the tests' stand-in (capture-backend.py), plus sockets that accept and never answer."""
 
-import json
 import random
 import shutil
 import socket

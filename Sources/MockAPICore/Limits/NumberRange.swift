@@ -24,10 +24,6 @@ public struct NumberRange: Sendable, Equatable, CustomStringConvertible {
         value.isFinite && value >= lowest && value <= highest
     }
 
-    public func contains(_ value: Int) -> Bool {
-        contains(Double(value))
-    }
-
     /// The same kind of number with a lower ceiling (`--max-delay` narrows the delay range).
     public func capped(at ceiling: Double) -> NumberRange {
         NumberRange(lowest, min(highest, max(lowest, ceiling)), unit)

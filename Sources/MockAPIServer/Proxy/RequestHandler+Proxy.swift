@@ -2,9 +2,8 @@ import CMicroHTTPD
 import Dispatch
 import MockAPICore
 
-/// Requests no contract takes, sent to the real backend (`--proxy-unmatched`, `record`), and the
-/// admin actions of the command running the server. Neither holds a worker thread: the
-/// connection is suspended until the answer is in.
+/// Requests no contract takes, sent to the real backend (`--proxy-unmatched`, `record`). None
+/// holds a worker thread: the connection is suspended until the answer is in.
 extension RequestHandler {
     /// Answers sent on from the target lose the headers that belong to its connection, and the
     /// ones libmicrohttpd writes itself.
@@ -42,24 +41,6 @@ extension RequestHandler {
                 status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
             reply.reply.withLock { $0 = generated }
             // Only this request's connection: if its client left, MHD may have handed the pointer to another.
-            suspensions.resume(parked.pointer, owner: owner)
-        }
-        return .YES
-    }
-
-    /// An admin action of the running command (`POST /__mockapi/record/save`), run off the worker threads.
-    func startAdminAction(_ action: @escaping @Sendable () -> GeneratedResponse, _ context: RequestContext, connection: OpaquePointer,
-                          path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let reply = DeferredReply()
-        context.pending = .deferred(reply)
-        guard suspensions.suspend(connection, owner: context.parking) else {
-            context.pending = nil
-            return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
-        }
-        let parked = ParkedConnection(pointer: connection), owner = context.parking
-        DispatchQueue.global().async { [self] in
-            let result = action()
-            reply.reply.withLock { $0 = result }
             suspensions.resume(parked.pointer, owner: owner)
         }
         return .YES
