@@ -169,3 +169,38 @@ enum ContractGenerator {
         return items.filter { seen.insert($0[keyPath: key]).inserted }
     }
 }
+
+/// `schema/contract.schema.json` describes the format the loader reads: checked by Python's
+/// `jsonschema` (an implementation not ours) over generated contracts that use every key.
+struct ContractSchemaTests {
+    @Test func generatedContractsValidateAgainstTheEditorSchema() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var random = SplitMix64(seed: 0xC0FFEE)
+        for index in 0..<300 {
+            let contract = ContractGenerator.contract(&random)
+            try Data(contract.fileJSON.prettySerialized.utf8).write(to: folder.appendingPathComponent("c\(index).json"))
+        }
+        // One file the loader refuses, so the check is seen to fail.
+        try Data(#"{"name": "bad", "request": {"method": "GET", "path": "/x", "body": {"nullable": 1}}, "responses": {"default": {"status": 200}}}"#.utf8)
+            .write(to: folder.appendingPathComponent("z-bad.json"))
+        let (status, output) = try runSchemaCheck(folder)
+        #expect(status == 1)
+        #expect(output.contains("300 passed, 1 failed"), "\(output)")
+        #expect(output.contains("z-bad.json"))
+    }
+
+    private func runSchemaCheck(_ folder: URL) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", ContractFileRoundTripTests.root.appendingPathComponent("scripts/check-contract-schema").path, folder.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

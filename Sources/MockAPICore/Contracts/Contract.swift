@@ -41,22 +41,26 @@ public final class RequestExpectation: Sendable {
     public let headers: [HeaderExpectation]
     /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
     public let json: [JSONKeyExpectation]?
-    /// Parts of a multipart/form-data body; nil when the contract expects no upload.
+    /// Parts of a multipart/form-data body; nil when the contract expects no upload. With `json`
+    /// too, either body is accepted, told apart by its Content-Type.
     public let multipart: [PartExpectation]?
+    /// Whether the body may be absent or `null`, and whether its object is open.
+    public let body: BodyRules
     /// What tells this contract apart from others on the same method and path; nil for most.
     public let match: RequestMatch?
     /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
     public let example: RequestExample?
 
     public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, match: RequestMatch? = nil,
-                example: RequestExample? = nil) {
+                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, body: BodyRules = BodyRules(),
+                match: RequestMatch? = nil, example: RequestExample? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.json = json
         self.multipart = multipart
+        self.body = body
         self.match = match
         self.example = example
     }
@@ -133,22 +137,57 @@ public struct QueryExpectation: Sendable, Equatable {
     public var name: String
     public var type: QueryValueType = .string
     public var required = true
-    /// Sent as `name[]=a&name[]=b`.
-    public var array = false
+    /// How a list is sent; nil for a single value.
+    public var arrayStyle: ArrayStyle?
     /// The key may come more than once (`page=1&page=1`, as clients that append defaults send it).
     public var repeated = false
-    /// The only values allowed; nil allows any of `type`.
+    /// The only values allowed (for a list, for each element); nil allows any of `type`.
     public var enumValues: [String]?
 
+    /// The ways clients send a list in a query string.
+    public enum ArrayStyle: String, Sendable, CaseIterable {
+        /// `ids[]=1&ids[]=2` (Rails, PHP, Alamofire's default).
+        case brackets
+        /// `ids=1&ids=2` (OpenAPI's form style with explode, URLComponents with one item per value).
+        case repeated
+        /// `ids=1,2` (OpenAPI's form style without explode).
+        case comma
+    }
+
+    /// Whether the key is a list (sent as `arrayStyle` says).
+    public var array: Bool {
+        get { arrayStyle != nil }
+        set { arrayStyle = newValue ? arrayStyle ?? .brackets : nil }
+    }
+
     public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
-                repeated: Bool = false, enumValues: [String]? = nil) {
+                arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil) {
         self.name = name
         self.type = type
         self.required = required
-        self.array = array
+        self.arrayStyle = arrayStyle ?? (array ? .brackets : nil)
         self.repeated = repeated
         self.enumValues = enumValues
     }
+}
+
+/// What a request's body may be beyond its keys or parts: absent, `null`, or an object with keys
+/// the contract does not name. The defaults are strict: a body is required, an object, and closed.
+public struct BodyRules: Sendable, Equatable {
+    /// False: a request without a body keeps the contract (OpenAPI's `requestBody.required: false`).
+    public var required = true
+    /// True: a JSON `null` body keeps the contract.
+    public var nullable = false
+    /// True: top-level JSON keys the contract does not name are allowed (an open object).
+    public var otherKeys = false
+
+    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false) {
+        self.required = required
+        self.nullable = nullable
+        self.otherKeys = otherKeys
+    }
+
+    public var isDefault: Bool { self == BodyRules() }
 }
 
 public struct HeaderExpectation: Sendable, Equatable {
@@ -206,22 +245,26 @@ public final class JSONValueSchema: Sendable, Equatable {
     public let type: JSONValueType
     /// The only values allowed; nil allows any of `type`.
     public let enumValues: [JSONValue]?
-    /// An object's keys, checked like the top-level body's (unknown keys are violations); nil
-    /// leaves the object unchecked.
+    /// An object's keys, checked like the top-level body's (unknown keys are violations unless
+    /// `otherKeys`); nil leaves the object unchecked.
     public let properties: [JSONKeyExpectation]?
+    /// Keys `properties` does not name are allowed (an open object, JSON Schema's default).
+    public let otherKeys: Bool
     /// What every element of an array must be; nil leaves them unchecked.
     public let items: JSONValueSchema?
 
     public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-                items: JSONValueSchema? = nil) {
+                otherKeys: Bool = false, items: JSONValueSchema? = nil) {
         self.type = type
         self.enumValues = enumValues
         self.properties = properties
+        self.otherKeys = otherKeys
         self.items = items
     }
 
     public static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
-        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties && lhs.items == rhs.items)
+        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
+            && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
     }
 }
 

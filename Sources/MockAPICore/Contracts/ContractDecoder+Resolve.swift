@@ -39,7 +39,7 @@ extension ContractDecoder {
             }
         }
         return RequestExpectation(method: source.method, path: template, query: query, headers: headers, json: source.json,
-                                  multipart: source.multipart, match: source.match, example: source.example)
+                                  multipart: source.multipart, body: source.body, match: source.match, example: source.example)
     }
 
     private mutating func resolveResponse(_ source: ContractFile.Response, request: RequestExpectation?, at here: String) -> ResponseDefinition {
@@ -62,6 +62,7 @@ extension ContractDecoder {
             response.contentType = "application/json"
         }
         // After the headers: a Content-Type among them is what a browser goes by.
+        guard source.placeholders else { return response }
         response.template = resolveTemplate(response, request: request, at: source.fixture != nil ? "\(here).fixture" : "\(here).body")
         return response
     }

@@ -29,6 +29,13 @@ extension ContractFile {
         if !headers.isEmpty { request["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
         if let json { request["json"] = .object(JSONObject(json.map { ($0.key, .object($0.fileJSON)) })) }
         if let multipart { request["multipart"] = .array(multipart.map { .object($0.fileJSON) }) }
+        if !body.isDefault {
+            var rules = JSONObject()
+            if !body.required { rules["required"] = false }
+            if body.nullable { rules["nullable"] = true }
+            if body.otherKeys { rules["otherKeys"] = true }
+            request["body"] = .object(rules)
+        }
         if let match { request["match"] = .object(match.fileJSON) }
         if let example { request["example"] = .object(example.fileJSON) }
         return request
@@ -44,6 +51,7 @@ extension ContractFile.Response {
         if let when { spec["when"] = .object(when.fileJSON) }
         if let delay { spec["delay"] = delay.fileJSON }
         if let fault { spec["fault"] = .string(fault.rawValue) }
+        if !placeholders { spec["placeholders"] = false }
         return spec
     }
 }
@@ -53,7 +61,7 @@ extension QueryExpectation {
         var spec = JSONObject()
         if type != .string { spec["type"] = .string(type.rawValue) }
         if !required { spec["required"] = false }
-        if array { spec["array"] = true }
+        if let arrayStyle { spec["array"] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
         if repeated { spec["repeated"] = true }
         if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
         return spec
@@ -91,6 +99,7 @@ extension JSONValueSchema {
         if type != .any && type != implied { spec["type"] = .string(type.rawValue) }
         if let enumValues { spec["enum"] = .array(enumValues) }
         if let properties { spec["properties"] = .object(JSONObject(properties.map { ($0.key, .object($0.fileJSON)) })) }
+        if otherKeys { spec["otherKeys"] = true }
         if let items { spec["items"] = .object(items.fileJSON) }
         return spec
     }
