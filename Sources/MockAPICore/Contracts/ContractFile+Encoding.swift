@@ -42,6 +42,25 @@ extension ContractFile {
     }
 }
 
+extension SetDefaults {
+    /// `_defaults.json`; nil when there is nothing to write.
+    public var fileJSON: JSONValue? {
+        guard !query.isEmpty || !headers.isEmpty else { return nil }
+        var root = JSONObject()
+        if !query.isEmpty { root["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
+        if !headers.isEmpty { root["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
+        return .object(root)
+    }
+
+    /// Parses `_defaults.json` on its own; the problems are the ones `lint` reports for it.
+    public static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
+        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
+        let defaults = decoder.decodeDefaults(json)
+        guard decoder.problems.isEmpty else { throw ContractSetError(problems: decoder.problems) }
+        return defaults
+    }
+}
+
 extension ContractFile.Response {
     var fileJSON: JSONObject {
         var spec = JSONObject([("status", .int(status))])

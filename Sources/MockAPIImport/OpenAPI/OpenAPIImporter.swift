@@ -12,6 +12,7 @@ public struct OpenAPIImporter {
     public init() {}
 
     public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
+        if let exported = try Self.exportedSet(url) { return exported }
         let document = try OpenAPIDocumentLoader.load(url)
         return importDocument(document, file: url.lastPathComponent)
     }
@@ -43,6 +44,18 @@ public struct OpenAPIImporter {
             }
         }
         return result
+    }
+}
+
+extension OpenAPIImporter {
+    /// A document `mockapi export openapi` wrote carries its contracts as they were: read those.
+    static func exportedSet(_ url: URL) throws(ImportError) -> ImportedSet? {
+        let data = try InputFile.read(url, maxBytes: OpenAPIDocumentLoader.maxDocumentBytes, bound: "100 MB")
+        let bytes = [UInt8](data)
+        guard bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
+              data.range(of: Data("\"\(OpenAPIExporter.setExtension)\"".utf8)) != nil,
+              let document = try? JSONParser.parse(bytes) else { return nil }
+        return ExportedSetReader.read(document, file: url.lastPathComponent)
     }
 }
 
