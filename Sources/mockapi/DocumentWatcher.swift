@@ -9,8 +9,11 @@ import Synchronization
 final class DocumentWatcher: Sendable {
     private let running = Atomic<Bool>(true)
 
+    /// Takes the files' first stamps before it returns, so an edit made right after is seen.
     init(document: String, onChange: @escaping @Sendable () -> Void) {
-        let thread = Thread { [self] in watch(document, onChange: onChange) }
+        let files = DocumentReferences.files(from: document)
+        let first = Self.stamps(files)
+        let thread = Thread { [self] in watch(document, files: files, settled: first, onChange: onChange) }
         thread.name = "mockapi.watch-document"
         thread.start()
     }
@@ -38,9 +41,8 @@ final class DocumentWatcher: Sendable {
         return result
     }
 
-    private func watch(_ document: String, onChange: @Sendable () -> Void) {
-        var files = DocumentReferences.files(from: document)
-        var settled = Self.stamps(files)
+    private func watch(_ document: String, files: [String], settled: [String: Stamp?], onChange: @Sendable () -> Void) {
+        var files = files, settled = settled
         var pending: [String: Stamp?]?
         while running.load(ordering: .relaxed) {
             usleep(250_000)

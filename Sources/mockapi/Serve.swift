@@ -195,14 +195,7 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
             StopSignals.beginServing()
-            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))")
-            if let generated = tls?.generated {
-                Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
-            }
-            if !AdminAccess.isLoopback(host) {
-                Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
-                    + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
-            }
+            // Watching before the listening line: a client that edits once it reads that line is seen.
             let stopWatching: (() -> Void)?
             if !watch {
                 stopWatching = nil
@@ -210,6 +203,14 @@ extension MockAPICommand {
                 stopWatching = Self.watch(document, server).stop
             } else {
                 stopWatching = watchForChanges(server, contractOptions).stop
+            }
+            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))")
+            if let generated = tls?.generated {
+                Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
+            }
+            if !AdminAccess.isLoopback(host) {
+                Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
+                    + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
             }
             let received = StopSignals.wait()
             stopWatching?()

@@ -105,7 +105,7 @@ import Testing
         let server = try CommandLineRunner.Server(["--quiet", "--watch", "--openapi", folder.document])
         try folder.write("text: edited\n", to: "notes.yaml")
         let imports = { (stderr: String) in stderr.components(separatedBy: "mockapi serve: imported ").count - 1 }
-        usleep(1_500_000)
+        usleep(3_000_000) // a poll every 250 ms; the margin is for a busy machine
         let (_, stderr) = server.stop()
         #expect(imports(stderr) == 2, "imported at start and again after notes.yaml changed: \(stderr)")
         #expect(stderr.contains("mockapi: reloaded (1 routes)"), "\(stderr)")
