@@ -74,7 +74,7 @@ enum RequestLogFormatter {
               let contract = contracts.contracts.first(where: { $0.name == name }),
               let definition = contract.responses.first(where: { $0.name == responseName }) else { return [] }
         let contentType = definition.contentType.map { [(name: "Content-Type", value: $0)] } ?? []
-        return contentType + [("Mockapi-Contract", contract.name)] + definition.headers
+        return contentType + [(Responder.contractHeader, contract.name)] + definition.headers
     }
 
     /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.

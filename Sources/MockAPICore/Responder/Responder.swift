@@ -24,6 +24,9 @@ public final class Responder: Sendable {
     public let scenarios = ScenarioState()
     public let journal: RequestJournal
 
+    /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
+    public static let contractHeader = "Mockapi-Contract"
+
     public static let adminPrefix = "/__mockapi/"
     private static let adminPrefixBytes = Array(adminPrefix.utf8)
 
