@@ -240,10 +240,11 @@ final class RequestHandler: Sendable {
         let set = context.state.responder.set
         let contractName = note.contract.map { set.contracts[$0].name }
         let responseName = note.contract.flatMap { contract in note.response.map { set.contracts[contract].responses[$0].name } }
-        journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
-                       query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
-                       parts: context.receivedParts, contract: contractName, response: responseName, status: status, problem: problem)
-        log(context, path: path, status: status, contract: contractName, response: responseName, problem: problem)
+        let record = RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
+                                   bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                                   response: responseName, status: status, problem: problem)
+        journal.record(record, path: UnsafeRawBufferPointer(path))
+        log(record, context, path: path)
     }
 }
 
