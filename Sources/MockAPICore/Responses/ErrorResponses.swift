@@ -67,7 +67,7 @@ public enum ErrorResponses {
             "contract": .string(contract.name),
             "file": .string("\(set.contractsDirectory)/\(contract.file)"),
             "violations": .array(violations.map { ["location": .string($0.location), "message": .string($0.message)] }),
-        ], headers: [("Mockapi-Contract", contract.name)],
+        ], headers: [(Responder.contractHeader, contract.name)],
            problem: violations.map { "\($0.location): \($0.message)" }.joined(separator: "; "))
     }
 
@@ -76,7 +76,7 @@ public enum ErrorResponses {
         var json: JSONObject = ["type": "urn:mockapi:malformed-request", "title": "malformed request", "status": 400, "detail": .string(detail)]
         if let contract { json["contract"] = .string(contract.name) }
         return GeneratedResponse(status: 400, contentType: problemType, json: .object(json),
-                                 headers: contract.map { [("Mockapi-Contract", $0.name)] } ?? [], problem: detail)
+                                 headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.
