@@ -45,6 +45,8 @@ public enum ContractGenerator {
         let names = ["default"] + unique((0..<Int.random(in: 0...3, using: &random)).map { _ in word(&random) }, by: \.self).filter { $0 != "default" }
         contract.responses = names.map { response($0, &random) }
         if Bool.random(using: &random) { contract.sequence = names.shuffled(using: &random) }
+        if Bool.random(using: &random) { contract.refusal = names.randomElement(using: &random) }
+        if !contract.headers.isEmpty, Bool.random(using: &random) { contract.headers[0].refusal = names.randomElement(using: &random) }
         return contract
     }
 

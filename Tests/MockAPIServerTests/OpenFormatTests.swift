@@ -100,3 +100,50 @@ struct OpenFormatTests {
         return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 }
+
+/// A contract's own refusal: the API's 400 or 401 with its error body instead of mockapi's 422,
+/// still journaled as refused (with the violations in `Mockapi-Problem`).
+struct RefusalTests {
+    static let contract = #"""
+    {"name": "create_pet",
+     "request": {"method": "POST", "path": "/pets",
+       "headers": {"Authorization": {"prefix": "Bearer ", "refusal": "unauthorized"}},
+       "json": {"name": {"type": "string"}}},
+     "responses": {"default": {"status": 201, "body": {"id": 1}},
+                   "invalid": {"status": 400, "fixture": "bad.json"},
+                   "unauthorized": {"status": 401, "body": {"message": "no token"}, "headers": {"WWW-Authenticate": "Bearer"}}},
+     "refusal": "invalid"}
+    """#
+
+    @Test func aBrokenRequestGetsTheContractsOwnRefusalAndIsJournaledAsRefused() async throws {
+        let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract], fixtures: ["bad.json": #"{"error": "bad request"}"#])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let json = ["Content-Type": "application/json"]
+            let noToken = try RawHTTP.request(server.port, "POST", "/pets", headers: json, body: Data(#"{"name": "Rex"}"#.utf8))
+            #expect(noToken.status == 401)
+            #expect(noToken.text == #"{"message":"no token"}"#)
+            #expect(noToken.headers["www-authenticate"] == "Bearer")
+            let badBody = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                                              body: Data(#"{"name": 7}"#.utf8))
+            #expect(badBody.status == 400)
+            #expect(badBody.text == #"{"error": "bad request"}"#)
+            #expect(badBody.headers["mockapi-problem"] == "body.name: expected string, found int")
+            let good = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                                           body: Data(#"{"name": "Rex"}"#.utf8))
+            #expect(good.status == 201)
+            #expect(server.journal().map(\.problem) == ["header.Authorization: required header is missing", "body.name: expected string, found int", nil])
+            #expect(server.requests(violations: true).count == 2)
+        }
+    }
+
+    @Test func aRefusalNamingNoResponseIsALoadError() throws {
+        let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract.replacingOccurrences(of: #""refusal": "invalid""#, with: #""refusal": "invalidd""#)],
+                                           fixtures: ["bad.json": "{}"])
+        do {
+            _ = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems.map(\.description).contains { $0.hasSuffix(#"$.refusal: no response named "invalidd" (have: default, invalid, unauthorized)"#) })
+        }
+    }
+}

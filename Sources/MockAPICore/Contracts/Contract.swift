@@ -15,9 +15,26 @@ public final class Contract: Sendable {
     /// The file as written (fixture references rather than bytes, no set defaults): what
     /// `export` writes back. Nil for a contract built in code.
     public let source: ContractFile?
+    /// The response a request that breaks the contract gets instead of mockapi's 422, as the API
+    /// itself would refuse it; nil for the 422. A header's own refusal comes first.
+    public let refusal: Refusal?
+
+    /// Indexes into `responses`: the contract's refusal, and per header location (`header.Authorization`) its own.
+    public struct Refusal: Sendable {
+        public var response: Int?
+        public var byHeader: [(location: String, response: Int)] = []
+
+        /// The response for these violations: the first header with a refusal of its own, else the contract's.
+        public func response(for violations: [Violation]) -> Int? {
+            for violation in violations {
+                if let match = byHeader.first(where: { $0.location == violation.location }) { return match.response }
+            }
+            return response
+        }
+    }
 
     public init(name: String, description: String? = nil, file: String, request: RequestExpectation,
-                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil) {
+                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil, refusal: Refusal? = nil) {
         self.name = name
         self.description = description
         self.file = file
@@ -25,6 +42,7 @@ public final class Contract: Sendable {
         self.responses = responses
         self.sequence = sequence
         self.source = source
+        self.refusal = refusal
     }
 
     public var defaultResponseIndex: Int { responses.firstIndex { $0.name == "default" } ?? 0 }
@@ -197,12 +215,17 @@ public struct HeaderExpectation: Sendable, Equatable {
     public var prefixes: [String] = []
     /// The only values allowed; nil allows any.
     public var enumValues: [String]?
+    /// The contract's response a request gets when this header is missing or wrong (a 401 with
+    /// the API's own error body), instead of the contract's refusal.
+    public var refusal: String?
 
-    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil) {
+    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
+                refusal: String? = nil) {
         self.name = name
         self.required = required
         self.prefixes = prefix.map { [$0] + prefixes } ?? prefixes
         self.enumValues = enumValues
+        self.refusal = refusal
     }
 }
 

@@ -4,7 +4,7 @@ extension ContractDecoder {
     /// a placeholder, so the second step still finds the problems it alone can see (a missing fixture).
     mutating func decodeFile(_ root: JSONValue) -> ContractFile? {
         guard let object = expectObject(root, at: "$") else { return nil }
-        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence"], at: "$")
+        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence", "refusal"], at: "$")
         let name = requireString(object, "name", at: "$") ?? ""
         if object["name"] != nil, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
@@ -18,6 +18,11 @@ extension ContractDecoder {
             problem(at: "$", "missing key \"responses\"")
         }
         if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
+        contract.refusal = optionalString(object, "refusal", at: "$")
+        let refusals = [("$.refusal", contract.refusal)] + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
+        for case let (path, name?) in refusals where !contract.responses.contains(where: { $0.name == name }) {
+            problem(at: path, "no response named \"\(name)\" (have: \(contract.responses.map(\.name).joined(separator: ", ")))")
+        }
         return contract
     }
 
@@ -129,7 +134,7 @@ extension ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["required", "prefix", "enum"], at: here)
+            checkKeys(spec, allowed: ["required", "prefix", "enum", "refusal"], at: here)
             var prefixes: [String] = []
             switch spec["prefix"] {
             case .string(let prefix)?: prefixes = [prefix]
@@ -138,7 +143,8 @@ extension ContractDecoder {
             case nil: break
             }
             return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
-                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") })
+                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") },
+                                     refusal: optionalString(spec, "refusal", at: here))
         }
     }
 
@@ -215,8 +221,11 @@ extension ContractDecoder {
         guard let object = expectObject(root, at: "$") else { return SetDefaults() }
         checkKeys(object, allowed: ["$schema", "description", "query", "headers"], at: "$")
         _ = optionalString(object, "description", at: "$")
-        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [],
-                           headers: object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? [])
+        let headers = object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? []
+        for header in headers where header.refusal != nil {
+            problem(at: "$.headers.\(header.name).refusal", "a refusal names one of a contract's responses: set it in the contracts")
+        }
+        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [], headers: headers)
     }
 
     // MARK: responses

@@ -9,6 +9,7 @@ extension ContractFile {
         root["request"] = .object(requestJSON)
         root["responses"] = .object(JSONObject(responses.map { ($0.name, .object($0.fileJSON)) }))
         if let sequence { root["sequence"] = .array(sequence.map(JSONValue.string)) }
+        if let refusal { root["refusal"] = .string(refusal) }
         return .object(root)
     }
 
@@ -94,6 +95,7 @@ extension HeaderExpectation {
         if prefixes.count == 1 { spec["prefix"] = .string(prefixes[0]) }
         if prefixes.count > 1 { spec["prefix"] = .array(prefixes.map(JSONValue.string)) }
         if let enumValues { spec["enum"] = .array(enumValues.map(JSONValue.string)) }
+        if let refusal { spec["refusal"] = .string(refusal) }
         return spec
     }
 }

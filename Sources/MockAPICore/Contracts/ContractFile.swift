@@ -24,6 +24,8 @@ public struct ContractFile: Sendable, Equatable {
     public var responses: [Response] = []
     /// Response names served in turn; the last repeats.
     public var sequence: [String]?
+    /// The response a request that breaks the contract gets, instead of mockapi's 422.
+    public var refusal: String?
 
     public init(name: String, description: String? = nil, method: HTTPMethod, path: String) {
         self.name = name

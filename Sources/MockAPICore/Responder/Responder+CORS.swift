@@ -4,7 +4,7 @@ extension Responder {
     /// On every answer when CORS is on (prepared ones get them once, at start).
     public static let corsHeaders: [(name: String, value: String)] = [
         ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Expose-Headers", [contractHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
+        ("Access-Control-Expose-Headers", [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
             .joined(separator: ", ")),
     ]
 

@@ -26,6 +26,8 @@ public final class Responder: Sendable {
 
     /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
     public static let contractHeader = "Mockapi-Contract"
+    /// On a contract's own refusal (`"refusal"`), the violations mockapi found, which its body does not say.
+    public static let problemHeader = "Mockapi-Problem"
 
     public static let adminPrefix = "/__mockapi/"
     private static let adminPrefixBytes = Array(adminPrefix.utf8)

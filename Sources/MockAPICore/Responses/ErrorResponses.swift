@@ -59,8 +59,17 @@ public enum ErrorResponses {
         ], problem: error)
     }
 
+    /// mockapi's 422 problem+json, or the contract's own refusal (`"refusal": "invalid"`) with the
+    /// same journal problem, so `coverage` and `verify` still see a refused request.
     public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
-        GeneratedResponse(status: 422, contentType: problemType, json: [
+        let problem = violations.map { "\($0.location): \($0.message)" }.joined(separator: "; ")
+        if let index = contract.refusal?.response(for: violations) {
+            let response = contract.responses[index]
+            return GeneratedResponse(status: response.status, contentType: response.contentType ?? "", body: response.body,
+                                     headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
+                                     problem: problem)
+        }
+        return GeneratedResponse(status: 422, contentType: problemType, json: [
             "type": "urn:mockapi:contract-violation",
             "title": .string("request does not match contract \"\(contract.name)\""),
             "status": 422,
@@ -68,7 +77,13 @@ public enum ErrorResponses {
             "file": .string("\(set.contractsDirectory)/\(contract.file)"),
             "violations": .array(violations.map { ["location": .string($0.location), "message": .string($0.message)] }),
         ], headers: [(Responder.contractHeader, contract.name)],
-           problem: violations.map { "\($0.location): \($0.message)" }.joined(separator: "; "))
+           problem: problem)
+    }
+
+    /// One line of visible ASCII, at most 1,000 bytes: what a header value may carry.
+    private static func headerSafe(_ text: String) -> String {
+        let visible = text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
+        return String(String(visible).prefix(1000))
     }
 
     /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
