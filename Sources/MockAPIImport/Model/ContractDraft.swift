@@ -9,7 +9,7 @@ public struct ContractDraft: Sendable, Equatable {
     public var description: String?
     /// Subfolder of `contracts/` (and of `fixtures/` for its fixtures).
     public var folder: String
-    public var method: HTTPMethod
+    public var method: RequestMethod
     /// A path template: `/v1/projects/{id:int}`.
     public var path: String
     public var query: [Query] = []
@@ -27,7 +27,7 @@ public struct ContractDraft: Sendable, Equatable {
     /// A recorded request that keeps the contract, for `verify-backend`.
     public var example: RequestExample?
 
-    public init(name: String, description: String? = nil, folder: String, method: HTTPMethod, path: String) {
+    public init(name: String, description: String? = nil, folder: String, method: RequestMethod, path: String) {
         self.name = name
         self.description = description
         self.folder = folder
