@@ -80,11 +80,15 @@ let package = Package(
         // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
         .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
                           path: "scripts/bench/VerifyBench"),
+        // The README's team: an app client without ClientKit (its router, models, decoder, session) and
+        // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
+        .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
+        .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
-        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
                     exclude: ["Resources"]),
         .testTarget(name: "MockAPIDiffTests", dependencies: ["MockAPIDiff", "MockAPICore", "MockAPITestSupport"]),

@@ -1,15 +1,20 @@
 import ArgumentParser
 import Foundation
 import MockAPICore
+import Synchronization
 
 /// `--contracts` and `--fixtures`, shared by every command that reads a contract set.
 public struct ContractOptions: ParsableArguments {
     // A variable stands in for its flag: the flag beats it, it beats the default.
     @Option(help: "Folder of contract files (*.json); $MOCKAPI_CONTRACTS when not given.")
-    public var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? "contracts"
+    public var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? Self.defaults.withLock(\.contracts)
 
     @Option(help: "Folder the contracts' fixture paths are relative to; $MOCKAPI_FIXTURES when not given.")
-    public var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? "fixtures"
+    public var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? Self.defaults.withLock(\.fixtures)
+
+    /// The folders used when neither flag nor variable names one: `contracts` and `fixtures` in
+    /// the working directory, or what a team's gate set (``VerifyGate``).
+    static let defaults = Mutex((contracts: "contracts", fixtures: "fixtures"))
 
     /// A set, non-empty variable.
     private static func environment(_ name: String) -> String? {

@@ -26,13 +26,23 @@ public struct ReportOptions: ParsableArguments {
     /// `{"error": …}` on stdout, so a pipeline reading the report gets a document; exit 2.
     /// - Parameter stderr: the text for stderr when it is not `mockapi COMMAND: message` (a whole problem report).
     public func unusable(command: String, _ message: String, stderr: String? = nil) -> ExitCode {
-        Output.error(stderr ?? "mockapi \(command): \(message)")
+        unusable(program: "mockapi \(command)", message, stderr: stderr)
+    }
+
+    /// The same, for a program named in full (`mockapi verify`, a team's `contract-gate`).
+    public func unusable(program: String, _ message: String, stderr: String? = nil) -> ExitCode {
+        Output.error(stderr ?? "\(program): \(message)")
         if format == .json { Output.line(JSONValue.object(["error": .string(message)]).prettySerialized) }
         return ExitCode(2)
     }
 
     /// Prints the report in the chosen format and writes the JUnit file; exit 2 when it cannot.
     public func emit(command: String, text: () -> String, json: () -> String, junit junitXML: () -> String) throws {
+        try emit(program: "mockapi \(command)", text: text, json: json, junit: junitXML)
+    }
+
+    /// The same, for a program named in full.
+    public func emit(program: String, text: () -> String, json: () -> String, junit junitXML: () -> String) throws {
         switch format {
         case .text: Output.line(text())
         case .json: Output.line(json())
@@ -43,7 +53,7 @@ public struct ReportOptions: ParsableArguments {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(junitXML().utf8).write(to: url)
         } catch {
-            Output.error("mockapi \(command): cannot write \(junit): \(error.localizedDescription)")
+            Output.error("\(program): cannot write \(junit): \(error.localizedDescription)")
             throw ExitCode(2)
         }
     }
@@ -68,13 +78,18 @@ public struct AdminTokenOption: ParsableArguments {
 
 /// `--base-url` read as an http(s) URL, or exit 2 naming it.
 func serverURL(_ text: String, command: String, reportOptions: ReportOptions? = nil) throws -> URL {
+    try serverURL(text, program: "mockapi \(command)", reportOptions: reportOptions)
+}
+
+/// The same, for a program named in full.
+func serverURL(_ text: String, program: String, reportOptions: ReportOptions? = nil) throws -> URL {
     guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
         let message = "--base-url \"\(text)\" is not an http(s) URL"
         guard let reportOptions else {
-            Output.error("mockapi \(command): \(message)")
+            Output.error("\(program): \(message)")
             throw ExitCode(2)
         }
-        throw reportOptions.unusable(command: command, message)
+        throw reportOptions.unusable(program: program, message)
     }
     return url
 }

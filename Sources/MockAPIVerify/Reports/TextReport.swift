@@ -11,9 +11,10 @@ func unhandledSentence(_ route: RouteResult) -> String? {
 
 /// The human report: one line per passing route, one block per failing one, a summary last.
 public enum TextReport {
-    public static func render(_ report: VerifyReport, color: Bool = false) -> String {
+    /// - Parameter name: the command that ran, first on the first line (a team's gate gives its own).
+    public static func render(_ report: VerifyReport, color: Bool = false, name: String = "mockapi verify") -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        var lines = ["mockapi verify: \(report.routes.count) routes against \(report.target)", ""]
+        var lines = ["\(name): \(report.routes.count) route\(report.routes.count == 1 ? "" : "s") against \(report.target)", ""]
         let width = report.routes.map(\.name.count).max() ?? 0
         for route in report.routes {
             let request = route.request.map { "\($0.method) \(pathAndQuery($0.url))" } ?? ""
