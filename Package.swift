@@ -84,6 +84,8 @@ let package = Package(
         // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
         .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
         .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
+        // The README's ClientKit blocks, compiled and run.
+        .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
