@@ -21,4 +21,7 @@ public enum BundledClientChecks {
 
     /// One check per route kind, with `configuration`.
     public static var all: [RouteCheck] { RouteCheck.all(RouteKind.self, configuration: configuration) }
+
+    /// The bundled client's deep-link matcher: every web link on its host must open a screen.
+    public static let deepLinks = DeepLinkCheck(hosts: [Navigation.host]) { url in Navigation.match(url) != nil }
 }

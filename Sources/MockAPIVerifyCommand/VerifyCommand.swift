@@ -59,6 +59,7 @@ public struct VerifyCommand: AsyncParsableCommand {
     private struct Client: Sendable {
         var checks: @Sendable (ContractSet) -> [RouteCheck]
         var transport: Transport
+        var deepLinks: DeepLinkCheck?
         /// Said first when none of the routes claims a contract of the set.
         var foreignSetHint: String?
     }
@@ -69,9 +70,10 @@ public struct VerifyCommand: AsyncParsableCommand {
     /// sets its bundled client's).
     /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
     ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
+    /// - Parameter deepLinks: the client's deep-link matcher, for the fixtures' web links.
     public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
-                           foreignSetHint: String? = nil) {
-        client.withLock { $0 = Client(checks: checks, transport: transport, foreignSetHint: foreignSetHint) }
+                           deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil) {
+        client.withLock { $0 = Client(checks: checks, transport: transport, deepLinks: deepLinks, foreignSetHint: foreignSetHint) }
     }
 
     /// Names the command and its default contract folders for every later run (a team's gate).
@@ -82,15 +84,16 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
     /// - Parameter gate: the gate's name and contract folders; `mockapi verify`'s when not given.
-    public static func main(gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared) async {
-        await main(gate: gate, checks: { _ in checks }, transport: transport)
+    public static func main(gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared,
+                            deepLinks: DeepLinkCheck? = nil) async {
+        await main(gate: gate, checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
     }
 
     /// The same, for checks made from the loaded contract set (generated clients, large APIs).
     public static func main(gate: VerifyGate = .mockapi, checks: @escaping @Sendable (ContractSet) -> [RouteCheck],
-                            transport: Transport = .shared) async {
+                            transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async {
         use(gate: gate)
-        use(checks: checks, transport: transport)
+        use(checks: checks, transport: transport, deepLinks: deepLinks)
         await main()
     }
 
@@ -117,7 +120,7 @@ public struct VerifyCommand: AsyncParsableCommand {
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
                                     strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-                                    transport: client.transport, adminToken: admin.adminToken)
+                                    transport: client.transport, adminToken: admin.adminToken, deepLinks: client.deepLinks)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {

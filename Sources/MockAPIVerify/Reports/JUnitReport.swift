@@ -8,8 +8,8 @@ public enum JUnitReport {
     public static func render(_ report: VerifyReport, name: String = "mockapi verify") -> String {
         let suite = escape(name)
         let classPrefix = escape(name.split(separator: " ").joined(separator: "."))
-        let uncoveredFailures = report.strictCoverage ? report.uncoveredContracts.count : 0
-        let tests = report.routes.count + report.uncoveredContracts.count
+        let uncoveredFailures = (report.strictCoverage ? report.uncoveredContracts.count : 0) + report.deadLinks.count
+        let tests = report.routes.count + report.uncoveredContracts.count + report.deadLinks.count
         let skipped = report.strictCoverage ? 0 : report.uncoveredContracts.count
         var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
                    #"<testsuites name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
@@ -36,6 +36,9 @@ public enum JUnitReport {
             let message = "no client route exercises contract \(contract)"
             let verdict = report.strictCoverage ? #"<failure type="coverage" message="\#(escape(message))"/>"# : #"<skipped message="\#(escape(message))"/>"#
             xml.append(#"    <testcase classname="\#(classPrefix).coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
+        }
+        for link in report.deadLinks {
+            xml.append(#"    <testcase classname="\#(classPrefix).links" name="\#(escape("\(link.source): \(link.jsonPath)"))"><failure type="link" message="\#(escape("\(link.url): \(link.reason)"))"/></testcase>"#)
         }
         xml += ["  </testsuite>", "</testsuites>"]
         return xml.joined(separator: "\n") + "\n"

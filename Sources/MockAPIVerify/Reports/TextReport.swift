@@ -36,6 +36,11 @@ public enum TextReport {
             let label = report.strictCoverage ? paint("FAIL", "31") : paint("warning", "33")
             lines.append("\(label)  contracts no client route exercises: \(report.uncoveredContracts.joined(separator: ", "))")
         }
+        if !report.deadLinks.isEmpty {
+            lines.append("")
+            lines.append("\(paint("FAIL", "31"))  \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s") in the responses:")
+            lines += report.deadLinks.map { "      \($0.description)" }
+        }
         for note in report.notes {
             lines.append("")
             lines.append(paint("note", "33") + "  " + note)
@@ -45,6 +50,7 @@ public enum TextReport {
         lines.append("\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
             + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
             + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
+            + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
             + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")
     }
