@@ -35,4 +35,10 @@ public struct DeadLink: Sendable, Equatable {
     public var reason: String
 
     public var description: String { "\(source): \(jsonPath): \(url): \(reason)" }
+
+    /// The dead links in every response of `set`: API links no contract serves and, with
+    /// `deepLinks`, web links the app's matcher refuses.
+    public static func find(in set: ContractSet, deepLinks: DeepLinkCheck? = nil) -> [DeadLink] {
+        FixtureLinks.dead(in: set, deepLinks: deepLinks)
+    }
 }

@@ -4,6 +4,11 @@ import MockAPICore
 /// Every link in the set's response bodies, checked: `{{baseURL}}/…` links (next pages, related
 /// resources) must be a GET some contract serves, and web links must pass the app's matcher.
 enum FixtureLinks {
+    /// Every dead link in the whole set (what `mockapi lint` reports).
+    static func dead(in set: ContractSet, deepLinks: DeepLinkCheck? = nil) -> [DeadLink] {
+        dead(in: set, contracts: Set(set.contracts.map(\.name)), deepLinks: deepLinks)
+    }
+
     static let baseURLPlaceholder = "{{baseURL}}"
 
     /// The dead links in the responses of `contracts` (each fixture file read once).

@@ -44,15 +44,18 @@ import Testing
         }
     }
 
-    /// Runs the binary in `folder` (the repository root when nil); stdout, stderr and `exit N`.
+    /// Runs the binary in `folder` (the repository root when nil): stdout and stderr in the
+    /// order written, as a terminal shows them, then `exit N`.
     static func run(_ arguments: [String], in folder: URL? = nil) throws -> String {
-        let (process, stdout, stderr) = CommandLineRunner.process(arguments)
+        let (process, _, _) = CommandLineRunner.process(arguments)
         if let folder { process.currentDirectoryURL = folder }
+        let terminal = Pipe()
+        process.standardOutput = terminal
+        process.standardError = terminal
         try process.run()
-        let out = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let output = String(decoding: terminal.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return err + out + "exit \(process.terminationStatus)\n"
+        return output + "exit \(process.terminationStatus)\n"
     }
 
     @Test func lint() throws {
@@ -74,6 +77,14 @@ import Testing
         try set.write(text.replacingCharacters(in: firstFixture, with: #""fixure""#).replacingOccurrences(of: "{id:int}", with: ":id"),
                       to: "contracts/categories/category.json")
         Self.expectTranscript(#"mockapi lint; echo "exit $?""#, matches: try Self.run(["lint"], in: set.root))
+    }
+
+    @Test func lintStrictOnADeadAPILink() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let page = set.fixtures.appendingPathComponent("activities/page1.json")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        try set.write(text.replacingOccurrences(of: "/v1/activities?cursor=2", with: "/v1/activity?cursor=2"), to: "fixtures/activities/page1.json")
+        Self.expectTranscript(#"mockapi lint --strict; echo "exit $?""#, matches: try Self.run(["lint", "--strict"], in: set.root))
     }
 
     @Test func routes() throws {
