@@ -141,4 +141,46 @@ import Testing
         let output = try Self.run(["coverage", "--base-url", base])
         Self.expectTranscript(#"mockapi coverage --base-url http://127.0.0.1:38659; echo "exit $?""#, matches: output)
     }
+
+    @Test func usageLinesAreTheBinarys() throws {
+        let usages = Self.readme.components(separatedBy: "\n").filter { $0.hasPrefix("USAGE: mockapi ") }
+        #expect(usages.count >= 7)
+        for usage in usages {
+            let words = usage.dropFirst("USAGE: mockapi ".count).split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") && !$0.hasPrefix("-") }
+            let help = try Self.run(words.map(String.init) + ["--help"])
+            #expect(help.contains("\n" + usage + "\n"), "mockapi \(words.joined(separator: " ")) --help has no line \(usage)")
+        }
+    }
+
+    @Test func importHarExample() throws {
+        let folder = try TemporaryContractSet(contracts: [:])
+        let har = BundledAPI.root.appendingPathComponent("Tests/MockAPIImportTests/Resources/mobile-session.har").path
+        Self.expectTranscript("mockapi import har Tests/MockAPIImportTests/Resources/mobile-session.har --out session",
+                              matches: try Self.run(["import", "har", har, "--out", "session"], in: folder.root))
+    }
+
+    /// The journal example: the upload's answer, and the journal after it and a refused PUT.
+    @Test func journalExample() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        let folder = try TemporaryContractSet(contracts: [:])
+        let cover = folder.root.appendingPathComponent("cover.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0] + Array(" cover ".utf8) + [0xFF, 0xD9]).write(to: cover)
+        let base = server.baseURL
+        func local(_ text: String) -> String {
+            Self.normalised(text)
+                .replacingOccurrences(of: #""receivedAt": \d+"#, with: #""receivedAt": T"#, options: .regularExpression)
+                .replacingOccurrences(of: #"boundary=-+[0-9a-f]+"#, with: "boundary=B", options: .regularExpression)
+                .replacingOccurrences(of: #"curl/[0-9.]+"#, with: "curl/V", options: .regularExpression)
+        }
+
+        let upload = try Curl.run(["-s", "-F", "image=@\(cover.path);type=image/jpeg", "\(base)/v1/projects/42/updates/draft/images"])
+        _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": "45"}"#,
+                          "\(base)/v1/projects/42/backers/2001"])
+        let journal = try Curl.run(["-s", "\(base)/__mockapi/requests"])
+
+        let uploadCommand = #"curl -s -F "image=@cover.jpg;type=image/jpeg" http://127.0.0.1:8080/v1/projects/42/updates/draft/images"#
+        #expect(Self.transcript(uploadCommand).map(local) == upload.stdout.components(separatedBy: "\n").map(local).filter { !$0.isEmpty })
+        #expect(Self.transcript("curl -s http://127.0.0.1:8080/__mockapi/requests").map(local) == journal.stdout.components(separatedBy: "\n").map(local).filter { !$0.isEmpty })
+    }
 }
