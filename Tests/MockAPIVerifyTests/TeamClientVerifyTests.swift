@@ -1,11 +1,10 @@
 import Foundation
-import MockAPICore
 import MockAPITestSupport
 import MockAPIVerify
 import TeamApp
 import Testing
 
-/// A team's own client, built without ClientKit (TeamClient/: a URLRequest router, its own
+/// A team's own client, built without ClientKit (Tests/TeamApp: a URLRequest router, its own
 /// decoder, its own multipart encoder, its own session and interceptor), verified against the
 /// bundled contracts it claims. Each planted bug must fail the run naming the route it breaks;
 /// the clean client must pass.
