@@ -9,7 +9,11 @@ import Synchronization
 ///
 /// ```swift
 /// import MockAPIVerifyCommand
-/// @main enum ContractGate { static func main() async { await VerifyCommand.main(checks: MyAPIChecks.all) } }
+/// @main enum ContractGate {
+///     static func main() async {
+///         await VerifyCommand.main(gate: VerifyGate(name: "contract-gate", packageFile: #filePath), checks: MyAPIChecks.all)
+///     }
+/// }
 /// ```
 public struct VerifyCommand: AsyncParsableCommand {
     public static var configuration: CommandConfiguration {
