@@ -33,13 +33,13 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     public enum ScopeOption: String, ExpressibleByArgument, CaseIterable, Sendable { case all, claimed }
 
-    @OptionGroup public var contractOptions: ContractOptions
-    @OptionGroup public var reportOptions: ReportOptions
+    @OptionGroup package var contractOptions: ContractOptions
+    @OptionGroup package var reportOptions: ReportOptions
 
     @Option(help: "Check a running `mockapi serve` at this URL instead of starting one in-process.")
     public var baseURL: String?
 
-    @OptionGroup public var admin: AdminTokenOption
+    @OptionGroup package var admin: AdminTokenOption
 
     @Option(help: "Contracts the client answers for: all, or only those its routes claim.")
     public var scope = ScopeOption.all
