@@ -33,7 +33,9 @@ enum FixtureLinks {
     /// Why the link `text` leads nowhere, or nil when it is live (or not a link this check knows).
     static func deadReason(_ text: String, set: ContractSet, deepLinks: DeepLinkCheck?) -> String? {
         if text.hasPrefix(baseURLPlaceholder) {
+            // A request-echoing placeholder (`{{path.id}}`) stands for a value the request supplies: 1 fits any parameter.
             let path = String(text.dropFirst(baseURLPlaceholder.count).prefix { $0 != "?" && $0 != "#" })
+                .replacingOccurrences(of: #"\{\{[^}]*\}\}"#, with: "1", options: .regularExpression)
             if case .found = set.routes.match(method: .GET, path: path) { return nil }
             let nearest = NearestContracts.find(method: .GET, path: path, in: set.contracts, limit: 1).first
             return "no contract serves GET \(path)" + (nearest.map { " (nearest \(set.contracts[$0.contract].name): \($0.reason))" } ?? "")

@@ -60,4 +60,19 @@ import Testing
 
         #expect(report.deadLinks == [])
     }
+
+    @Test func apiLinkThatEchoesARequestValueIsCheckedWithASampleValue() throws {
+        let set = try TemporaryContractSet(contracts: ["project.json": #"""
+            {"name": "project", "request": {"method": "GET", "path": "/v1/projects/{id:int}"},
+             "responses": {"default": {"status": 200, "fixture": "project.json"}}}
+            """#], fixtures: ["project.json": #"""
+            {"urls": {"api": {"self": "{{baseURL}}/v1/projects/{{path.id}}", "backers": "{{baseURL}}/v1/projects/{{path.id}}/backers"}}}
+            """#])
+        let contracts = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
+
+        let dead = DeadLink.find(in: contracts)
+
+        #expect(dead.map(\.jsonPath) == ["urls.api.backers"])
+        #expect(dead.first?.reason.hasPrefix("no contract serves GET /v1/projects/1/backers") == true)
+    }
 }
