@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "MockAPIServer", targets: ["MockAPIServer"]),
         .library(name: "ClientKit", targets: ["ClientKit"]),
         .library(name: "ExampleAPI", targets: ["ExampleAPI"]),
-        // A team's contract tests need only this one: it builds MockAPICore, MockAPIServer and the two C shims, nothing else.
+        // A team's contract tests need only this one: it builds MockAPICore, MockAPIServer, DecodingDiagnostics and the C shims (scripts/consumer-check).
         .library(name: "MockAPIVerify", targets: ["MockAPIVerify"]),
         // Checks for a client built on ClientKit (`RouteCheck(endpoint:configuration:)`, `VerifiableRouteKind`).
         .library(name: "MockAPIVerifyClientKit", targets: ["MockAPIVerifyClientKit"]),
@@ -42,9 +42,9 @@ let package = Package(
         .target(name: "MockAPICore"),
         // The only Swift module that touches libmicrohttpd.
         .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
-        // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
         // Decoding errors described for a person (JSON path as the body spells it, strategy hints): ClientKit's and the runner's.
         .target(name: "DecodingDiagnostics"),
+        // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
         .target(name: "ClientKit", dependencies: ["DecodingDiagnostics"]),
         // The bundled example API's client, built on APIClient.
         .target(name: "ExampleAPI", dependencies: ["ClientKit"]),
