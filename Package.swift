@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
+// 6.2: the runner's public API uses `SendableMetatype` (Swift 6.2, Xcode 26).
 import PackageDescription
 
 let package = Package(
@@ -10,7 +11,10 @@ let package = Package(
         .library(name: "MockAPIServer", targets: ["MockAPIServer"]),
         .library(name: "ClientKit", targets: ["ClientKit"]),
         .library(name: "ExampleAPI", targets: ["ExampleAPI"]),
+        // A team's contract tests need only this one: it builds MockAPICore, MockAPIServer, DecodingDiagnostics and the C shims (scripts/consumer-check).
         .library(name: "MockAPIVerify", targets: ["MockAPIVerify"]),
+        // Checks for a client built on ClientKit (`RouteCheck(endpoint:configuration:)`, `VerifiableRouteKind`).
+        .library(name: "MockAPIVerifyClientKit", targets: ["MockAPIVerifyClientKit"]),
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
         .library(name: "MockAPIDiff", targets: ["MockAPIDiff"]),
@@ -38,18 +42,22 @@ let package = Package(
         .target(name: "MockAPICore"),
         // The only Swift module that touches libmicrohttpd.
         .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
+        // Decoding errors described for a person (JSON path as the body spells it, strategy hints): ClientKit's and the runner's.
+        .target(name: "DecodingDiagnostics"),
         // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
-        .target(name: "ClientKit"),
+        .target(name: "ClientKit", dependencies: ["DecodingDiagnostics"]),
         // The bundled example API's client, built on APIClient.
         .target(name: "ExampleAPI", dependencies: ["ClientKit"]),
         // The contract runner behind `mockapi verify`.
-        .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "ClientKit"]),
+        .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "DecodingDiagnostics"]),
+        // The runner's conveniences for ClientKit clients, kept apart so a team without ClientKit does not build it.
+        .target(name: "MockAPIVerifyClientKit", dependencies: ["MockAPIVerify", "ClientKit"]),
         // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
         .target(name: "MockAPIVerifyCommand", dependencies: [
             "MockAPICore", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
-        .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerify"]),
+        .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerifyClientKit"]),
         // `mockapi import` and `mockapi export`: contracts from OpenAPI documents and HAR captures, and back to OpenAPI.
         .target(name: "MockAPIImport", dependencies: [
             "MockAPICore",
@@ -72,11 +80,17 @@ let package = Package(
         // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
         .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
                           path: "scripts/bench/VerifyBench"),
+        // The README's team: an app client without ClientKit (its router, models, decoder, session) and
+        // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
+        .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
+        .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
+        // The README's ClientKit blocks, compiled and run.
+        .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
-        .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
-        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
                     exclude: ["Resources"]),
         .testTarget(name: "MockAPIDiffTests", dependencies: ["MockAPIDiff", "MockAPICore", "MockAPITestSupport"]),

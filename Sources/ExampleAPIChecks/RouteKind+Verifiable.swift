@@ -1,6 +1,6 @@
 import ClientKit
 @_exported import ExampleAPI
-@_exported import MockAPIVerify
+@_exported import MockAPIVerifyClientKit
 
 /// Wires the bundled example client into the contract runner: each route kind's sample
 /// request, and the models its responses decode into.
@@ -8,8 +8,8 @@ extension RouteKind: VerifiableRouteKind {
     public var sampleEndpoint: Endpoint { sample.endpoint }
 
     public var responseDecoders: [String: ResponseDecoder] {
-        var decoders = ["default": ResponseDecoder.model(responseType)]
-        for (name, type) in namedResponses { decoders[name] = .model(type) }
+        var decoders = ["default": ResponseDecoder.clientKit(responseType)]
+        for (name, type) in namedResponses { decoders[name] = .clientKit(type) }
         return decoders
     }
 }
@@ -21,4 +21,7 @@ public enum BundledClientChecks {
 
     /// One check per route kind, with `configuration`.
     public static var all: [RouteCheck] { RouteCheck.all(RouteKind.self, configuration: configuration) }
+
+    /// The bundled client's deep-link matcher: every web link on its host must open a screen.
+    public static let deepLinks = DeepLinkCheck(hosts: [Navigation.host]) { url in Navigation.match(url) != nil }
 }

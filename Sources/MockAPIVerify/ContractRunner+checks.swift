@@ -1,4 +1,4 @@
-import ClientKit
+import DecodingDiagnostics
 import Foundation
 import MockAPICore
 import MockAPIServer
@@ -82,7 +82,7 @@ extension ContractRunner {
             let failure: DecodingFailure
             switch error {
             case let error as DecodingError: failure = DecodingFailure(error, data: exchange.body, endpoint: "")
-            case APIError.decoding(let decoding): failure = decoding
+            case let described as DecodingFailure: failure = described
             default: failure = DecodingFailure(endpoint: "", path: "", message: "\(error)")
             }
             let place = failure.path.isEmpty ? "" : "\(failure.path): "

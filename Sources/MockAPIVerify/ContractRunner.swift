@@ -81,9 +81,11 @@ public struct ContractRunner: Sendable {
         if !driftUnchecked.isEmpty {
             notes.append("drift not checked: \(driftUnchecked.sorted().joined(separator: "; "))")
         }
-        return VerifyReport(routes: results, uncoveredContracts: uncovered, strictCoverage: options.strictCoverage,
-                            strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
-                            seconds: Date().timeIntervalSince(started))
+        var report = VerifyReport(routes: results, uncoveredContracts: uncovered, strictCoverage: options.strictCoverage,
+                                  strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
+                                  seconds: Date().timeIntervalSince(started))
+        report.deadLinks = FixtureLinks.dead(in: set, contracts: scope, deepLinks: options.deepLinks)
+        return report
     }
 
     /// The contract names the run answers for.

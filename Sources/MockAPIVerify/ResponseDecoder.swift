@@ -1,4 +1,3 @@
-import ClientKit
 import Foundation
 
 /// Decodes a response body the way the client does, and, when it can, re-encodes the result so
@@ -63,23 +62,5 @@ public struct ResponseDecoder: Sendable {
         default: return nil
         }
         return encoder
-    }
-}
-
-extension ResponseDecoder {
-    /// Decodes with ClientKit's ``APIClient`` decoder (snake_case keys, dates in seconds): the
-    /// convenience for clients built on ClientKit. Drift uses ClientKit's encoder.
-    public static func model<M: Decodable & Sendable>(_ type: M.Type) -> ResponseDecoder {
-        clientKit(type)
-    }
-
-    /// The same, for a model type only known at run time.
-    public static func model(_ type: any (Decodable & Sendable).Type) -> ResponseDecoder {
-        clientKit(type)
-    }
-
-    private static func clientKit<M: Decodable & Sendable>(_ type: M.Type) -> ResponseDecoder {
-        let client = APIClient(configuration: ClientConfiguration(environment: .local(port: 0)))
-        return decoding(type, with: client.decoder, encoder: client.encoder)
     }
 }

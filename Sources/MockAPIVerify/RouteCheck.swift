@@ -34,3 +34,8 @@ public struct RouteCheck: Sendable {
         self.responses = responses
     }
 }
+
+/// The route's name: what Swift Testing shows for each argument of `@Test(arguments: checks)`.
+extension RouteCheck: CustomStringConvertible {
+    public var description: String { name }
+}

@@ -61,6 +61,8 @@ public struct VerifyReport: Sendable {
     public var notes: [String]
     public var target: String
     public var seconds: Double
+    /// Links in the in-scope responses that lead nowhere (each fails the run).
+    public var deadLinks: [DeadLink] = []
 
     public init(routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
                 notes: [String] = [], target: String, seconds: Double) {
@@ -78,6 +80,6 @@ public struct VerifyReport: Sendable {
 
     /// 0 when everything holds, 1 when any check fails (uncovered contracts count under strict coverage).
     public var exitCode: Int32 {
-        failed > 0 || (strictCoverage && !uncoveredContracts.isEmpty) ? 1 : 0
+        failed > 0 || (strictCoverage && !uncoveredContracts.isEmpty) || !deadLinks.isEmpty ? 1 : 0
     }
 }

@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 
 /// Why a server did not answer, in a few words instead of an `NSError` dump.
-public enum ServerUnreachable {
+package enum ServerUnreachable {
     /// `connection refused`, `no answer in time`, …; nil for an error that is not about reaching it.
-    public static func reason(_ error: any Error) -> String? {
+    package static func reason(_ error: any Error) -> String? {
         guard let error = error as? URLError else { return nil }
         switch error.code {
         case .cannotConnectToHost: return "connection refused"

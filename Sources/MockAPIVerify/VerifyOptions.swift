@@ -19,13 +19,17 @@ public struct VerifyOptions: Sendable {
     public var transport: Transport
     /// The server's `--admin-token`, for its journal and scenario endpoints.
     public var adminToken: String?
+    /// The app's deep-link matcher: web links in the fixtures it refuses fail the run. API links
+    /// (`{{baseURL}}/…`) are checked against the contracts either way.
+    public var deepLinks: DeepLinkCheck?
 
     public init(scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,
-                adminToken: String? = nil) {
+                adminToken: String? = nil, deepLinks: DeepLinkCheck? = nil) {
         self.scope = scope
         self.strictCoverage = strictCoverage
         self.strictDrift = strictDrift
         self.transport = transport
         self.adminToken = adminToken
+        self.deepLinks = deepLinks
     }
 }

@@ -1,25 +1,30 @@
 import ArgumentParser
 import Foundation
 import MockAPICore
+import Synchronization
 
 /// `--contracts` and `--fixtures`, shared by every command that reads a contract set.
-public struct ContractOptions: ParsableArguments {
+package struct ContractOptions: ParsableArguments {
     // A variable stands in for its flag: the flag beats it, it beats the default.
     @Option(help: "Folder of contract files (*.json); $MOCKAPI_CONTRACTS when not given.")
-    public var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? "contracts"
+    package var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? Self.defaults.withLock(\.contracts)
 
     @Option(help: "Folder the contracts' fixture paths are relative to; $MOCKAPI_FIXTURES when not given.")
-    public var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? "fixtures"
+    package var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? Self.defaults.withLock(\.fixtures)
+
+    /// The folders used when neither flag nor variable names one: `contracts` and `fixtures` in
+    /// the working directory, or what a team's gate set (``VerifyGate``).
+    static let defaults = Mutex((contracts: "contracts", fixtures: "fixtures"))
 
     /// A set, non-empty variable.
     private static func environment(_ name: String) -> String? {
         ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    public init() {}
+    package init() {}
 
     /// The loaded set, or the full problem report on stderr and exit code 2.
-    public func load() throws -> ContractSet {
+    package func load() throws -> ContractSet {
         try load { report in
             Output.error(report)
             return ExitCode(2)
@@ -27,7 +32,7 @@ public struct ContractOptions: ParsableArguments {
     }
 
     /// The loaded set, or what `unusable` makes of the full problem report.
-    public func load(unusable: (String) -> ExitCode) throws -> ContractSet {
+    package func load(unusable: (String) -> ExitCode) throws -> ContractSet {
         do {
             return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
         } catch {
@@ -37,12 +42,12 @@ public struct ContractOptions: ParsableArguments {
 }
 
 /// Writing to stdout and stderr without buffering surprises.
-public enum Output {
-    public static func line(_ text: String) {
+package enum Output {
+    package static func line(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    public static func error(_ text: String) {
+    package static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }

@@ -13,12 +13,12 @@ public struct CoverageCommand: AsyncParsableCommand {
             + "reached the server, or, with --strict, when a contract was never exercised), 2 when the server cannot be read."
     )
 
-    @OptionGroup public var reportOptions: ReportOptions
+    @OptionGroup package var reportOptions: ReportOptions
 
     @Option(help: "The running `mockapi serve` whose journal to read.")
     public var baseURL: String
 
-    @OptionGroup public var admin: AdminTokenOption
+    @OptionGroup package var admin: AdminTokenOption
 
     @Option(help: "Only requests after this journal id (a run that started mid-journal).")
     public var since = 0

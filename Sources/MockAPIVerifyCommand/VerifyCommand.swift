@@ -9,28 +9,37 @@ import Synchronization
 ///
 /// ```swift
 /// import MockAPIVerifyCommand
-/// @main enum ContractGate { static func main() async { await VerifyCommand.main(checks: MyAPIChecks.all) } }
+/// @main enum ContractGate {
+///     static func main() async {
+///         await VerifyCommand.main(gate: VerifyGate(name: "contract-gate", packageFile: #filePath), checks: MyAPIChecks.all)
+///     }
+/// }
 /// ```
 public struct VerifyCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
-        commandName: "verify",
-        abstract: "Fire every route of the client at the server and check each against its contract.",
-        discussion: """
-            Each route's request is built by the client's own code and sent as built; the answer is \
-            decoded with the client's own decoder. Exit status: 0 when every check holds, 1 when any \
-            fails, 2 when the inputs are unusable.
-            """
-    )
+    public static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: gate.withLock(\.commandName),
+            abstract: "Fire every route of the client at the server and check each against its contract.",
+            discussion: """
+                Each route's request is built by the client's own code and sent as built; the answer is \
+                decoded with the client's own decoder. Exit status: 0 when every check holds, 1 when any \
+                fails, 2 when the inputs are unusable.
+                """
+        )
+    }
+
+    /// Who runs: `mockapi verify`, or a team's gate (its name, its contract folders).
+    private static let gate = Mutex(VerifyGate.mockapi)
 
     public enum ScopeOption: String, ExpressibleByArgument, CaseIterable, Sendable { case all, claimed }
 
-    @OptionGroup public var contractOptions: ContractOptions
-    @OptionGroup public var reportOptions: ReportOptions
+    @OptionGroup package var contractOptions: ContractOptions
+    @OptionGroup package var reportOptions: ReportOptions
 
     @Option(help: "Check a running `mockapi serve` at this URL instead of starting one in-process.")
     public var baseURL: String?
 
-    @OptionGroup public var admin: AdminTokenOption
+    @OptionGroup package var admin: AdminTokenOption
 
     @Option(help: "Contracts the client answers for: all, or only those its routes claim.")
     public var scope = ScopeOption.all
@@ -54,6 +63,7 @@ public struct VerifyCommand: AsyncParsableCommand {
     private struct Client: Sendable {
         var checks: @Sendable (ContractSet) -> [RouteCheck]
         var transport: Transport
+        var deepLinks: DeepLinkCheck?
         /// Said first when none of the routes claims a contract of the set.
         var foreignSetHint: String?
     }
@@ -64,24 +74,37 @@ public struct VerifyCommand: AsyncParsableCommand {
     /// sets its bundled client's).
     /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
     ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
+    /// - Parameter deepLinks: the client's deep-link matcher, for the fixtures' web links.
     public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
-                           foreignSetHint: String? = nil) {
-        client.withLock { $0 = Client(checks: checks, transport: transport, foreignSetHint: foreignSetHint) }
+                           deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil) {
+        client.withLock { $0 = Client(checks: checks, transport: transport, deepLinks: deepLinks, foreignSetHint: foreignSetHint) }
+    }
+
+    /// Names the command and its default contract folders for every later run (a team's gate).
+    public static func use(gate: VerifyGate) {
+        Self.gate.withLock { $0 = gate }
+        ContractOptions.defaults.withLock { $0 = (gate.contracts, gate.fixtures) }
     }
 
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
-    public static func main(checks: [RouteCheck], transport: Transport = .shared) async {
-        await main(checks: { _ in checks }, transport: transport)
+    /// - Parameter gate: the gate's name and contract folders; `mockapi verify`'s when not given.
+    public static func main(gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared,
+                            deepLinks: DeepLinkCheck? = nil) async {
+        await main(gate: gate, checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
     }
 
     /// The same, for checks made from the loaded contract set (generated clients, large APIs).
-    public static func main(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared) async {
-        use(checks: checks, transport: transport)
+    public static func main(gate: VerifyGate = .mockapi, checks: @escaping @Sendable (ContractSet) -> [RouteCheck],
+                            transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async {
+        use(gate: gate)
+        use(checks: checks, transport: transport, deepLinks: deepLinks)
         await main()
     }
 
     /// Runs with these arguments and returns the exit code instead of exiting: for tests.
-    public static func exitCode(arguments: [String], checks: [RouteCheck], transport: Transport = .shared) async -> Int32 {
+    public static func exitCode(gate: VerifyGate = .mockapi, arguments: [String], checks: [RouteCheck],
+                                transport: Transport = .shared) async -> Int32 {
+        use(gate: gate)
         use(checks: { _ in checks }, transport: transport)
         do {
             let command = try parse(arguments)
@@ -93,34 +116,35 @@ public struct VerifyCommand: AsyncParsableCommand {
     }
 
     public func run() async throws {
-        let set = try contractOptions.load { report in reportOptions.unusable(command: "verify", report, stderr: report) }
-        let target = try baseURL.map { try serverURL($0, command: "verify", reportOptions: reportOptions) }
+        let name = Self.gate.withLock(\.displayName)
+        let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
+        let target = try baseURL.map { try serverURL($0, program: name, reportOptions: reportOptions) }
         guard let client = Self.client.withLock({ $0 }) else {
-            throw reportOptions.unusable(command: "verify", "no checks to run (a gate calls VerifyCommand.main(checks:))")
+            throw reportOptions.unusable(program: name, "no checks to run (a gate calls VerifyCommand.main(checks:))")
         }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
                                     strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-                                    transport: client.transport, adminToken: admin.adminToken)
+                                    transport: client.transport, adminToken: admin.adminToken, deepLinks: client.deepLinks)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
-                throw reportOptions.unusable(command: "verify", "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
+                throw reportOptions.unusable(program: name, "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
             }
         }
         let checks = client.checks(set)
         if !checks.isEmpty, !checks.contains(where: { check in set.contracts.contains { $0.name == check.contract } }) {
             // Every route would fail as "no such contract": say once what is going on.
-            Output.error("mockapi verify: " + (client.foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
+            Output.error("\(name): " + (client.foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
         }
         let runner = ContractRunner(set: set, checks: checks, options: options)
         let report: VerifyReport
         do {
             if let target { report = try await runner.run(against: target) } else { report = try await runner.run() }
         } catch let unusable as ContractRunner.Unusable {
-            throw reportOptions.unusable(command: "verify", unusable.description)
+            throw reportOptions.unusable(program: name, unusable.description)
         }
-        try reportOptions.emit(command: "verify", text: { TextReport.render(report, color: reportOptions.color) },
-                               json: { JSONReport.render(report) }, junit: { JUnitReport.render(report) })
+        try reportOptions.emit(program: name, text: { TextReport.render(report, color: reportOptions.color, name: name) },
+                               json: { JSONReport.render(report) }, junit: { JUnitReport.render(report, name: name) })
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }

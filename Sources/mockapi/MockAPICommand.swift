@@ -35,7 +35,7 @@ enum Entry {
             exit(ExitCode.validationFailure.rawValue) // 64, as for any other usage error
         }
         guard ["serve", "record"].contains(CommandLine.arguments.dropFirst().first) else {
-            VerifyCommand.use(checks: { _ in BundledClientChecks.all }, foreignSetHint: Self.foreignSetHint)
+            VerifyCommand.use(checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint)
             Task {
                 await MockAPICommand.main()
                 exit(0)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ClientKit
+@testable import DecodingDiagnostics
 
 @Suite struct DecodingFailureTests {
     struct Creator: Decodable { var id: Int; var avatarUrl: String? }

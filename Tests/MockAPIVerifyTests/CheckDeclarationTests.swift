@@ -35,10 +35,10 @@ import Testing
 
     @Test func decodableOnlyModelsSayDriftWasNotCheckedOncePerRun() async throws {
         struct Thin: Decodable, Sendable { var id: Int }
-        let report = try await verify(checks: checks(changing: "backing") { $0.responses["default"] = .model(Thin.self) }
+        let report = try await verify(checks: checks(changing: "backing") { $0.responses["default"] = .clientKit(Thin.self) }
                                           .map { check in
                                               var check = check
-                                              if check.name == "update_backing" { check.responses["default"] = .model(Thin.self) }
+                                              if check.name == "update_backing" { check.responses["default"] = .clientKit(Thin.self) }
                                               return check
                                           })
 

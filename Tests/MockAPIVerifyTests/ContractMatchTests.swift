@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func responseNameTheContractLacksIsAContractFailure() async throws {
-        let report = try await verify(checks: checks(changing: "backing") { $0.responses["gone"] = .model(ErrorEnvelope.self) })
+        let report = try await verify(checks: checks(changing: "backing") { $0.responses["gone"] = .clientKit(ErrorEnvelope.self) })
 
         let failure = try onlyFailure(of: "backing", in: report)
         #expect(failure.check == .contract)

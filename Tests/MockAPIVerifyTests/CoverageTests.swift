@@ -37,7 +37,7 @@ import Testing
     @Test func routeClaimingAMissingContractFailsCoverage() async throws {
         let stray = RouteCheck(name: "pet_food", contract: "no_such_contract", endpoint: Endpoint(.get, "/v1/pet_food"),
                                configuration: BundledClientChecks.configuration,
-                               responses: ["default": .model(EmptyResponse.self)])
+                               responses: ["default": .clientKit(EmptyResponse.self)])
 
         let report = try await verify(checks: bundledChecks() + [stray])
 

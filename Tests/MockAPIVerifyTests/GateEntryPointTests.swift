@@ -2,6 +2,7 @@ import Foundation
 import MockAPITestSupport
 import MockAPIVerify
 import MockAPIVerifyCommand
+import TeamApp
 import Testing
 
 /// A team's own gate executable is `VerifyCommand.main(checks:transport:)`: the same flags,

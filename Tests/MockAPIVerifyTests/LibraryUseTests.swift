@@ -3,6 +3,7 @@ import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import MockAPIVerify
+import MockAPIVerifyClientKit
 import Testing
 
 /// A team's own client, verified from its own test suite through the runner's public API:

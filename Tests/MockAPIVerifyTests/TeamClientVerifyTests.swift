@@ -1,10 +1,10 @@
 import Foundation
-import MockAPICore
 import MockAPITestSupport
 import MockAPIVerify
+import TeamApp
 import Testing
 
-/// A team's own client, built without ClientKit (TeamClient/: a URLRequest router, its own
+/// A team's own client, built without ClientKit (Tests/TeamApp: a URLRequest router, its own
 /// decoder, its own multipart encoder, its own session and interceptor), verified against the
 /// bundled contracts it claims. Each planted bug must fail the run naming the route it breaks;
 /// the clean client must pass.
@@ -23,6 +23,22 @@ import Testing
         #expect(report.uncoveredContracts == [], "scope .claimed: the other 14 bundled contracts are not this client's")
         #expect(report.exitCode == 0)
         #expect(report.notes == [])
+    }
+
+    /// The README's test (AppContractTests.swift: one result per route) with a planted bug: only
+    /// the routes the bug breaks fail, each on its own, its report naming the problem.
+    @Test func perRouteTestsFailOnlyTheRoutesABugBreaks() async throws {
+        let client = TeamClient(bugs: .noToken)
+        var failed: [String: String] = [:]
+        for check in client.checks {
+            let options = VerifyOptions(scope: .claimed, strictCoverage: true, transport: client.transport)
+            let report = try await ContractRunner(set: try appContracts(), checks: [check], options: options).run()
+            if report.exitCode != 0 { failed[check.name] = TextReport.render(report) }
+        }
+
+        #expect(failed.keys.sorted() == ["current_user", "update_backing"])
+        #expect(failed["update_backing"]?.contains("header.Authorization: required header is missing") == true)
+        #expect(failed["update_backing"]?.hasPrefix("mockapi verify: 1 route against in-process server http://127.0.0.1:") == true)
     }
 
     @Test func requestIsSentExactlyAsTheClientBuiltIt() async throws {

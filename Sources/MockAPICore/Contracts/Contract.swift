@@ -53,7 +53,7 @@ public final class Contract: Sendable {
 /// What a request to a contract must carry. A class for the same reason as `Contract`:
 /// validation reads it on every request, and a struct read out of the contract was copied.
 public final class RequestExpectation: Sendable {
-    public let method: HTTPMethod
+    public let method: RequestMethod
     public let path: PathTemplate
     public let query: [QueryExpectation]
     public let headers: [HeaderExpectation]
@@ -69,7 +69,7 @@ public final class RequestExpectation: Sendable {
     /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
     public let example: RequestExample?
 
-    public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+    public init(method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
                 json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, body: BodyRules = BodyRules(),
                 match: RequestMatch? = nil, example: RequestExample? = nil) {
         self.method = method

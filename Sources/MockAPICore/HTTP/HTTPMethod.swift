@@ -4,14 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// The request methods a contract may name.
-public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
+/// The request methods a contract may name. Not called `HTTPMethod`: a team's test target that
+/// imports this package next to Alamofire or Moya (each has an `HTTPMethod`) must not get an
+/// ambiguous name.
+public enum RequestMethod: String, Sendable, CaseIterable, Comparable {
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
 
     /// The method named by raw request-line bytes (case-sensitive, as HTTP methods are), without
     /// making a String: the server parses one per request.
     public init?(bytes: UnsafeBufferPointer<UInt8>) {
-        let candidate: HTTPMethod
+        let candidate: RequestMethod
         switch (bytes.first, bytes.count) {
         case (UInt8(ascii: "G"), 3): candidate = .GET
         case (UInt8(ascii: "P"), 3): candidate = .PUT
@@ -39,7 +41,10 @@ public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
+    public static func < (lhs: RequestMethod, rhs: RequestMethod) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+/// The package's own short name for it; invisible to a package that depends on this one.
+package typealias HTTPMethod = RequestMethod

@@ -8,7 +8,7 @@ public final class Responder: Sendable {
     public enum Route: Sendable, Equatable {
         case contract(Int)
         case admin
-        case methodNotAllowed([HTTPMethod])
+        case methodNotAllowed([RequestMethod])
         case notFound
     }
 
@@ -71,7 +71,7 @@ public final class Responder: Sendable {
     }
 
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
-    public func route(method: HTTPMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
+    public func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
         if path.starts(with: Self.adminPrefixBytes) { return .admin }
         guard let method else {
             // Unknown methods get the same treatment as known ones the path does not allow.

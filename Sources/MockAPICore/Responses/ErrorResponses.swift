@@ -3,7 +3,7 @@
 public enum ErrorResponses {
     static let problemType = "application/problem+json"
 
-    public static func notFound(method: HTTPMethod?, rawMethod: String, path: String, set: ContractSet) -> GeneratedResponse {
+    public static func notFound(method: RequestMethod?, rawMethod: String, path: String, set: ContractSet) -> GeneratedResponse {
         let nearest = NearestContracts.find(method: method ?? .GET, path: path, in: set.contracts)
         let candidates: [JSONValue] = nearest.map { candidate in
             let contract = set.contracts[candidate.contract]
@@ -25,7 +25,7 @@ public enum ErrorResponses {
         return GeneratedResponse(status: 404, json: .object(body), problem: "no contract matches \(rawMethod) \(path)" + closest)
     }
 
-    public static func methodNotAllowed(rawMethod: String, path: String, allowed: [HTTPMethod]) -> GeneratedResponse {
+    public static func methodNotAllowed(rawMethod: String, path: String, allowed: [RequestMethod]) -> GeneratedResponse {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         let error = "\(rawMethod) is not allowed on \(path); the contracts allow \(list)"
         return GeneratedResponse(status: 405, json: [

@@ -6,7 +6,7 @@ public enum NearestContracts {
         public var reason: String
     }
 
-    public static func find(method: HTTPMethod, path: String, in contracts: [Contract], limit: Int = 3) -> [Candidate] {
+    public static func find(method: RequestMethod, path: String, in contracts: [Contract], limit: Int = 3) -> [Candidate] {
         let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         // Path likeness ranks first (matching leading segments, then a near-miss spelling of the
         // first different literal, then length); the same method only breaks ties.

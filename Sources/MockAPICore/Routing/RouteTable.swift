@@ -18,7 +18,7 @@ public struct RouteTable: Sendable {
     public enum Match: Sendable, Equatable {
         case found(contract: Int)
         /// The path matches contracts, none for this method.
-        case methodNotAllowed(allowed: [HTTPMethod])
+        case methodNotAllowed(allowed: [RequestMethod])
         case notFound
     }
 
@@ -46,13 +46,13 @@ public struct RouteTable: Sendable {
 
     /// Matches a request path (no query, already percent-decoded) for a method.
     /// A `HEAD` request falls back to the `GET` contract when there is no `HEAD` one.
-    public func match(method: HTTPMethod, path: String) -> Match {
+    public func match(method: RequestMethod, path: String) -> Match {
         var path = path
         return path.withUTF8 { match(method: method, path: $0) }
     }
 
     /// The same, over the path's bytes as the server received them.
-    public func match(method: HTTPMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
+    public func match(method: RequestMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
         guard path.first == UInt8(ascii: "/") else { return .notFound }
         let first = path.count > 1 ? 1 : nil
         if let contract = trie.search(node: 0, segmentStart: first, path: path, method: method) { return .found(contract: contract) }

@@ -10,7 +10,7 @@ public struct ContractDraft: Sendable, Equatable {
     /// The file's name when it is not the contract's name plus `.json` (a set exported and imported back).
     public var fileName: String?
 
-    public init(name: String, description: String? = nil, folder: String, method: HTTPMethod, path: String) {
+    public init(name: String, description: String? = nil, folder: String, method: RequestMethod, path: String) {
         self.folder = folder
         self.file = ContractFile(name: name, description: description, method: method, path: path)
     }

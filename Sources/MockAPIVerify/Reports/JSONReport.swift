@@ -33,6 +33,9 @@ public enum JSONReport {
             ],
             "target": .string(report.target),
             "routes": .array(routes),
+            "deadLinks": .array(report.deadLinks.map { link in
+                ["source": .string(link.source), "jsonPath": .string(link.jsonPath), "url": .string(link.url), "reason": .string(link.reason)]
+            }),
         ]
         return document.prettySerialized
     }

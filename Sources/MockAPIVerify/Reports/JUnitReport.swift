@@ -4,15 +4,18 @@ import MockAPICore
 /// JUnit XML (`--junit FILE`): one testcase per route, plus one per uncovered contract
 /// (a failure under strict coverage, skipped otherwise), as CI systems expect it.
 public enum JUnitReport {
-    public static func render(_ report: VerifyReport) -> String {
-        let uncoveredFailures = report.strictCoverage ? report.uncoveredContracts.count : 0
-        let tests = report.routes.count + report.uncoveredContracts.count
+    /// - Parameter name: the suite's name; its words, joined by dots, prefix the testcase class names.
+    public static func render(_ report: VerifyReport, name: String = "mockapi verify") -> String {
+        let suite = escape(name)
+        let classPrefix = escape(name.split(separator: " ").joined(separator: "."))
+        let uncoveredFailures = (report.strictCoverage ? report.uncoveredContracts.count : 0) + report.deadLinks.count
+        let tests = report.routes.count + report.uncoveredContracts.count + report.deadLinks.count
         let skipped = report.strictCoverage ? 0 : report.uncoveredContracts.count
         var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                   #"<testsuites name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
-                   #"  <testsuite name="mockapi verify" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
+                   #"<testsuites name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
+                   #"  <testsuite name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
         for route in report.routes {
-            let open = #"    <testcase classname="mockapi.verify.routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
+            let open = #"    <testcase classname="\#(classPrefix).routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
             let unhandled = report.strictCoverage ? nil : unhandledSentence(route)
             if route.failures.isEmpty && route.warnings.isEmpty && unhandled == nil {
                 xml.append(open + "/>")
@@ -32,7 +35,10 @@ public enum JUnitReport {
         for contract in report.uncoveredContracts {
             let message = "no client route exercises contract \(contract)"
             let verdict = report.strictCoverage ? #"<failure type="coverage" message="\#(escape(message))"/>"# : #"<skipped message="\#(escape(message))"/>"#
-            xml.append(#"    <testcase classname="mockapi.verify.coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
+            xml.append(#"    <testcase classname="\#(classPrefix).coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
+        }
+        for link in report.deadLinks {
+            xml.append(#"    <testcase classname="\#(classPrefix).links" name="\#(escape("\(link.source): \(link.jsonPath)"))"><failure type="link" message="\#(escape("\(link.url): \(link.reason)"))"/></testcase>"#)
         }
         xml += ["  </testsuite>", "</testsuites>"]
         return xml.joined(separator: "\n") + "\n"

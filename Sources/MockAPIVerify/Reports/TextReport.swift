@@ -11,9 +11,10 @@ func unhandledSentence(_ route: RouteResult) -> String? {
 
 /// The human report: one line per passing route, one block per failing one, a summary last.
 public enum TextReport {
-    public static func render(_ report: VerifyReport, color: Bool = false) -> String {
+    /// - Parameter name: the command that ran, first on the first line (a team's gate gives its own).
+    public static func render(_ report: VerifyReport, color: Bool = false, name: String = "mockapi verify") -> String {
         func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
-        var lines = ["mockapi verify: \(report.routes.count) routes against \(report.target)", ""]
+        var lines = ["\(name): \(report.routes.count) route\(report.routes.count == 1 ? "" : "s") against \(report.target)", ""]
         let width = report.routes.map(\.name.count).max() ?? 0
         for route in report.routes {
             let request = route.request.map { "\($0.method) \(pathAndQuery($0.url))" } ?? ""
@@ -35,6 +36,11 @@ public enum TextReport {
             let label = report.strictCoverage ? paint("FAIL", "31") : paint("warning", "33")
             lines.append("\(label)  contracts no client route exercises: \(report.uncoveredContracts.joined(separator: ", "))")
         }
+        if !report.deadLinks.isEmpty {
+            lines.append("")
+            lines.append("\(paint("FAIL", "31"))  \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s") in the responses:")
+            lines += report.deadLinks.map { "      \($0.description)" }
+        }
         for note in report.notes {
             lines.append("")
             lines.append(paint("note", "33") + "  " + note)
@@ -44,6 +50,7 @@ public enum TextReport {
         lines.append("\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
             + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
             + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
+            + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
             + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")
     }

@@ -1,5 +1,6 @@
 import ClientKit
 import MockAPIVerify
+import MockAPIVerifyClientKit
 
 /// The pets client's route kinds as the runner enumerates them; the raw value is the contract name.
 enum PetRouteKind: String, CaseIterable, VerifiableRouteKind {
@@ -22,9 +23,9 @@ enum PetRouteKind: String, CaseIterable, VerifiableRouteKind {
 
     var responseDecoders: [String: ResponseDecoder] {
         switch self {
-        case .listPets: ["default": .model(PetPage.self)]
-        case .pet: ["default": .model(Pet.self), "not_found": .model(ErrorEnvelope.self)]
-        case .adoptPet: ["default": .model(Pet.self)]
+        case .listPets: ["default": .clientKit(PetPage.self)]
+        case .pet: ["default": .clientKit(Pet.self), "not_found": .clientKit(ErrorEnvelope.self)]
+        case .adoptPet: ["default": .clientKit(Pet.self)]
         }
     }
 }

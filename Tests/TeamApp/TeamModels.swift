@@ -1,19 +1,19 @@
 import Foundation
 
 /// The team's own models: camelCase properties over the API's snake_case keys.
-struct Me: Codable, Sendable {
+public struct Me: Codable, Sendable {
     var id: Int
     var name: String
     var backedProjectsCount: Int
     var location: Place?
 }
 
-struct Place: Codable, Sendable {
+public struct Place: Codable, Sendable {
     var id: Int
     var displayableName: String
 }
 
-struct Pledge: Codable, Sendable {
+public struct Pledge: Codable, Sendable {
     var id: Int
     var amount: Double
     var status: String
@@ -22,8 +22,8 @@ struct Pledge: Codable, Sendable {
     var rewardId: Int?
 }
 
-struct ActivityFeed: Codable, Sendable {
-    struct Item: Codable, Sendable {
+public struct ActivityFeed: Codable, Sendable {
+    public struct Item: Codable, Sendable {
         var id: Int
         var category: String
         var createdAt: Date
@@ -31,14 +31,14 @@ struct ActivityFeed: Codable, Sendable {
     var activities: [Item]
 }
 
-struct DraftImage: Codable, Sendable {
+public struct DraftImage: Codable, Sendable {
     var id: Int
     var thumb: URL
     var full: URL
 }
 
 /// The API's error envelope.
-struct TeamAPIError: Codable, Sendable {
+public struct TeamAPIError: Codable, Sendable {
     var errorMessages: [String]
     var httpCode: Int
 }

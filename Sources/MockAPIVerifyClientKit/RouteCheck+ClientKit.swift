@@ -1,5 +1,6 @@
 import ClientKit
 import Foundation
+@_exported import MockAPIVerify
 
 extension RouteCheck {
     /// A check for a client built on ClientKit: the request is what ``APIClient`` builds for

@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A team's own networking layer, written without ClientKit the way Alamofire routers are:
 /// one enum, each case knowing its method, path, query and body, turned into a `URLRequest`.
 /// ``TeamClientBugs`` plants one client bug at a time for the mutation tests.
-enum TeamRouter: Sendable {
+public enum TeamRouter: Sendable {
     case currentUser
     case backing(projectId: Int, backerId: Int)
     case updateBacking(projectId: Int, backerId: Int, amount: Double, rewardId: Int)
@@ -31,7 +31,11 @@ enum TeamRouter: Sendable {
         }
     }
 
-    func asURLRequest(baseURL: URL, bugs: TeamClientBugs = []) throws -> URLRequest {
+    public func asURLRequest(baseURL: URL) throws -> URLRequest {
+        try asURLRequest(baseURL: baseURL, bugs: [])
+    }
+
+    func asURLRequest(baseURL: URL, bugs: TeamClientBugs) throws -> URLRequest {
         var components = URLComponents(url: baseURL.appendingPathComponent(path(bugs: bugs)), resolvingAgainstBaseURL: false)!
         if case .activities(let cursor?) = self { components.queryItems = [URLQueryItem(name: "cursor", value: String(cursor))] }
         var request = URLRequest(url: components.url!)
@@ -55,18 +59,19 @@ enum TeamRouter: Sendable {
 }
 
 /// One planted client bug each; the mutation tests turn them on one at a time.
-struct TeamClientBugs: OptionSet, Sendable {
-    let rawValue: Int
+public struct TeamClientBugs: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
     /// The decoder forgets `.convertFromSnakeCase`.
-    static let noSnakeCase = TeamClientBugs(rawValue: 1 << 0)
+    public static let noSnakeCase = TeamClientBugs(rawValue: 1 << 0)
     /// The auth interceptor stops adding the token.
-    static let noToken = TeamClientBugs(rawValue: 1 << 1)
+    public static let noToken = TeamClientBugs(rawValue: 1 << 1)
     /// The upload part goes out without a Content-Type.
-    static let noPartContentType = TeamClientBugs(rawValue: 1 << 2)
+    public static let noPartContentType = TeamClientBugs(rawValue: 1 << 2)
     /// The JSON body spells `reward_id` as `rewardId`.
-    static let renamedBodyKey = TeamClientBugs(rawValue: 1 << 3)
+    public static let renamedBodyKey = TeamClientBugs(rawValue: 1 << 3)
     /// The router writes `/backer/` for `/backers/`.
-    static let misspelledPath = TeamClientBugs(rawValue: 1 << 4)
+    public static let misspelledPath = TeamClientBugs(rawValue: 1 << 4)
     /// The decoder reads dates as ISO 8601 strings; the API sends seconds since 1970.
-    static let iso8601Dates = TeamClientBugs(rawValue: 1 << 5)
+    public static let iso8601Dates = TeamClientBugs(rawValue: 1 << 5)
 }

@@ -1,0 +1,18 @@
+// Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
+import Foundation
+import MockAPIVerify
+import TeamApp
+import Testing
+
+/// contracts/ and fixtures/ at the root of the package that holds this file (Tests/<target>/<file>).
+func appContracts() throws -> ContractSet {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return try ContractSet.load(contracts: root.appendingPathComponent("contracts"), fixtures: root.appendingPathComponent("fixtures"))
+}
+
+@Test(arguments: AppContractChecks.all())
+func route(_ check: RouteCheck) async throws {
+    let options = VerifyOptions(scope: .claimed, strictCoverage: true, transport: TeamClient().transport)
+    let report = try await ContractRunner(set: try appContracts(), checks: [check], options: options).run()
+    #expect(report.exitCode == 0, "\(TextReport.render(report))")
+}

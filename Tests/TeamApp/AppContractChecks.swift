@@ -1,0 +1,30 @@
+// Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
+import Foundation
+import MockAPIVerify
+
+/// The app's routes as contract checks: each request built by the app's router, each answer
+/// decoded with the app's decoder (snake_case keys, dates in seconds since 1970).
+public enum AppContractChecks {
+    /// - Parameter router: how the app turns a route into a request (its tests swap in broken ones).
+    public static func all(decoder: JSONDecoder = TeamClient.appDecoder(),
+                           router: @escaping @Sendable (TeamRouter, URL) throws -> URLRequest = { try $0.asURLRequest(baseURL: $1) })
+        -> [RouteCheck] {
+        func check(_ contract: String, _ route: TeamRouter, _ responses: [String: ResponseDecoder]) -> RouteCheck {
+            RouteCheck(name: contract, contract: contract, request: { try router(route, $0) }, responses: responses)
+        }
+        return [
+            check("current_user", .currentUser, ["default": .decoding(Me.self, with: decoder),
+                                                 "unauthorized": .decoding(TeamAPIError.self, with: decoder)]),
+            check("backing", .backing(projectId: 42, backerId: 2001), ["default": .decoding(Pledge.self, with: decoder),
+                                                                       "not_found": .decoding(TeamAPIError.self, with: decoder)]),
+            check("update_backing", .updateBacking(projectId: 42, backerId: 2001, amount: 45, rewardId: 9002),
+                  ["default": .decoding(Pledge.self, with: decoder), "invalid": .decoding(TeamAPIError.self, with: decoder),
+                   "unauthorized": .decoding(TeamAPIError.self, with: decoder)]),
+            check("activities", .activities(cursor: 2), ["default": .decoding(ActivityFeed.self, with: decoder),
+                                                         "page2": .decoding(ActivityFeed.self, with: decoder)]),
+            check("upload_draft_image", .uploadDraftImage(projectId: 42, image: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0xFF, 0xD9]),
+                                                          fileName: "cover.jpg"),
+                  ["default": .decoding(DraftImage.self, with: decoder)]),
+        ]
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import MockAPITestSupport
+import Testing
+
+/// `lint` and the links in the fixtures: an API link (`{{baseURL}}/…`) no contract serves is a
+/// warning, and `--strict` makes every warning fail.
+@Suite struct LintLinkTests {
+    private func setWithDeadAPILink() throws -> TemporaryContractSet {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let page = set.fixtures.appendingPathComponent("activities/page1.json")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        try set.write(text.replacingOccurrences(of: "{{baseURL}}/v1/activities?cursor=2", with: "{{baseURL}}/v1/activity?cursor=2"),
+                      to: "fixtures/activities/page1.json")
+        return set
+    }
+
+    @Test func deadAPILinkIsAWarningNamingFixturePathAndURL() throws {
+        let set = try setWithDeadAPILink()
+
+        let result = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("warning: \(set.fixtures.path)/activities/page1.json: urls.api.more_activities: "
+            + "{{baseURL}}/v1/activity?cursor=2: no contract serves GET /v1/activity (nearest activities: "), "\(result.stderr)")
+    }
+
+    @Test func strictFailsOnAWarningAndPassesACleanSet() throws {
+        let set = try setWithDeadAPILink()
+
+        let strict = try CommandLineRunner.run(["lint", "--strict", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        #expect(strict.status == 1)
+        #expect(strict.stderr.hasSuffix("mockapi lint: 1 warning under --strict\n"))
+
+        let clean = try CommandLineRunner.run(["lint", "--strict"])
+        #expect(clean.status == 0)
+        #expect(clean.stderr == "")
+    }
+}
