@@ -7,7 +7,7 @@ public struct ContractFile: Sendable, Equatable {
     public var description: String?
     /// `$schema`: for editors, ignored by mockapi.
     public var schema: String?
-    public var method: HTTPMethod
+    public var method: RequestMethod
     /// The template as written: `/v1/projects/{id:int}`.
     public var path: String
     public var query: [QueryExpectation] = []
@@ -27,7 +27,7 @@ public struct ContractFile: Sendable, Equatable {
     /// The response a request that breaks the contract gets, instead of mockapi's 422.
     public var refusal: String?
 
-    public init(name: String, description: String? = nil, method: HTTPMethod, path: String) {
+    public init(name: String, description: String? = nil, method: RequestMethod, path: String) {
         self.name = name
         self.description = description
         self.method = method

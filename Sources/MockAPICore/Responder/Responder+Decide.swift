@@ -3,7 +3,7 @@
 extension Responder {
     /// Routes a request's head and plans what to keep of its body; `method` is nil for a method
     /// no contract can name.
-    public func routeHead(method: HTTPMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
+    public func routeHead(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
         let route = route(method: method, path: path)
         var plan = RoutedHead.BodyPlan.discard
         var contentType: String?
