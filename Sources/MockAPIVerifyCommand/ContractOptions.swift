@@ -38,11 +38,19 @@ public struct ContractOptions: ParsableArguments {
 
 /// Writing to stdout and stderr without buffering surprises.
 public enum Output {
+    public enum Stream: Sendable { case standardOutput, standardError }
+
+    /// Where text goes: the process's streams, unless a test captures it for the task it runs
+    /// (`Output.$write.withValue({ stream, text in … }) { … }`).
+    @TaskLocal public static var write: @Sendable (Stream, String) -> Void = { stream, text in
+        (stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError).write(Data(text.utf8))
+    }
+
     public static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(.standardOutput, text + "\n")
     }
 
     public static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(.standardError, text + "\n")
     }
 }

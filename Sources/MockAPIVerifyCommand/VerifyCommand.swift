@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MockAPICore
 import MockAPIVerify
-import Synchronization
 
 /// `mockapi verify`, as a command any executable can run with its own checks: a team's CI gate
 /// gets the same flags, reports and exit codes as `mockapi verify`.
@@ -50,25 +49,6 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// What a run verifies: the client's checks (made from the loaded set) and its transport.
-    private struct Client: Sendable {
-        var checks: @Sendable (ContractSet) -> [RouteCheck]
-        var transport: Transport
-        /// Said first when none of the routes claims a contract of the set.
-        var foreignSetHint: String?
-    }
-
-    private static let client = Mutex<Client?>(nil)
-
-    /// Uses these checks and transport for every later run of the command (the `mockapi` binary
-    /// sets its bundled client's).
-    /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
-    ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
-    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
-                           foreignSetHint: String? = nil) {
-        client.withLock { $0 = Client(checks: checks, transport: transport, foreignSetHint: foreignSetHint) }
-    }
-
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
     public static func main(checks: [RouteCheck], transport: Transport = .shared) async {
         await main(checks: { _ in checks }, transport: transport)
@@ -76,41 +56,51 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     /// The same, for checks made from the loaded contract set (generated clients, large APIs).
     public static func main(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared) async {
-        use(checks: checks, transport: transport)
-        await main()
+        do {
+            let command = try parse(Array(CommandLine.arguments.dropFirst()))
+            try await command.run(checks: checks, transport: transport)
+            exit(withError: nil)
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// Runs with these arguments and returns the exit code instead of exiting: for tests.
     public static func exitCode(arguments: [String], checks: [RouteCheck], transport: Transport = .shared) async -> Int32 {
-        use(checks: { _ in checks }, transport: transport)
         do {
             let command = try parse(arguments)
-            try await command.run()
+            try await command.run(checks: { _ in checks }, transport: transport)
             return 0
         } catch {
             return exitCode(for: error).rawValue
         }
     }
 
+    /// Without checks there is nothing to run: a gate passes its own (`main(checks:)`).
     public func run() async throws {
+        throw reportOptions.unusable(command: "verify", "no checks to run (a gate calls VerifyCommand.main(checks:))")
+    }
+
+    /// Verifies the checks the client makes from the loaded set, over `transport`.
+    /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
+    ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
+    public func run(checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
+                    foreignSetHint: String? = nil) async throws {
         let set = try contractOptions.load { report in reportOptions.unusable(command: "verify", report, stderr: report) }
         let target = try baseURL.map { try serverURL($0, command: "verify", reportOptions: reportOptions) }
-        guard let client = Self.client.withLock({ $0 }) else {
-            throw reportOptions.unusable(command: "verify", "no checks to run (a gate calls VerifyCommand.main(checks:))")
-        }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
                                     strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-                                    transport: client.transport, adminToken: admin.adminToken)
+                                    transport: transport, adminToken: admin.adminToken)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
                 throw reportOptions.unusable(command: "verify", "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
             }
         }
-        let checks = client.checks(set)
+        let checks = makeChecks(set)
         if !checks.isEmpty, !checks.contains(where: { check in set.contracts.contains { $0.name == check.contract } }) {
             // Every route would fail as "no such contract": say once what is going on.
-            Output.error("mockapi verify: " + (client.foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
+            Output.error("mockapi verify: " + (foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
         }
         let runner = ContractRunner(set: set, checks: checks, options: options)
         let report: VerifyReport
