@@ -35,9 +35,11 @@ let package = Package(
         // (`record`, `--proxy-unmatched`): bodies byte for byte, a CA file, no redirects followed.
         .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("curl")]),
         // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
-        .target(name: "MockAPICore"),
+        .target(name: "MockAPICore", dependencies: ["SystemLibc"]),
+        // Glibc or Darwin, chosen once for every module that calls POSIX.
+        .target(name: "SystemLibc"),
         // The only Swift module that touches libmicrohttpd.
-        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
+        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "SystemLibc", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
         // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
         .target(name: "ClientKit"),
         // The bundled example API's client, built on APIClient.
@@ -46,7 +48,7 @@ let package = Package(
         .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "ClientKit"]),
         // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
         .target(name: "MockAPIVerifyCommand", dependencies: [
-            "MockAPICore", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MockAPICore", "SystemLibc", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerify"]),
@@ -65,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
+                "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
                           path: "scripts/bench/VerifyBench"),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
-        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
+        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),

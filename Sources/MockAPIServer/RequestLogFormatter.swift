@@ -1,9 +1,5 @@
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// Builds request log lines; runs on the log's queue, never on a request thread.
 enum RequestLogFormatter {

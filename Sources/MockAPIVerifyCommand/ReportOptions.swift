@@ -1,11 +1,6 @@
 import ArgumentParser
 import Foundation
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--format` and `--junit`, shared by `verify` and `coverage`.
 public struct ReportOptions: ParsableArguments {

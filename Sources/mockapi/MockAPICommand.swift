@@ -2,11 +2,6 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import MockAPIVerifyCommand
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

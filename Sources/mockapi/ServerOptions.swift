@@ -2,11 +2,7 @@ import ArgumentParser
 import MockAPICore
 import MockAPIServer
 import MockAPIVerifyCommand
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// `serve`'s flags for how the server listens, what it tolerates and what it logs: they yield a
 /// `ServerConfiguration` (`configuration()`), and every default is that type's own.

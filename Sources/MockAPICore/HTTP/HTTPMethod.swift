@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// The request methods a contract may name.
 public enum HTTPMethod: String, Sendable, CaseIterable, Comparable {
