@@ -39,9 +39,11 @@ let package = Package(
         // (`record`, `--proxy-unmatched`): bodies byte for byte, a CA file, no redirects followed.
         .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("curl")]),
         // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
-        .target(name: "MockAPICore"),
+        .target(name: "MockAPICore", dependencies: ["SystemLibc"]),
+        // Glibc or Darwin, chosen once for every module that calls POSIX.
+        .target(name: "SystemLibc"),
         // The only Swift module that touches libmicrohttpd.
-        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
+        .target(name: "MockAPIServer", dependencies: ["MockAPICore", "SystemLibc", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
         // Decoding errors described for a person (JSON path as the body spells it, strategy hints): ClientKit's and the runner's.
         .target(name: "DecodingDiagnostics"),
         // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "MockAPIVerifyClientKit", dependencies: ["MockAPIVerify", "ClientKit"]),
         // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
         .target(name: "MockAPIVerifyCommand", dependencies: [
-            "MockAPICore", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "MockAPICore", "SystemLibc", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerifyClientKit"]),
@@ -73,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
+                "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -87,7 +89,7 @@ let package = Package(
         // The README's ClientKit blocks, compiled and run.
         .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
-        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
+        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),

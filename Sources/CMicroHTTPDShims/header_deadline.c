@@ -1,4 +1,5 @@
 #include "CMicroHTTPDShims.h"
+#include "platform.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -73,7 +74,9 @@ static void *watch(void *context) {
     if (interval < 10000000u) interval = 10000000u;
     pthread_mutex_lock(&deadline->lock);
     while (!deadline->stopping) {
-        uint64_t wake_at = monotonic_ns() + interval;
+        struct timespec clock_now;
+        clock_gettime(MOCKAPI_WAIT_CLOCK, &clock_now);
+        uint64_t wake_at = (uint64_t)clock_now.tv_sec * 1000000000u + (uint64_t)clock_now.tv_nsec + interval;
         struct timespec until = {(time_t)(wake_at / 1000000000u), (long)(wake_at % 1000000000u)};
         pthread_cond_timedwait(&deadline->wake, &deadline->lock, &until);
         if (deadline->stopping) break;
@@ -116,11 +119,7 @@ struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(u
     deadline->min_body_rate = min_body_rate;
     deadline->body_grace_ns = (uint64_t)body_grace_seconds * 1000000000u;
     deadline->plain_http = plain_http != 0;
-    pthread_condattr_t attributes;
-    pthread_condattr_init(&attributes);
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
-    pthread_cond_init(&deadline->wake, &attributes);
-    pthread_condattr_destroy(&attributes);
+    mockapi_cond_init(&deadline->wake);
     pthread_mutex_init(&deadline->lock, NULL);
     if (pthread_create(&deadline->thread, NULL, watch, deadline) != 0) {
         pthread_cond_destroy(&deadline->wake);

@@ -1,4 +1,5 @@
 #include "CMicroHTTPDShims.h"
+#include "platform.h"
 
 #include <gnutls/gnutls.h>
 #include <string.h>

@@ -1,10 +1,5 @@
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Calls back when anything under the given folders changes (`mockapi serve --watch`): inotify
 /// on Linux, a poll of modification times every half second elsewhere. Changes are gathered

@@ -35,12 +35,10 @@ final class JournalStream {
     static func response(journal: RequestJournal, query: JournalQuery, lastID: Int, headers: [(name: String, value: String)]) -> OpaquePointer {
         let evictedThrough = journal.evictedThrough
         let stream = JournalStream(journal: journal, query: query, reportedEviction: query.since == nil ? nil : evictedThrough)
-        let response = MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, Unmanaged.passRetained(stream).toOpaque(), free)!
-        MHD_add_response_header(response, "Content-Type", "application/json")
-        MHD_add_response_header(response, Responder.journalLastIDHeader, String(lastID))
-        MHD_add_response_header(response, RequestJournal.firstIDHeader, String(journal.firstID))
-        MHD_add_response_header(response, RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0)))
-        for header in headers { MHD_add_response_header(response, header.name, header.value) }
+        let response = MHDResponse.streamed(context: Unmanaged.passRetained(stream).toOpaque(), read: read, free: free)
+        MHDResponse.addHeaders([("Content-Type", "application/json"), (Responder.journalLastIDHeader, String(lastID)),
+                                (RequestJournal.firstIDHeader, String(journal.firstID)),
+                                (RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0)))] + headers, to: response)
         return response
     }
 

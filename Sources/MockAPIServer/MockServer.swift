@@ -1,12 +1,7 @@
 import CMicroHTTPD
-import CMicroHTTPDShims
 import MockAPICore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// A libmicrohttpd server answering from a `Responder`.
 ///
@@ -26,7 +21,7 @@ public final class MockServer: Sendable {
     public let journal: RequestJournal
     private let handler: RequestHandler
     private let reloader: Reloader
-    private let daemon: Mutex<DaemonHandle?>
+    private let daemon: Mutex<MHDDaemon?>
 
     /// The responder new requests are answered by (a reload replaces it).
     public var responder: Responder { handler.serving.state.responder }
@@ -52,7 +47,7 @@ public final class MockServer: Sendable {
     /// first connection is accepted.
     public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
         if let problem = configuration.outOfRange { throw .outOfRange(problem) }
-        CMicroHTTPDShims_return_large_blocks()
+        MHDDaemon.returnLargeBlocksWhenFreed()
         self.configuration = configuration
         journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
                                  redaction: configuration.headerRedaction)
@@ -91,25 +86,21 @@ public final class MockServer: Sendable {
             options.insert(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil), at: 0)
         }
         options.insert(contentsOf: configuration.tlsOptions, at: 0)
-        let context = Unmanaged.passUnretained(handler).toOpaque()
-        // The ranges were checked above (`outOfRange`), so these conversions cannot trap.
-        let headerDeadline = configuration.headerTimeoutSeconds > 0 || configuration.minBodyBytesPerSecond > 0
-            ? CMicroHTTPDShims_header_deadline_start(UInt32(configuration.headerTimeoutSeconds), UInt32(configuration.minBodyBytesPerSecond),
-                                                     UInt32(configuration.bodyRateGraceSeconds), configuration.tls == nil ? 1 : 0) : nil
-        var badHost: Int32 = 0
-        errno = 0
-        let started = options.withUnsafeBufferPointer { options in
-            CMicroHTTPDShims_start_daemon(flags | configuration.tlsFlags, configuration.host, configuration.port, RequestHandler.access, context,
-                                          RequestHandler.completed, context, options.baseAddress, headerDeadline, &badHost)
+        let started: MHDDaemon
+        do {
+            started = try MHDDaemon.start(flags: flags | configuration.tlsFlags, host: configuration.host, port: configuration.port, options: options,
+                                          context: Unmanaged.passUnretained(handler).toOpaque(),
+                                          headerTimeoutSeconds: configuration.headerTimeoutSeconds,
+                                          minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
+                                          bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil)
+        } catch {
+            switch error {
+            case .badHost: throw .invalidHost(configuration.host)
+            case .failed(let startErrno): throw .startFailed(host: configuration.host, port: configuration.port, errno: startErrno)
+            }
         }
-        guard let started else {
-            let startErrno = errno
-            CMicroHTTPDShims_header_deadline_stop(headerDeadline)
-            if badHost != 0 { throw .invalidHost(configuration.host) }
-            throw .startFailed(host: configuration.host, port: configuration.port, errno: startErrno)
-        }
-        daemon = Mutex(DaemonHandle(pointer: started, headerDeadline: headerDeadline))
-        port = CMicroHTTPDShims_daemon_port(started)
+        daemon = Mutex(started)
+        port = started.port
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
         reloader.baseURL.withLock { $0 = baseURL }
         handler.serving.state.prepared.prepare(baseURL: baseURL)
@@ -127,14 +118,13 @@ public final class MockServer: Sendable {
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes
     /// every connection. Safe to call more than once.
     public func stop(grace: Double = 5) {
-        let taken: DaemonHandle? = self.daemon.withLock { handle in
+        let taken: MHDDaemon? = self.daemon.withLock { handle in
             let current = handle
             handle = nil
             return current
         }
         guard let taken else { return }
-        let running = taken.pointer
-        let listener = MHD_quiesce_daemon(running)
+        let listener = taken.quiesce()
         if listener >= 0 { close(listener) }
         // Delayed and hanging answers are due now: MHD must not stop with a connection suspended.
         handler.suspensions.resumeAll()
@@ -142,19 +132,10 @@ public final class MockServer: Sendable {
         while handler.inFlight > 0, System.monotonicNanoseconds() < deadline {
             usleep(2_000)
         }
-        MHD_stop_daemon(running)
-        CMicroHTTPDShims_header_deadline_stop(taken.headerDeadline)
+        taken.stop()
         // The prepared responses go with the last serving state, after MHD has stopped.
         configuration.requestLog?.flush()
     }
 
     deinit { stop(grace: 0) }
-}
-
-/// An MHD daemon pointer, and its header-deadline watchdog, that may cross threads.
-// Why unchecked: MHD documents quiesce, stop and info calls as safe from any thread; the
-// pointers are only stopped once, under the server's lock.
-private struct DaemonHandle: @unchecked Sendable {
-    let pointer: OpaquePointer
-    let headerDeadline: OpaquePointer?
 }

@@ -1,11 +1,5 @@
-import CMicroHTTPD
-import CMicroHTTPDShims
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// A response written straight to a connection's socket, for the one answer libmicrohttpd
 /// cannot queue: one decided in the middle of a request body (MHD 0.9.75 refuses to queue
@@ -18,7 +12,7 @@ enum RawResponse {
 
     /// The status line and headers of `bytes(response)`, up to and with the blank line.
     static func head(_ response: GeneratedResponse) -> [UInt8] {
-        let reason = MHD_get_reason_phrase_for(UInt32(response.status)).map { String(cString: $0) } ?? ""
+        let reason = MHDResponse.reasonPhrase(response.status)
         var head = "HTTP/1.1 \(response.status) \(reason)\r\nConnection: close\r\n"
         if !response.contentType.isEmpty { head += "Content-Type: \(response.contentType)\r\n" }
         for header in response.headers { head += "\(header.name): \(header.value)\r\n" }
@@ -26,9 +20,9 @@ enum RawResponse {
         return Array(head.utf8)
     }
 
-    static func sendAndClose(_ response: GeneratedResponse, on connection: OpaquePointer) {
+    static func sendAndClose(_ response: GeneratedResponse, on connection: MHDConnection) {
         let bytes = bytes(response)
-        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+        let descriptor = connection.descriptor
         guard descriptor >= 0 else { return }
         // Nothing else is being written on this connection: its previous response was sent whole
         // before this request was read. The socket is non-blocking; a short error response fits
@@ -36,7 +30,7 @@ enum RawResponse {
         // bytes go through the connection's TLS session.
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { CMicroHTTPDShims_connection_send(connection, $0.baseAddress! + offset, bytes.count - offset) }
+            let sent = bytes.withUnsafeBytes { connection.send($0.baseAddress! + offset, count: bytes.count - offset) }
             if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { break }
             offset += sent

@@ -1,19 +1,14 @@
 import CMicroHTTPD
-import CMicroHTTPDShims
 import Dispatch
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// Decisions that wait or break on purpose (delays, faults) and admin actions (reload, record
 /// save), none of which holds a worker thread: the connection is suspended and the answer queued
 /// when it is woken.
 extension RequestHandler {
     /// What a suspended request gets once it is woken.
-    func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: OpaquePointer,
+    func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: MHDConnection,
                        path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         if suspensions.wasAbandoned(connection, owner: context.parking) {
             if case .delayed(let decision) = pending {
@@ -33,21 +28,21 @@ extension RequestHandler {
     }
 
     /// Breaks the answer as asked; the journal records the fault as the request's problem.
-    func executeFault(_ fault: Fault, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
+    func executeFault(_ fault: Fault, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
                       path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         record(context, path: path, status: 0, note: decision.journal, problem: fault.journalProblem)
-        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+        let descriptor = connection.descriptor
         switch fault {
         case .empty:
             return .NO
         case .reset:
             // Linger on, for zero seconds: closing then sends a RST instead of a FIN.
-            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-            if descriptor >= 0 { setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size)) }
+            var resetOnClose = linger(l_onoff: 1, l_linger: 0)
+            if descriptor >= 0 { setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &resetOnClose, socklen_t(MemoryLayout<linger>.size)) }
             return .NO
         case .garbage:
             let noise = Array("\u{16}\u{03}\u{01}mockapi-fault: these bytes are not HTTP\r\n\r\n".utf8)
-            if descriptor >= 0 { _ = noise.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+            if descriptor >= 0 { _ = noise.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, sendWithoutSIGPIPE) } }
             return .NO
         case .hang:
             context.pending = .hang
@@ -61,31 +56,31 @@ extension RequestHandler {
             guard suspensions.suspend(connection, owner: context.parking) else { return .NO }
             // The body is the prepared response's own bytes, shared (copy-on-write), never copied
             // per connection: a hundred trickles of a 20 MB fixture hold one 20 MB body.
-            trickle(TrickleCursor(head: RawResponse.head(rendered), body: rendered.body), to: ParkedConnection(pointer: connection), owner: context.parking)
+            trickle(TrickleCursor(head: RawResponse.head(rendered), body: rendered.body), to: connection, owner: context.parking)
             return .YES
         }
     }
 
     /// Writes a tenth of a second's worth of the answer every tenth of a second, on a timer, while
     /// the connection is parked; wakes it (to be closed) when all is out or the client is gone.
-    private func trickle(_ cursor: TrickleCursor, to connection: ParkedConnection, owner: ParkingOwner) {
+    private func trickle(_ cursor: TrickleCursor, to connection: MHDConnection, owner: ParkingOwner) {
         let slice = max(1, Fault.trickleBytesPerSecond / 10)
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
             var cursor = cursor
             var failed = false
-            let parked = suspensions.whileParked(connection.pointer, owner: owner) {
-                let written = cursor.next(slice) { CMicroHTTPDShims_connection_send(connection.pointer, $0.baseAddress, $0.count) }
+            let parked = suspensions.whileParked(connection, owner: owner) {
+                let written = cursor.next(slice) { connection.send($0.baseAddress, count: $0.count) }
                 if written <= 0, errno != EAGAIN, errno != EINTR { failed = true }
             }
             guard parked else { return } // the server is stopping, or the client left: woken already
             if !cursor.isDone, !failed { return trickle(cursor, to: connection, owner: owner) }
-            suspensions.resume(connection.pointer, owner: owner)
+            suspensions.resume(connection, owner: owner)
         }
     }
 
     /// An admin action (`POST /__mockapi/reload`, `POST /__mockapi/record/save`), run off the worker
     /// threads while the connection is parked; its answer is queued when it is woken.
-    func startAdminAction(_ action: AdminAction, _ decision: Decision, _ context: RequestContext, connection: OpaquePointer,
+    func startAdminAction(_ action: AdminAction, _ decision: Decision, _ context: RequestContext, connection: MHDConnection,
                           path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let run: (@Sendable () -> GeneratedResponse)? = switch action {
         case .reload: reload
@@ -104,7 +99,7 @@ extension RequestHandler {
 
     /// Suspends the connection until `start`'s work fills in the reply and calls `wake`; answers
     /// 503 at once when the server is stopping and cannot park it.
-    func park(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, decision: Decision,
+    func park(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, decision: Decision,
               fallback: GeneratedResponse, start: (DeferredReply, @escaping @Sendable () -> Void) -> Void) -> MHD_Result {
         let reply = DeferredReply()
         context.pending = .deferred(reply, decision, fallback: fallback)
@@ -112,17 +107,11 @@ extension RequestHandler {
             context.pending = nil
             return execute(decision.answered(with: GeneratedResponse(status: 503, json: ["error": "the server is stopping"])), context, connection, path: path)
         }
-        let parked = ParkedConnection(pointer: connection), owner = context.parking
+        let owner = context.parking
         // Only this request's connection: if its client left, MHD may have handed the pointer to another.
-        start(reply) { [self] in suspensions.resume(parked.pointer, owner: owner) }
+        start(reply) { [self] in suspensions.resume(connection, owner: owner) }
         return .YES
     }
-}
-
-/// A suspended connection handed to the thread that will resume it.
-// Why unchecked: MHD allows resuming a connection from any thread.
-struct ParkedConnection: @unchecked Sendable {
-    let pointer: OpaquePointer
 }
 
 /// Where a trickled answer has got to: its head, then its body, both sent from shared storage.

@@ -1,12 +1,7 @@
 import CMicroHTTPD
-import CMicroHTTPDShims
 import MockAPICore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// The bridge from libmicrohttpd's C callbacks to the `Responder`.
 ///
@@ -48,18 +43,19 @@ final class RequestHandler: Sendable {
     // `_withUnsafeGuaranteedRef`: MHD keeps them alive for the call, so the retain and release
     // `takeUnretainedValue()` costs per use are pure overhead on every request.
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
-        guard let cls, let connection, let requestState, let uploadDataSize else { return .NO }
+        guard let cls, let pointer = connection, let requestState, let uploadDataSize else { return .NO }
+        let connection = MHDConnection(pointer)
         // MHD passes the url on every call; its bytes are read there, never kept past a call.
         let path = bytes(url)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
             // Before the first call the state is nil, or the query copy `take_query` made (tagged).
-            let query = CMicroHTTPDShims_query(requestState.pointee)
+            let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
                     handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
-            CMicroHTTPDShims_headers_arrived(connection)
+            connection.headersArrived()
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
             free(query)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -69,10 +65,10 @@ final class RequestHandler: Sendable {
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, connection, requestState, _ in
-        if let connection { CMicroHTTPDShims_awaiting_headers(connection) }
+        if let connection { MHDConnection(connection).awaitingHeaders() }
         guard let cls, let requestState, let state = requestState.pointee else { return }
         requestState.pointee = nil
-        if let query = CMicroHTTPDShims_query(state) {
+        if let query = MHDConnection.query(in: state) {
             free(query) // the request ended before the access handler saw it (MHD refused it)
             return
         }
@@ -83,15 +79,15 @@ final class RequestHandler: Sendable {
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
     /// the plan says.
-    private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
-                              query: UnsafeMutablePointer<CMicroHTTPDShims_Query>?) -> RequestContext {
+    private func beginRequest(connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+                              query: UnsafeMutablePointer<MHDQuery>?) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
-        let headers = ConnectionValues.headers(connection)
+        let headers = connection.headers
         let head = lease.state.responder.routeHead(method: knownMethod, path: path, headers: headers)
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
-        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: $0.pointee.length) }
+        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = head.body == .raw
@@ -102,7 +98,7 @@ final class RequestHandler: Sendable {
     /// What the responder says of the head alone: read the body (its declared length reserved
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
-    private func checkFraming(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let responder = context.state.responder
         let decision: Decision
         switch responder.decideHead(context.head, headers: context.headers) {
@@ -113,16 +109,16 @@ final class RequestHandler: Sendable {
             decision = refusal
         }
         context.answered = true
-        CMicroHTTPDShims_answering(connection)
+        connection.answering()
         return execute(decision, context, connection, path: path)
     }
 
-    private func continueRequest(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
+    private func continueRequest(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>,
                                  data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>) -> MHD_Result {
         if size.pointee > 0 {
             let count = size.pointee
             size.pointee = 0
-            CMicroHTTPDShims_body_received(connection, count)
+            connection.bodyReceived(count)
             if context.answered { return .YES }
             if let discarded = context.discardedPastLimit {
                 return discardPastLimit(context, count: count, alreadyDiscarded: discarded, connection: connection, path: path)
@@ -141,7 +137,7 @@ final class RequestHandler: Sendable {
             return answerPending(pending, context, connection: connection, path: path)
         }
         if context.answered { return .YES }
-        CMicroHTTPDShims_answering(connection)
+        connection.answering()
         context.answered = true
         let responder = context.state.responder
         // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
@@ -155,7 +151,7 @@ final class RequestHandler: Sendable {
     /// has ended, so the rest is read and dropped, and the 413 queued at its end. A client that
     /// keeps sending past another `--max-body-bytes` gets the 413 written on the socket and the
     /// connection closed: never an unbounded read, never a silent close.
-    private func discardPastLimit(_ context: RequestContext, count: Int, alreadyDiscarded: Int, connection: OpaquePointer,
+    private func discardPastLimit(_ context: RequestContext, count: Int, alreadyDiscarded: Int, connection: MHDConnection,
                                   path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let discarded = alreadyDiscarded + count
         context.discardedPastLimit = discarded
@@ -165,10 +161,10 @@ final class RequestHandler: Sendable {
 
     /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
     /// the connection closed.
-    private func refuseMidBody(_ reason: BodyRefusal, _ context: RequestContext, connection: OpaquePointer,
+    private func refuseMidBody(_ reason: BodyRefusal, _ context: RequestContext, connection: MHDConnection,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
-        CMicroHTTPDShims_answering(connection)
+        connection.answering()
         let decision = context.state.responder.decideBodyRefused(reason, head: context.head)
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
@@ -178,7 +174,7 @@ final class RequestHandler: Sendable {
     }
 
     /// Carries out a decision: the only place an answer leaves, so each gets the decision's headers.
-    func execute(_ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    func execute(_ decision: Decision, _ context: RequestContext, _ connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         switch decision.timing {
         case .now:
             break
@@ -196,8 +192,8 @@ final class RequestHandler: Sendable {
             return queue(response, decision, context, connection, path: path)
         case .journal(let query, let lastID):
             let response = JournalStream.response(journal: journal, query: query, lastID: lastID, headers: decision.headers)
-            defer { MHD_destroy_response(response) }
-            return MHD_queue_response(connection, 200, response)
+            defer { MHDResponse.destroy(response) }
+            return connection.queue(response, status: 200)
         case .adminAction(let action):
             return startAdminAction(action, decision, context, connection: connection, path: path)
         case .forward:
@@ -206,7 +202,7 @@ final class RequestHandler: Sendable {
     }
 
     /// Queues a response prepared at start (its headers already on it) and journals it.
-    private func queuePrepared(contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
+    private func queuePrepared(contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let state = context.state
         guard let ready = state.prepared.response(contract: index, response: response) else {
@@ -216,19 +212,17 @@ final class RequestHandler: Sendable {
         }
         // The status read in place: copying the ResponseDefinition (body, headers) cost more.
         let status = state.responder.set.contracts[index].responses[response].status
-        let result = MHD_queue_response(connection, UInt32(status), ready)
+        let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: decision.journal)
         return result
     }
 
     /// Queues a response made for this request, with the decision's headers, and journals it if
     /// the decision says so. `headersAdded`: the response carries them already (a rendered one).
-    private func queue(_ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
+    private func queue(_ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
                        path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false) -> MHD_Result {
         let sent = headersAdded ? response : Decision.finished(response, headers: decision.headers)
-        let made = MHDResponse.make(sent)
-        let result = MHD_queue_response(connection, UInt32(sent.status), made)
-        MHD_destroy_response(made)
+        let result = connection.queue(sent)
         record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
         return result
     }

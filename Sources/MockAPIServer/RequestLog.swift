@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// One line per request on stderr, formatted and written off the request threads.
 ///
@@ -58,7 +54,7 @@ public final class RequestLog: Sendable {
     public func flush() { queue.sync {} }
 }
 
-/// How request lines look: `--log-format`, colour, `--verbose`.
+/// How request lines look: `--log-format`, color, `--verbose`.
 public struct RequestLogOptions: Sendable {
     public enum Format: String, Sendable, CaseIterable {
         /// `21:30:01.123 GET /v1/discover?page=x 422 discover 0.31ms  query.page: expected int, found "x"`
@@ -68,14 +64,14 @@ public struct RequestLogOptions: Sendable {
     }
 
     public var format: Format
-    /// ANSI colour for the status (text only); the caller decides (a terminal, no `NO_COLOR`).
-    public var colour: Bool
+    /// ANSI color for the status (text only); the caller decides (a terminal, no `NO_COLOR`).
+    public var color: Bool
     /// Request headers (and the headers a contract's response sets) under each line.
     public var verbose: Bool
 
-    public init(format: Format = .text, colour: Bool = false, verbose: Bool = false) {
+    public init(format: Format = .text, color: Bool = false, verbose: Bool = false) {
         self.format = format
-        self.colour = colour
+        self.color = color
         self.verbose = verbose
     }
 }

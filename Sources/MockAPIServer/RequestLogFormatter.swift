@@ -1,9 +1,5 @@
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// Builds request log lines; runs on the log's queue, never on a request thread.
 enum RequestLogFormatter {
@@ -17,7 +13,7 @@ enum RequestLogFormatter {
     /// `21:30:01.123 GET /v1/activities?cursor=2 200 activities/page2 0.2ms`, then, for a refusal,
     /// two spaces and why; verbose lines follow with `> request` and `< response` headers.
     static func text(_ entry: RequestLogEntry, options: RequestLogOptions) -> String {
-        let status = options.colour ? colourised(entry.record.status) : String(entry.record.status)
+        let status = options.color ? colorized(entry.record.status) : String(entry.record.status)
         var line = "\(localTime(entry.record.receivedAt)) \(entry.record.method) \(target(entry)) \(status) \(servedAs(entry)) \(milliseconds(entry))ms"
         if let problem = entry.record.problem { line += "  " + problem }
         guard options.verbose else { return line }
@@ -78,7 +74,7 @@ enum RequestLogFormatter {
     }
 
     /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.
-    private static func colourised(_ status: Int) -> String {
+    private static func colorized(_ status: Int) -> String {
         let code = switch status {
         case 200..<300: "32"
         case 300..<400: "36"

@@ -18,8 +18,4 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc

@@ -1,10 +1,6 @@
 import MockAPICore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// What requests are answered from: one contract set's responder and prepared responses.
 /// A reload builds a new one and swaps it in whole; requests already under way finish on the

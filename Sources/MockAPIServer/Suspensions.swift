@@ -1,13 +1,7 @@
-import CMicroHTTPD
-import CMicroHTTPDShims
 import Dispatch
 import MockAPICore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// Connections parked with `MHD_suspend_connection` until their answer is due (a delay) or
 /// ready (a reload): the worker thread serves other connections meanwhile, and the answer is
@@ -22,18 +16,18 @@ import Darwin
 final class Suspensions: Sendable {
     private struct Parked: @unchecked Sendable, Hashable {
         // Why unchecked: MHD allows resuming a connection from any thread.
-        let connection: OpaquePointer
+        let connection: MHDConnection
     }
 
     private struct State {
-        var connections: Set<Parked> = []
+        var connections: Set<MHDConnection> = []
         /// Who parked a connection (its request's context, or a forwarded request's reply): a waker
         /// names the owner it parked for, so it never wakes a later request that MHD gave the same
         /// connection pointer after a client left. Wakers keep their owner alive, so its identity
         /// is not reused while one is pending.
-        var owners: [Parked: ObjectIdentifier] = [:]
+        var owners: [MHDConnection: ObjectIdentifier] = [:]
         /// Woken because their client went away, by owner: closed, not answered, when MHD calls back.
-        var abandoned: [Parked: ObjectIdentifier] = [:]
+        var abandoned: [MHDConnection: ObjectIdentifier] = [:]
         var sweeping = false
         var stopped = false
     }
@@ -46,11 +40,11 @@ final class Suspensions: Sendable {
 
     /// Parks `connection` (call from its access handler); false once the server is stopping,
     /// when the caller must answer at once instead.
-    func suspend(_ connection: OpaquePointer, owner: AnyObject) -> Bool {
+    func suspend(_ connection: MHDConnection, owner: AnyObject) -> Bool {
         let startSweep = parked.withLock { state -> Bool? in
             guard !state.stopped else { return nil }
-            MHD_suspend_connection(connection)
-            let key = Parked(connection: connection)
+            connection.suspend()
+            let key = connection
             state.connections.insert(key)
             state.owners[key] = ObjectIdentifier(owner)
             state.abandoned[key] = nil // an earlier request's, never collected: MHD closed it without calling back
@@ -64,30 +58,29 @@ final class Suspensions: Sendable {
 
     /// Wakes a parked connection; does nothing if it was already woken, or when it is parked now
     /// for another owner.
-    func resume(_ connection: OpaquePointer, owner: AnyObject) {
+    func resume(_ connection: MHDConnection, owner: AnyObject) {
         parked.withLock { state in
-            let key = Parked(connection: connection)
+            let key = connection
             guard state.owners[key] == ObjectIdentifier(owner) else { return }
             guard state.connections.remove(key) != nil else { return }
             state.owners[key] = nil
-            MHD_resume_connection(connection)
+            connection.resume()
         }
     }
 
     /// Parks `connection` and wakes it after `milliseconds` (cut to an hour, whatever the caller
     /// passes: no value can trap the conversion); false as for `suspend`.
-    func resume(_ connection: OpaquePointer, afterMilliseconds milliseconds: Double, owner: some AnyObject & Sendable) -> Bool {
+    func resume(_ connection: MHDConnection, afterMilliseconds milliseconds: Double, owner: some AnyObject & Sendable) -> Bool {
         guard suspend(connection, owner: owner) else { return false }
-        let parkedConnection = Parked(connection: connection)
         let bounded = milliseconds.isFinite ? min(max(milliseconds, 0), NumberRange.delayMilliseconds.highest) : 0
-        timers.asyncAfter(deadline: .now() + .microseconds(Int(bounded * 1000))) { [self] in resume(parkedConnection.connection, owner: owner) }
+        timers.asyncAfter(deadline: .now() + .microseconds(Int(bounded * 1000))) { [self] in resume(connection, owner: owner) }
         return true
     }
 
     /// True (once) when `connection` was woken for `owner` because its client had gone: close it, answer nothing.
-    func wasAbandoned(_ connection: OpaquePointer, owner: AnyObject) -> Bool {
+    func wasAbandoned(_ connection: MHDConnection, owner: AnyObject) -> Bool {
         parked.withLock { state in
-            let key = Parked(connection: connection)
+            let key = connection
             guard state.abandoned[key] == ObjectIdentifier(owner) else { return false }
             state.abandoned[key] = nil
             return true
@@ -97,9 +90,9 @@ final class Suspensions: Sendable {
     /// Runs `body` while `connection` is still parked for `owner`, under the lock that waking
     /// takes, so a writer on another thread never writes to a connection MHD has taken back.
     /// False once woken.
-    func whileParked(_ connection: OpaquePointer, owner: AnyObject, _ body: () -> Void) -> Bool {
+    func whileParked(_ connection: MHDConnection, owner: AnyObject, _ body: () -> Void) -> Bool {
         parked.withLock { state in
-            guard state.owners[Parked(connection: connection)] == ObjectIdentifier(owner) else { return false }
+            guard state.owners[connection] == ObjectIdentifier(owner) else { return false }
             body()
             return true
         }
@@ -109,7 +102,7 @@ final class Suspensions: Sendable {
     func resumeAll() {
         parked.withLock { state in
             state.stopped = true
-            for parked in state.connections { MHD_resume_connection(parked.connection) }
+            for parked in state.connections { parked.resume() }
             state.connections.removeAll()
             state.owners.removeAll()
         }
@@ -123,10 +116,10 @@ final class Suspensions: Sendable {
     private func sweep() {
         let again = parked.withLock { state -> Bool in
             // Under the lock: a parked connection is MHD's to close only once resumed, so its fd is its own.
-            for connection in state.connections where Self.clientHasGone(connection.connection) {
+            for connection in state.connections where Self.clientHasGone(connection) {
                 state.connections.remove(connection)
                 state.abandoned[connection] = state.owners.removeValue(forKey: connection)
-                MHD_resume_connection(connection.connection)
+                connection.resume()
             }
             state.sweeping = !state.connections.isEmpty && !state.stopped
             return state.sweeping
@@ -136,8 +129,8 @@ final class Suspensions: Sendable {
 
     /// A FIN (the client closed, or half-closed: as nginx does, taken as giving up) or an error
     /// such as a reset; bytes waiting (a pipelined request) or nothing yet mean it is still there.
-    private static func clientHasGone(_ connection: OpaquePointer) -> Bool {
-        let descriptor = CMicroHTTPDShims_connection_fd(connection)
+    private static func clientHasGone(_ connection: MHDConnection) -> Bool {
+        let descriptor = connection.descriptor
         guard descriptor >= 0 else { return false }
         var byte: UInt8 = 0
         let peeked = recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))

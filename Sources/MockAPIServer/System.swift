@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// The few facts about the machine and clock the server needs, without Foundation on the hot path.
 public enum System {

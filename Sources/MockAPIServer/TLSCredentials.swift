@@ -1,9 +1,5 @@
-import CMicroHTTPDShims
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CMicroHTTPD
+import SystemLibc
 
 /// A PEM certificate (chain) and its private key, checked as a pair, for HTTPS.
 ///
@@ -24,8 +20,7 @@ public final class TLSCredentials: @unchecked Sendable {
 
     /// Throws GnuTLS's reason when the two are not a usable PEM certificate and matching key.
     public init(certificatePEM: String, keyPEM: String) throws(Refusal) {
-        let reason = certificatePEM.withCString { certificate in keyPEM.withCString { CMicroHTTPDShims_tls_check(certificate, $0) } }
-        if let reason { throw Refusal(description: String(cString: reason)) }
+        if let reason = MHDDaemon.tlsRefusal(certificatePEM: certificatePEM, keyPEM: keyPEM) { throw Refusal(description: reason) }
         certificate = strdup(certificatePEM)
         key = strdup(keyPEM)
     }

@@ -43,11 +43,19 @@ package struct ContractOptions: ParsableArguments {
 
 /// Writing to stdout and stderr without buffering surprises.
 package enum Output {
+    package enum Stream: Sendable { case standardOutput, standardError }
+
+    /// Where text goes: the process's streams, unless a test captures it for the task it runs
+    /// (`Output.$write.withValue({ stream, text in … }) { … }`).
+    @TaskLocal package static var write: @Sendable (Stream, String) -> Void = { stream, text in
+        (stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError).write(Data(text.utf8))
+    }
+
     package static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(.standardOutput, text + "\n")
     }
 
     package static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        write(.standardError, text + "\n")
     }
 }

@@ -1,11 +1,6 @@
 import ArgumentParser
 import Foundation
 import MockAPICore
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--format` and `--junit`, shared by `verify` and `coverage`.
 package struct ReportOptions: ParsableArguments {
@@ -59,12 +54,12 @@ package struct ReportOptions: ParsableArguments {
     }
 }
 
-/// Colour only on a terminal, never with `NO_COLOR` set to anything but the empty string
-/// (https://no-color.org) or with `TERM=dumb`, so pipes, files and CI logs stay plain.
+/// The one color policy of every command, for stdout and stderr alike: color only on a terminal,
+/// never with `NO_COLOR` set to anything but the empty string (https://no-color.org) or with
+/// `TERM=dumb`, so pipes, files and CI logs stay plain.
 package enum TerminalColor {
-    package static func allowed(on descriptor: Int32) -> Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return isatty(descriptor) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    package static func allowed(on descriptor: Int32, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        isatty(descriptor) == 1 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
     }
 }
 

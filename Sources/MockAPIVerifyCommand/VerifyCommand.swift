@@ -59,28 +59,8 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     public init() {}
 
-    /// What a run verifies: the client's checks (made from the loaded set) and its transport.
-    private struct Client: Sendable {
-        var checks: @Sendable (ContractSet) -> [RouteCheck]
-        var transport: Transport
-        var deepLinks: DeepLinkCheck?
-        /// Said first when none of the routes claims a contract of the set.
-        var foreignSetHint: String?
-    }
-
-    private static let client = Mutex<Client?>(nil)
-
-    /// Uses these checks and transport for every later run of the command (the `mockapi` binary
-    /// sets its bundled client's).
-    /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
-    ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
-    /// - Parameter deepLinks: the client's deep-link matcher, for the fixtures' web links.
-    public static func use(checks: @escaping @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
-                           deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil) {
-        client.withLock { $0 = Client(checks: checks, transport: transport, deepLinks: deepLinks, foreignSetHint: foreignSetHint) }
-    }
-
-    /// Names the command and its default contract folders for every later run (a team's gate).
+    /// Names the command and its default contract folders for every later run (a team's gate):
+    /// the name is needed before the arguments are parsed, for `--help` and usage errors.
     public static func use(gate: VerifyGate) {
         Self.gate.withLock { $0 = gate }
         ContractOptions.defaults.withLock { $0 = (gate.contracts, gate.fixtures) }
@@ -88,6 +68,7 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
     /// - Parameter gate: the gate's name and contract folders; `mockapi verify`'s when not given.
+    /// - Parameter deepLinks: the client's deep-link matcher, for the fixtures' web links.
     public static func main(gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared,
                             deepLinks: DeepLinkCheck? = nil) async {
         await main(gate: gate, checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
@@ -97,44 +78,54 @@ public struct VerifyCommand: AsyncParsableCommand {
     public static func main(gate: VerifyGate = .mockapi, checks: @escaping @Sendable (ContractSet) -> [RouteCheck],
                             transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async {
         use(gate: gate)
-        use(checks: checks, transport: transport, deepLinks: deepLinks)
-        await main()
+        do {
+            let command = try parse(Array(CommandLine.arguments.dropFirst()))
+            try await command.run(checks: checks, transport: transport, deepLinks: deepLinks)
+            exit(withError: nil)
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// Runs with these arguments and returns the exit code instead of exiting: for tests.
     public static func exitCode(gate: VerifyGate = .mockapi, arguments: [String], checks: [RouteCheck],
-                                transport: Transport = .shared) async -> Int32 {
+                                transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async -> Int32 {
         use(gate: gate)
-        use(checks: { _ in checks }, transport: transport)
         do {
             let command = try parse(arguments)
-            try await command.run()
+            try await command.run(checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
             return 0
         } catch {
             return exitCode(for: error).rawValue
         }
     }
 
+    /// Without checks there is nothing to run: a gate passes its own (`main(checks:)`).
     public func run() async throws {
+        throw reportOptions.unusable(program: Self.gate.withLock(\.displayName), "no checks to run (a gate calls VerifyCommand.main(checks:))")
+    }
+
+    /// Verifies the checks the client makes from the loaded set, over `transport`.
+    /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
+    ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
+    public func run(checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
+                    deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil) async throws {
         let name = Self.gate.withLock(\.displayName)
         let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
         let target = try baseURL.map { try serverURL($0, program: name, reportOptions: reportOptions) }
-        guard let client = Self.client.withLock({ $0 }) else {
-            throw reportOptions.unusable(program: name, "no checks to run (a gate calls VerifyCommand.main(checks:))")
-        }
         let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
                                     strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-                                    transport: client.transport, adminToken: admin.adminToken, deepLinks: client.deepLinks)
+                                    transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
                 throw reportOptions.unusable(program: name, "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
             }
         }
-        let checks = client.checks(set)
+        let checks = makeChecks(set)
         if !checks.isEmpty, !checks.contains(where: { check in set.contracts.contains { $0.name == check.contract } }) {
             // Every route would fail as "no such contract": say once what is going on.
-            Output.error("\(name): " + (client.foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
+            Output.error("\(name): " + (foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
         }
         let runner = ContractRunner(set: set, checks: checks, options: options)
         let report: VerifyReport

@@ -1,19 +1,16 @@
-import ArgumentParser
 import Foundation
-import MockAPIVerifyCommand
 
 /// A real backend's address as a flag gives it (`record --target`, `serve --proxy-unmatched`).
 enum BackendURL {
-    /// Usage error (64) for a URL that is not `http(s)://host[:port][/prefix]`; exit 2 for a CA file that cannot be read.
+    /// A usage failure for a URL that is not `http(s)://host[:port][/prefix]`; unusable for a CA file that cannot be read.
     static func check(_ text: String, flag: String, caFile: String?) throws {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
               components.query == nil, components.fragment == nil else {
-            throw ValidationError("\(flag) \(text): expected http:// or https:// with a host (and optionally a path prefix), no query")
+            throw CommandFailure.usage("\(flag) \(text): expected http:// or https:// with a host (and optionally a path prefix), no query")
         }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            Output.error("mockapi: CA file \"\(caFile)\" cannot be read")
-            throw ExitCode(2)
+            throw CommandFailure.unusable("CA file \"\(caFile)\" cannot be read")
         }
     }
 }

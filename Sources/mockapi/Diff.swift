@@ -33,8 +33,10 @@ extension MockAPICommand {
         @OptionGroup var report: ReportOptions
 
         func validate() throws {
-            if rev != nil, old != nil { throw ValidationError("give OLD and NEW folders, or --rev, not both") }
-            if rev == nil, old == nil || new == nil { throw ValidationError("give OLD and NEW folders, or --rev REVISION") }
+            try CommandFailure.translating {
+                if rev != nil, old != nil { throw CommandFailure.usage("give OLD and NEW folders, or --rev, not both") }
+                if rev == nil, old == nil || new == nil { throw CommandFailure.usage("give OLD and NEW folders, or --rev REVISION") }
+            }
         }
 
         func run() throws {
@@ -86,8 +88,7 @@ struct SetLocation {
         do {
             return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
         } catch {
-            Output.error("mockapi diff: \(label): \(error.description)")
-            throw ExitCode(2)
+            throw CommandFailure.unusable("\(label): \(error.description)", command: "diff")
         }
     }
 }
@@ -100,8 +101,7 @@ struct GitCheckout {
     init(revision: String, contracts: String, fixtures: String) throws {
         let contractsURL = URL(fileURLWithPath: contracts).standardizedFileURL
         guard let top = Self.git(["rev-parse", "--show-toplevel"], in: contractsURL.path).map({ URL(fileURLWithPath: $0) }) else {
-            Output.error("mockapi diff: \(contracts) is not inside a git repository (--rev needs one)")
-            throw ExitCode(2)
+            throw CommandFailure.unusable("\(contracts) is not inside a git repository (--rev needs one)", command: "diff")
         }
         func relative(_ path: String) -> String {
             let absolute = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
@@ -115,8 +115,7 @@ struct GitCheckout {
         guard Self.git(["archive", "--format=tar", "-o", archive, revision, "--"] + paths, in: top.path) != nil,
               Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", folder.path], in: top.path) != nil else {
             try? FileManager.default.removeItem(at: folder)
-            Output.error("mockapi diff: cannot read \(paths.joined(separator: " and ")) at revision \(revision) (git archive failed)")
-            throw ExitCode(2)
+            throw CommandFailure.unusable("cannot read \(paths.joined(separator: " and ")) at revision \(revision) (git archive failed)", command: "diff")
         }
         location = SetLocation(contracts: folder.appendingPathComponent(paths[0]).path, fixtures: folder.appendingPathComponent(paths[1]).path,
                                label: "\(contracts)@\(revision)")

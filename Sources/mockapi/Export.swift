@@ -36,8 +36,7 @@ extension MockAPICommand {
             do {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: out))
             } catch {
-                Output.error("mockapi export openapi: cannot write \(out): \(error.localizedDescription)")
-                throw ExitCode(2)
+                throw CommandFailure.unusable("cannot write \(out): \(error.localizedDescription)", command: "export openapi")
             }
             let paths = Set(set.contracts.map { OpenAPIExporter.openAPIPath($0.request.path) }).count
             // Contracts that share a method and path (told apart by `match`) are one operation.

@@ -59,8 +59,7 @@ struct ImportOptions: ParsableArguments {
             let skipped = set.skipped == 0 ? "" : "; \(set.skipped) \(unit == "entry" ? (set.skipped == 1 ? "entry" : "entries") : (set.skipped == 1 ? unit : unit + "s")) skipped"
             Output.line("mockapi import \(kind): \(set.contracts.count) contracts, \(set.responseCount) responses, \(set.fixtures.count) fixtures written to \(out)\(skipped)")
         } catch {
-            Output.error("mockapi import \(kind): \(error.description)")
-            throw ExitCode(2)
+            throw CommandFailure.unusable(error.description, command: "import \(kind)")
         }
     }
 }

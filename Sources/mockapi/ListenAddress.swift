@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// `--host` as libmicrohttpd needs it: an IP literal. Names are resolved once, at start.
 enum ListenAddress {
@@ -21,7 +17,7 @@ enum ListenAddress {
         if host.lowercased() == "localhost" { return "127.0.0.1" }
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = streamSocket
         var results: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &results)
         guard status == 0, let first = results else {

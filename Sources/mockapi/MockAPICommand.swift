@@ -1,20 +1,14 @@
 import ArgumentParser
 import Dispatch
 import Foundation
-import ExampleAPIChecks
 import MockAPIVerifyCommand
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
         version: "mockapi \(MockAPIVersion.current)",
-        subcommands: [Serve.self, VerifyCommand.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
+        subcommands: [Serve.self, Verify.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
                       VerifyBackend.self, Record.self]
     )
 }
@@ -24,10 +18,6 @@ enum Entry {
     /// `serve` (and `record`, a server too) runs on the main thread with SIGINT/SIGTERM blocked from the first instruction,
     /// so every thread libmicrohttpd starts inherits the mask and `StopSignals`' own `sigwait`
     /// thread is the only place they land. The other commands take the async path.
-    /// `mockapi verify` pointed at a team's own contracts: its bundled routes claim none of them.
-    static let foreignSetHint = "this command runs the bundled example client, whose routes claim none of these contracts: "
-        + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage"
-
     static func main() {
         let commands = MockAPICommand.configuration.subcommands.map { $0._commandName } + ["help"]
         if let unknown = UnknownCommand.message(for: CommandLine.arguments.dropFirst().first, known: commands) {
@@ -35,10 +25,14 @@ enum Entry {
             exit(ExitCode.validationFailure.rawValue) // 64, as for any other usage error
         }
         guard ["serve", "record"].contains(CommandLine.arguments.dropFirst().first) else {
-            VerifyCommand.use(checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint)
             Task {
-                await MockAPICommand.main()
-                exit(0)
+                do {
+                    var command = try MockAPICommand.parseAsRoot()
+                    if var asynchronous = command as? any AsyncParsableCommand { try await asynchronous.run() } else { try command.run() }
+                    exit(0)
+                } catch {
+                    finish(error)
+                }
             }
             dispatchMain()
         }
@@ -48,7 +42,12 @@ enum Entry {
             try command.run()
             exit(0)
         } catch {
-            MockAPICommand.exit(withError: error)
+            finish(error)
         }
+    }
+
+    /// Every command's failure leaves here: said and exited with as `CommandFailure` decides.
+    private static func finish(_ error: any Error) -> Never {
+        MockAPICommand.exit(withError: CommandFailure.translated(error))
     }
 }

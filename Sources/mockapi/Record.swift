@@ -38,17 +38,16 @@ extension MockAPICommand {
         var quiet = false
 
         func validate() throws {
-            try BackendURL.check(target, flag: "--target", caFile: caFile)
-            guard (1...3600).contains(timeout) else { throw ValidationError("--timeout \(timeout): expected 1 to 3600 seconds") }
+            try CommandFailure.translating {
+                try BackendURL.check(target, flag: "--target", caFile: caFile)
+                guard (1...3600).contains(timeout) else { throw CommandFailure.usage("--timeout \(timeout): expected 1 to 3600 seconds") }
+            }
         }
 
         func run() throws {
             StopSignals.startWatching()
             let host: String
-            do { host = try ListenAddress.resolve(self.host) } catch {
-                Output.error("mockapi: \(error.description)")
-                throw ExitCode(2)
-            }
+            do { host = try ListenAddress.resolve(self.host) } catch { throw CommandFailure.unusable(error.description) }
             var proxy = ProxyConfiguration(target: target, caFile: caFile)
             let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target)
             proxy.timeoutSeconds = timeout
@@ -60,13 +59,12 @@ extension MockAPICommand {
             configuration.proxy = proxy
             configuration.adminToken = adminToken
             configuration.adminActions["POST /__mockapi/record/save"] = { recording.saveResponse() }
-            configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(format: .text, colour: TerminalColour.onStandardError, verbose: false))
+            configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(format: .text, color: TerminalColor.allowed(on: STDERR_FILENO), verbose: false))
             let server: MockServer
             do {
                 server = try MockServer(set: .empty(named: "recording"), configuration: configuration)
             } catch {
-                Output.error("mockapi: \(error.description)")
-                throw ExitCode(2)
+                throw CommandFailure.unusable(error.description)
             }
             StopSignals.beginServing()
             Output.line("mockapi listening on \(server.baseURL) (recording \(proxy.target) into \(out))")
@@ -75,9 +73,11 @@ extension MockAPICommand {
             switch recording.save() {
             case .success(let summary):
                 Output.line("mockapi record: \(summary)")
+            case .failure(let error) where recording.count > 0:
+                throw CommandFailure.unusable(error.description, command: "record")
             case .failure(let error):
+                // Nothing recorded, nothing lost: the run still ends well.
                 Output.error("mockapi record: \(error.description)")
-                if recording.count > 0 { throw ExitCode(2) }
             }
             Output.error("mockapi: \(received), stopped")
         }

@@ -24,8 +24,7 @@ extension MockAPICommand.Serve {
         do throws(ImportError) {
             return try ServedDocument(path: path)
         } catch {
-            Output.error("mockapi serve: \(error.description)")
-            throw ExitCode(2)
+            throw CommandFailure.unusable(error.description, command: "serve")
         }
     }
 

@@ -1,11 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// SIGINT and SIGTERM, blocked in every thread and taken with `sigwait` by one thread of their
 /// own: reliable, unlike a handler plus `pause()`, and no code runs in signal context.

@@ -40,21 +40,21 @@ extension MockAPICommand {
         @OptionGroup var report: ReportOptions
 
         func validate() throws {
-            guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be 1 to 64") }
-            guard (1...600).contains(timeout) else { throw ValidationError("--timeout must be 1 to 600 seconds") }
-            for header in headers where !header.contains(":") { throw ValidationError("--header \"\(header)\" is not \"Name: value\"") }
+            try CommandFailure.translating {
+                guard (1...64).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1 to 64") }
+                guard (1...600).contains(timeout) else { throw CommandFailure.usage("--timeout must be 1 to 600 seconds") }
+                for header in headers where !header.contains(":") { throw CommandFailure.usage("--header \"\(header)\" is not \"Name: value\"") }
+            }
         }
 
         func run() async throws {
             guard let url = URL(string: baseURL), url.scheme == "http" || url.scheme == "https", url.host != nil else {
-                Output.error("mockapi verify-backend: --base-url \"\(baseURL)\" is not an http(s) URL")
-                throw ExitCode(2)
+                throw CommandFailure.unusable("--base-url \"\(baseURL)\" is not an http(s) URL", command: "verify-backend")
             }
             let set = try contractOptions.load()
             let unknown = contracts.filter { name in !set.contracts.contains { $0.name == name } }
             if !unknown.isEmpty {
-                Output.error("mockapi verify-backend: --contract names no contract in \(contractOptions.contracts): \(unknown.joined(separator: ", "))")
-                throw ExitCode(2)
+                throw CommandFailure.unusable("--contract names no contract in \(contractOptions.contracts): \(unknown.joined(separator: ", "))", command: "verify-backend")
             }
             var options = BackendOptions()
             options.headers = headers.map { header in
@@ -73,8 +73,7 @@ extension MockAPICommand {
             do {
                 result = try await BackendVerifier(set: set, baseURL: url, options: options).run()
             } catch {
-                Output.error("mockapi verify-backend: \(error)")
-                throw ExitCode(2)
+                throw CommandFailure.unusable("\(error)", command: "verify-backend")
             }
             try report.emit(command: "verify-backend", text: { BackendReportRendering.text(result) }, json: { BackendReportRendering.json(result) },
                             junit: { BackendReportRendering.junit(result) })

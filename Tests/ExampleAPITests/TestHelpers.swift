@@ -1,6 +1,7 @@
 import ClientKit
 import ExampleAPI
 import Foundation
+import MockAPITestSupport
 
 /// The token tests sign in with; the bundled contracts only check its `token ` prefix.
 let sampleToken = "sample-token"
@@ -39,18 +40,5 @@ extension APIError {
 /// The SHA-256 of `data` as lowercase hex, from the system's `sha256sum`: a digest computed
 /// outside the server, so the journal's checksum is checked against an independent one.
 func sha256Hex(_ data: Data) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["sha256sum"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    // Write and close before reading: sha256sum prints only after end of input.
-    try input.fileHandleForWriting.write(contentsOf: data)
-    try input.fileHandleForWriting.close()
-    let printed = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: printed.prefix(64), as: UTF8.self)
+    String(try ExternalTool.run(["sha256sum"], input: data).stdout.prefix(64))
 }

@@ -82,15 +82,7 @@ struct ContractSchemaTests {
     }
 
     private func runSchemaCheck(_ folder: URL) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", ContractFileRoundTripTests.root.appendingPathComponent("scripts/check-contract-schema").path, folder.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let run = try ExternalTool.run(["python3", ContractFileRoundTripTests.root.appendingPathComponent("scripts/check-contract-schema").path, folder.path])
+        return (run.status, run.output)
     }
 }

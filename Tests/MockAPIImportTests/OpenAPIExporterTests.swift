@@ -86,18 +86,10 @@ enum SpecValidator {
         .map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 
     static func run(_ file: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(pythonPath))
-        process.arguments = ["-m", "openapi_spec_validator", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if output.contains("No module named openapi_spec_validator") {
+        let run = try ExternalTool.run(["-m", "openapi_spec_validator", file.path], executable: URL(fileURLWithPath: try #require(pythonPath)))
+        if run.output.contains("No module named openapi_spec_validator") {
             Issue.record("openapi-spec-validator is not installed: run scripts/setup")
         }
-        return (process.terminationStatus, output)
+        return (run.status, run.output)
     }
 }

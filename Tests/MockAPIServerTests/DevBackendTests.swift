@@ -109,12 +109,7 @@ import Testing
     @Test func faultsAreWhatCurlSees() async throws {
         try await withReloadableServer { server, _ in
             func curl(_ fault: String, timeout: String = "5") throws -> Int32 {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["curl", "-s", "-o", "/dev/null", "-m", timeout, "-H", "Prefer: fault=\(fault)", "\(server.baseURL)/v1/categories"]
-                try process.run()
-                process.waitUntilExit()
-                return process.terminationStatus
+                try ExternalTool.run(["curl", "-s", "-o", "/dev/null", "-m", timeout, "-H", "Prefer: fault=\(fault)", "\(server.baseURL)/v1/categories"]).status
             }
             let empty = try curl("empty"), reset = try curl("reset"), garbage = try curl("garbage"), hang = try curl("hang", timeout: "1")
             #expect(empty == 52) // empty reply from server

@@ -1,11 +1,9 @@
 import Foundation
+import SystemLibc
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// HTTP details a client sees on the wire: one answer per request, never two, never none.
 @Suite struct HTTPDetailTests {
@@ -84,7 +82,8 @@ import Glibc
 
     /// One GET over `[::1]:port`; the status, or nil without an answer.
     private static func statusOverIPv6Loopback(port: Int) throws -> Int? {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET6, streamSocket, 0)
+        noSIGPIPE(fd)
         defer { close(fd) }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -97,7 +96,7 @@ import Glibc
         }
         guard connected == 0 else { throw RawHTTP.Failure(description: "connect to [::1]:\(port) failed: errno \(errno)") }
         let request = Array("GET /v1/categories HTTP/1.1\r\nHost: [::1]\r\nConnection: close\r\n\r\n".utf8)
-        guard Glibc.send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        guard SystemLibc.send(fd, request, request.count, sendWithoutSIGPIPE) == request.count else { return nil }
         var head = [UInt8](repeating: 0, count: 64)
         let count = recv(fd, &head, head.count, 0)
         guard count > 12 else { return nil }

@@ -90,14 +90,7 @@ struct OpenFormatTests {
     }
 
     private func curl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try ExternalTool.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}"] + arguments).stdout
     }
 }
 

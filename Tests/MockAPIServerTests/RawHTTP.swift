@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemLibc
 
 /// A deliberately small HTTP/1.1 client on a raw socket, so tests can send exactly the bytes
 /// they mean (malformed requests, truncated bodies, two requests on one connection).
@@ -21,7 +19,8 @@ final class RawHTTP {
 
     /// `source` picks the client's loopback address (any 127.x.y.z), to look like another client.
     init(port: Int, source: String? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(AF_INET, streamSocket, 0)
+        noSIGPIPE(fd)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if let source {
@@ -57,7 +56,7 @@ final class RawHTTP {
         try data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let sent = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let sent = SystemLibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, sendWithoutSIGPIPE)
                 guard sent > 0 else { throw Failure(description: "send failed: errno \(errno)") }
                 offset += sent
             }

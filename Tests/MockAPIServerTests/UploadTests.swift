@@ -9,14 +9,7 @@ struct UploadTests {
 
     /// SHA-256 by coreutils, so the journal is checked against an implementation not ours.
     private func sha256sum(_ file: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["sha256sum", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        process.waitUntilExit()
-        return String(String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).prefix(64))
+        String(try ExternalTool.run(["sha256sum", file.path]).stdout.prefix(64))
     }
 
     @Test func curlUploadIsJournaledWithTheFilesSHA256() async throws {
@@ -24,15 +17,9 @@ struct UploadTests {
         try jpegBytes(200 * 1024).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await withMockServer { server in
-            let curl = Process()
-            curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            curl.arguments = ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "image=@\(file.path);type=image/jpeg",
-                              server.baseURL.absoluteString + Self.uploadPath]
-            let output = Pipe()
-            curl.standardOutput = output
-            try curl.run()
-            curl.waitUntilExit()
-            #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) == "200")
+            let curl = try ExternalTool.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "image=@\(file.path);type=image/jpeg",
+                                             server.baseURL.absoluteString + Self.uploadPath])
+            #expect(curl.stdout == "200")
             let entry = try #require(server.journal().last)
             #expect(entry.contract == "upload_draft_image")
             #expect(entry.parts == [ReceivedPart(name: "image", filename: file.lastPathComponent, contentType: "image/jpeg",

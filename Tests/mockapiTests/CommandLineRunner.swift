@@ -25,21 +25,21 @@ enum CommandLineRunner {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = BundledAPI.root
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") && $0.key != "NO_COLOR" && $0.key != "TERM" }.merging(environment) { $1 }
+        process.environment = testEnvironment(adding: environment)
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout
         process.standardError = stderr
         return (process, stdout, stderr)
     }
 
+    private static func testEnvironment(adding environment: [String: String]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") && $0.key != "NO_COLOR" && $0.key != "TERM" }.merging(environment) { $1 }
+    }
+
     /// Runs to completion (commands that end by themselves).
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let (process, stdout, stderr) = process(arguments, environment: environment)
-        try process.run()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        let run = try ExternalTool.run(arguments, executable: binary, directory: BundledAPI.root, environment: testEnvironment(adding: environment))
+        return Result(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     /// A `mockapi serve` running until `stop()`.

@@ -6,15 +6,8 @@ import Testing
 /// (Python's jsonschema) against the bundled contracts and against broken ones.
 @Suite struct ContractSchemaTests {
     private func check(_ paths: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", BundledAPI.root.appendingPathComponent("scripts/check-contract-schema").path] + paths
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        let run = try ExternalTool.run(["python3", BundledAPI.root.appendingPathComponent("scripts/check-contract-schema").path] + paths)
+        return (run.status, run.stdout)
     }
 
     @Test func bundledContractsFollowTheSchema() throws {

@@ -5,15 +5,8 @@ import Testing
 /// `mockapi diff` as a CI step runs it: against a git revision, with reports and exit codes.
 struct DiffCommandTests {
     private func git(_ arguments: [String], in folder: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "-c", "user.email=ci@example.com", "-c", "user.name=CI"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "git \(arguments.joined(separator: " "))")
+        let run = try ExternalTool.run(["git", "-c", "user.email=ci@example.com", "-c", "user.name=CI"] + arguments, directory: folder)
+        #expect(run.status == 0, "git \(arguments.joined(separator: " ")): \(run.stderr)")
     }
 
     @Test func aBreakingEditSinceARevisionFailsTheGateByName() throws {

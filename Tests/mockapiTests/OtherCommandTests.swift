@@ -8,7 +8,7 @@ struct OtherCommandTests {
     @Test func helpTextIsPinned() throws {
         let result = try CommandLineRunner.run(["--help"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
+        expectPinned(result.stdout, """
             OVERVIEW: A mock API server and contract-test harness for Swift API clients.
 
             USAGE: mockapi <subcommand>

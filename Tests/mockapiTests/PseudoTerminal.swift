@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A pseudo-terminal to hand a process as stderr, so it sees a TTY as it would in a shell.
 final class PseudoTerminal {

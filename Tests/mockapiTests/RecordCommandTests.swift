@@ -117,11 +117,8 @@ struct RecordCommandTests {
         defer { backend.stop() }
         let server = try CommandLineRunner.Server(["--proxy-unmatched", backend.url, "--threads", "1", "--quiet"])
         defer { _ = server.stop() }
-        let slow = Process(), slowOutput = Pipe()
-        slow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        slow.arguments = ["curl", "-s", "--max-time", "10", server.baseURL + "/__sleep/1500"]
-        slow.standardOutput = slowOutput
-        try slow.run()
+        let sleeper = server.baseURL + "/__sleep/1500"
+        let slow = Task.detached { try ExternalTool.run(["curl", "-s", "--max-time", "10", sleeper]) }
         try await Task.sleep(for: .milliseconds(200))
         let clock = ContinuousClock(), started = clock.now
         for _ in 0..<5 {
@@ -129,9 +126,7 @@ struct RecordCommandTests {
             #expect(quick.stdout == "200")
         }
         #expect(clock.now - started < .milliseconds(1000), "one worker thread served others while the backend took 1.5 s")
-        let slept = slowOutput.fileHandleForReading.readDataToEndOfFile()
-        slow.waitUntilExit()
-        #expect(String(decoding: slept, as: UTF8.self) == "slept")
+        #expect(try await slow.value.stdout == "slept")
     }
 
     @Test func theTargetSeesTheClientsHeadersButNotItsConnectionsNorItsEncodingWhenRecording() throws {
@@ -207,29 +202,17 @@ struct RecordCommandTests {
 
     /// capture-backend.py on 127.0.0.1:0, stopped by its PID.
     final class Backend {
-        let process = Process()
-        private(set) var url = ""
+        private let running: ExternalTool.Running
+        let url: String
 
         init(prefix: String? = nil) throws {
-            let output = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", RecordCommandTests.resources.appendingPathComponent("capture-backend.py").path, RecordCommandTests.capture.path]
-                + (prefix.map { ["0", $0] } ?? [])
-            process.standardOutput = output
-            try process.run()
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line += chunk
-            }
-            url = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-                .replacingOccurrences(of: "listening on ", with: "")
+            running = try ExternalTool.start(["python3", RecordCommandTests.resources.appendingPathComponent("capture-backend.py").path,
+                                              RecordCommandTests.capture.path] + (prefix.map { ["0", $0] } ?? []))
+            url = running.firstLine.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
         }
 
         func stop() {
-            process.terminate()
-            process.waitUntilExit()
+            running.stop(signal: SIGTERM)
         }
     }
 

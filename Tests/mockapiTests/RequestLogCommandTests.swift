@@ -62,10 +62,11 @@ struct RequestLogCommandTests {
         #expect(!stderr.contains("secret-value"))
     }
 
-    @Test func statusIsColouredOnATerminalOnlyWithoutNO_COLOR() throws {
-        for (noColour, coloured) in [(nil, true), ("1", false)] as [(String?, Bool)] {
+    /// The rule `verify` follows for stdout (`OtherCommandTests`): one color policy.
+    @Test func statusIsColoredOnATerminalOnlyWithoutNO_COLOROrTERMDumb() throws {
+        for (environment, coloured) in [([:], true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false)] as [([String: String], Bool)] {
             let terminal = try PseudoTerminal()
-            let (process, stdout, _) = CommandLineRunner.process(["serve", "--port", "0"], environment: noColour.map { ["NO_COLOR": $0] } ?? [:])
+            let (process, stdout, _) = CommandLineRunner.process(["serve", "--port", "0"], environment: environment)
             process.standardError = terminal.terminal
             try process.run()
             let firstLine = String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)

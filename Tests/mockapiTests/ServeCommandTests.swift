@@ -67,15 +67,7 @@ struct ServeCommandTests {
 /// What curl (a client mockapi knows nothing about) prints on stdout for `arguments`.
 @discardableResult
 func curl(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["curl", "-s"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return text
+    try ExternalTool.run(["curl", "-s"] + arguments).stdout
 }
 
 /// The status code curl gets for a request (`arguments` end with the URL).

@@ -104,15 +104,9 @@ final class CertificatePair {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         certificate = folder.appendingPathComponent("cert.pem").path
         key = folder.appendingPathComponent("key.pem").path
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        let openssl = try ExternalTool.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate])
+        guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }

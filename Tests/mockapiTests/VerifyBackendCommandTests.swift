@@ -7,22 +7,10 @@ import Testing
 struct VerifyBackendCommandTests {
     /// The stand-in started with `drifts`, until `body` returns.
     private func withStandIn<T>(_ drifts: [String] = [], _ body: (String) throws -> T) throws -> T {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", BundledAPI.root.appendingPathComponent("scripts/standin-backend").path,
-                             "--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path] + drifts
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // SIGKILL: a child of the test process may inherit a mask that blocks SIGTERM.
-        defer { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let byte = output.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty { break }
-            line += byte
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        let standIn = try ExternalTool.start(["python3", BundledAPI.root.appendingPathComponent("scripts/standin-backend").path,
+                                              "--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path] + drifts)
+        defer { standIn.stop() }
+        let text = standIn.firstLine
         #expect(text.hasPrefix("listening on http://127.0.0.1:"), "the stand-in did not start: \(text)")
         return try body(text.replacingOccurrences(of: "listening on ", with: "").trimmingCharacters(in: .whitespacesAndNewlines))
     }

@@ -2,14 +2,15 @@
 loopback, and the pass/fail tally."""
 
 import http.client
-import signal
 import socket
-import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+from mockapi_server import MockapiServer, ServerDidNotStart  # noqa: E402
 HEADER_TIMEOUT = 2          # --header-timeout given to the server, seconds
 MAX_BODY = 64 * 1024        # --max-body-bytes, small so over-limit bodies are quick to send
 MAX_JSON = 4 * 1024         # --max-json-bytes
@@ -20,26 +21,18 @@ class Server:
     """`mockapi serve --port 0 --quiet` plus `flags` on the bundled contracts, known by its PID."""
 
     def __init__(self, binary: Path, flags: list[str] | None = None, env: dict[str, str] | None = None):
-        self.process = subprocess.Popen(
-            [str(binary), "serve", "--port", "0", "--quiet", *(flags or [])],
-            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        line = self.process.stdout.readline()
-        if "listening on http://127.0.0.1:" not in line:
-            self.stop()
-            raise SystemExit(f"reliability: mockapi did not start: {line!r} {self.process.stderr.read()}")
-        self.port = int(line.split("127.0.0.1:")[1].split(" ")[0])
+        try:
+            self.server = MockapiServer(binary, ["--quiet", *(flags or [])], env=env)
+        except ServerDidNotStart as error:
+            raise SystemExit(f"reliability: mockapi did not start: {error}") from None
+        self.port = self.server.port
+        self.process = self.server.process
 
     def alive(self) -> bool:
-        return self.process.poll() is None
+        return self.server.alive()
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self.server.stop()
 
 
 def exchange(port: int, data: bytes, *, finish: bool = True, source: str = "127.0.0.1",

@@ -9,6 +9,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from mockapi_server import MockapiServer, ServerDidNotStart
+
 from .harness import REPO, Results, Server, exchange, expect_status, fetch, header_of, request, status_of
 
 
@@ -201,16 +203,14 @@ def html_template(results: Results, binary):
 
 def dual_stack(results: Results, binary):
     """Item 19: `--host ::` listens on IPv6 and IPv4 both, and says so."""
-    process = subprocess.Popen([str(binary), "serve", "--host", "::", "--port", "0", "--quiet"], cwd=REPO,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = process.stdout.readline()
-        results.check("IPv4 and IPv6" in line, "--host :: listening line says dual-stack", repr(line))
-        try:
-            port = int(line.split("]:")[1].split(" ")[0])
-        except (IndexError, ValueError):
-            results.check(False, "--host :: started", repr(line))
-            return
+        server = MockapiServer(binary, ["--host", "::", "--quiet"])
+    except ServerDidNotStart as error:
+        results.check(False, "--host :: started", str(error))
+        return
+    with server:
+        results.check("IPv4 and IPv6" in server.first_line, "--host :: listening line says dual-stack", repr(server.first_line))
+        port = server.port
         for family, address in [(socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")]:
             received = b""
             try:
@@ -223,10 +223,3 @@ def dual_stack(results: Results, binary):
             except OSError as error:
                 received = repr(error).encode()
             results.check(status_of(received) == 200, f"--host :: answers over {address}", repr(received[:80]))
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// The request methods a contract may name. Not called `HTTPMethod`: a team's test target that
 /// imports this package next to Alamofire or Moya (each has an `HTTPMethod`) must not get an

@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// A small, stable number for the calling thread (0, 1, 2, … in order of first use), so
 /// per-request state can be split by thread and the server's workers stop sharing cache lines.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// How long an answer waits before it is sent, in milliseconds: fixed, uniform in a range, or
 /// log-normal (a median and a spread, as real network latency is: mostly near the median, with

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemLibc
 
 /// Finds the contract for a method and path with a segment trie, so matching costs the path's
 /// length, not the number of contracts.

@@ -9,7 +9,7 @@ extension RequestHandler {
     /// ones libmicrohttpd writes itself.
     static let answerHeadersDropped: Set<String> = Forwarder.hopByHop.union(["date"])
 
-    func startForwarding(_ decision: Decision, _ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    func startForwarding(_ decision: Decision, _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard let forwarder else { return .NO } // the responder forwards only on a server that proxies
         let pathText = Self.percentEncodedPath(path)
         let pathAndQuery = pathText + (context.rawQuery.map { "?" + $0 } ?? "")

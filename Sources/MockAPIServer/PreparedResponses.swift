@@ -1,23 +1,5 @@
-import CMicroHTTPD
 import MockAPICore
 import Synchronization
-
-/// Creating libmicrohttpd responses from Swift values.
-enum MHDResponse {
-    /// A response MHD owns (it copies the bytes), with headers added.
-    static func make(body: [UInt8], contentType: String?, headers: [(name: String, value: String)]) -> OpaquePointer {
-        let response = body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }!
-        if let contentType { MHD_add_response_header(response, "Content-Type", contentType) }
-        for header in headers { MHD_add_response_header(response, header.name, header.value) }
-        return response
-    }
-
-    static func make(_ generated: GeneratedResponse) -> OpaquePointer {
-        make(body: generated.body, contentType: generated.contentType.isEmpty ? nil : generated.contentType, headers: generated.headers)
-    }
-}
 
 /// Every contract response built once at start; queued as many times as requests ask for it.
 ///
@@ -118,7 +100,7 @@ final class PreparedResponses: @unchecked Sendable {
     }
 
     func destroyAll() {
-        for slot in slots { if let slot { MHD_destroy_response(slot) } }
+        for slot in slots { if let slot { MHDResponse.destroy(slot) } }
         slots.deallocate()
     }
 }
