@@ -1,0 +1,61 @@
+/// Types a top-level JSON body value can be declared as.
+public enum JSONValueType: String, Sendable, CaseIterable {
+    case string, int, number, bool, object, array, null, any
+
+    func accepts(_ value: JSONValue) -> Bool {
+        switch (self, value) {
+        case (.any, _), (.string, .string), (.int, .int), (.number, .int), (.number, .double), (.bool, .bool),
+             (.object, .object), (.array, .array), (.null, .null):
+            true
+        case (.int, .double(let d)): d.rounded() == d && abs(d) < 9e15
+        default: false
+        }
+    }
+}
+
+public struct JSONKeyExpectation: Sendable, Equatable {
+    public var key: String
+    public var required = true
+    public var schema: JSONValueSchema
+
+    public var type: JSONValueType { schema.type }
+
+    public init(key: String, type: JSONValueType = .any, required: Bool = true) {
+        self.init(key: key, required: required, schema: JSONValueSchema(type: type))
+    }
+
+    public init(key: String, required: Bool = true, schema: JSONValueSchema) {
+        self.key = key
+        self.required = required
+        self.schema = schema
+    }
+}
+
+/// What a JSON value must be: a type, optionally a list of allowed values, the keys of an
+/// object, the shape of an array's elements. A class, so `items` can nest.
+public final class JSONValueSchema: Sendable, Equatable {
+    public let type: JSONValueType
+    /// The only values allowed; nil allows any of `type`.
+    public let enumValues: [JSONValue]?
+    /// An object's keys, checked like the top-level body's (unknown keys are violations unless
+    /// `otherKeys`); nil leaves the object unchecked.
+    public let properties: [JSONKeyExpectation]?
+    /// Keys `properties` does not name are allowed (an open object, JSON Schema's default).
+    public let otherKeys: Bool
+    /// What every element of an array must be; nil leaves them unchecked.
+    public let items: JSONValueSchema?
+
+    public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
+                otherKeys: Bool = false, items: JSONValueSchema? = nil) {
+        self.type = type
+        self.enumValues = enumValues
+        self.properties = properties
+        self.otherKeys = otherKeys
+        self.items = items
+    }
+
+    public static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
+        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
+            && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
+    }
+}
