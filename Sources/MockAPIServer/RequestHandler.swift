@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import CMicroHTTPDShims
+import Dispatch
 import MockAPICore
 import Synchronization
 #if canImport(Glibc)
@@ -20,6 +21,8 @@ final class RequestHandler: Sendable {
     let journal: RequestJournal
     let configuration: ServerConfiguration
     let suspensions = Suspensions()
+    /// Admin actions (reload, record save), one at a time, off the process's shared pool (see `Suspensions.timers`).
+    let adminActionQueue = DispatchQueue(label: "mockapi.admin-actions")
     /// JSON bodies held across every connection (`--max-buffered-bytes`).
     let bufferBudget: BufferBudget
     /// Sends requests no contract takes to a real backend; nil unless the server proxies them.
