@@ -147,15 +147,12 @@ private final class PoolHolders: Sendable {
 /// Runs `body` on a thread of its own while every thread of the shared pool is held and more jobs
 /// wait for one, as in a suite whose tests block; returns its result and how long it took.
 private func whileSharedPoolIsBlocked<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> (T, Double) {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread {
-            let holders = PoolHolders()
-            holders.fillThePool()
-            let began = Date()
-            let result = Result { try body() }
-            let seconds = Date().timeIntervalSince(began)
-            holders.releaseAll()
-            continuation.resume(with: result.map { ($0, seconds) })
-        }.start()
+    try await onOwnThread {
+        let holders = PoolHolders()
+        holders.fillThePool()
+        defer { holders.releaseAll() }
+        let began = Date()
+        let result = try body()
+        return (result, Date().timeIntervalSince(began))
     }
 }
