@@ -65,7 +65,7 @@ extension RequestHandler {
     /// the connection is parked; wakes it (to be closed) when all is out or the client is gone.
     private func trickle(_ cursor: TrickleCursor, to connection: MHDConnection, owner: ParkingOwner) {
         let slice = max(1, Fault.trickleBytesPerSecond / 10)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
+        suspensions.timers.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
             var cursor = cursor
             var failed = false
             let parked = suspensions.whileParked(connection, owner: owner) {
@@ -89,7 +89,7 @@ extension RequestHandler {
         guard let run else { return .NO } // the responder offers only the actions this server has
         return park(context, connection: connection, path: path, decision: decision,
                     fallback: GeneratedResponse(status: 503, json: ["error": "the server stopped first"])) { reply, wake in
-            DispatchQueue.global().async {
+            adminActionQueue.async {
                 let result = run()
                 reply.reply.withLock { $0 = result }
                 wake()

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Dispatch
 import MockAPICore
 import Synchronization
 import SystemLibc
@@ -15,6 +16,8 @@ final class RequestHandler: Sendable {
     let journal: RequestJournal
     let configuration: ServerConfiguration
     let suspensions = Suspensions()
+    /// Admin actions (reload, record save), one at a time, off the process's shared pool (see `Suspensions.timers`).
+    let adminActionQueue = DispatchQueue(label: "mockapi.admin-actions")
     /// JSON bodies held across every connection (`--max-buffered-bytes`).
     let bufferBudget: BufferBudget
     /// Sends requests no contract takes to a real backend; nil unless the server proxies them.

@@ -36,7 +36,11 @@ final class Suspensions: Sendable {
     static let sweepInterval = DispatchTimeInterval.milliseconds(500)
 
     private let parked = Mutex(State())
-    private let timers = DispatchQueue(label: "mockapi.delays", attributes: .concurrent)
+    /// Wake-ups, sweeps and trickled bytes: short jobs, one at a time. Serial, because a serial
+    /// queue gets a thread whenever it has work; `DispatchQueue.global()` and concurrent queues
+    /// share the process's pool with Swift tasks (on Linux as many threads as cores), which a
+    /// process whose tasks block (a test suite waiting on this very server) holds for seconds.
+    let timers = DispatchQueue(label: "mockapi.timers")
 
     /// Parks `connection` (call from its access handler); false once the server is stopping,
     /// when the caller must answer at once instead.

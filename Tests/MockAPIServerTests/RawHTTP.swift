@@ -19,7 +19,9 @@ final class RawHTTP {
 
     /// `source` picks the client's loopback address (any 127.x.y.z), to look like another client.
     init(port: Int, source: String? = nil) throws {
-        fd = socket(AF_INET, streamSocket, 0)
+        // A local until connected: a throw after `self.fd` is set still runs deinit, which would
+        // close the number a second time, by then perhaps another server's socket.
+        let fd = socket(AF_INET, streamSocket, 0)
         noSIGPIPE(fd)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -40,6 +42,7 @@ final class RawHTTP {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { close(fd); throw Failure(description: "connect failed: errno \(errno)") }
+        self.fd = fd
     }
 
     deinit { close(fd) }
