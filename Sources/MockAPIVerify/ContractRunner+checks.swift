@@ -10,7 +10,7 @@ extension ContractRunner {
         func failure(_ problem: [String]) -> RouteResult.Failure {
             .init(check: .contract, message: (sentLines(exchange) + [expected] + problem).joined(separator: "\n"))
         }
-        let body = exchange.bodyJSON
+        let body = exchange.problem
         // Why the claimed contract itself did not match, for the cases where another (or none) did.
         var whyNot: [String] = []
         let sentMethod = exchange.method
@@ -22,11 +22,9 @@ extension ContractRunner {
         }
         switch (exchange.matchedContract, exchange.status) {
         case (contract.name, 400) where exchange.refusedByServer:
-            return failure(["problem:  the server could not read the body: \(body?["detail"] as? String ?? "malformed request")"])
+            return failure(["problem:  the server could not read the body: \(body?.detail ?? "malformed request")"])
         case (contract.name, 422) where exchange.refusedByServer:
-            let violations = (body?["violations"] as? [[String: Any]] ?? []).map {
-                "  \($0["location"] as? String ?? "?"): \($0["message"] as? String ?? "?")"
-            }
+            let violations = (body?.violations ?? []).map { "  \($0.location): \($0.message)" }
             return failure(["problem:  the request breaks the contract (\(violations.count) violation\(violations.count == 1 ? "" : "s")):"] + violations)
         case (contract.name, _):
             return nil
@@ -34,12 +32,10 @@ extension ContractRunner {
             let otherFile = set.contracts.first { $0.name == other }.map { " (\(file($0)))" } ?? ""
             return failure(["problem:  the request matched contract \"\(other)\"\(otherFile) instead"] + whyNot)
         case (nil, 405):
-            return failure(["problem:  \(body?["error"] as? String ?? "method not allowed")"] + whyNot)
+            return failure(["problem:  \(body?.error ?? "method not allowed")"] + whyNot)
         case (nil, _):
-            let nearest = (body?["nearest"] as? [[String: Any]] ?? []).map {
-                "  \($0["contract"] as? String ?? "?") (\($0["file"] as? String ?? "?")): \($0["reason"] as? String ?? "")"
-            }
-            let error = body?["error"] as? String ?? "no contract matched (status \(exchange.status))"
+            let nearest = (body?.nearest ?? []).map { "  \($0.contract) (\($0.file)): \($0.reason ?? "")" }
+            let error = body?.error ?? "no contract matched (status \(exchange.status))"
             return failure(["problem:  \(error)"] + whyNot + (nearest.isEmpty ? [] : ["nearest:"] + nearest))
         }
     }
@@ -48,21 +44,21 @@ extension ContractRunner {
     /// type, size and SHA-256, compared with what the server journaled.
     func uploadFailures(_ exchange: Exchange) -> [RouteResult.Failure] {
         guard !exchange.sentParts.isEmpty else { return [] }
-        let received = exchange.journal?["parts"] as? [[String: Any]] ?? []
+        let received = exchange.journal?.parts ?? []
         var problems: [String] = []
         for sent in exchange.sentParts {
-            guard let part = received.first(where: { $0["name"] as? String == sent.name }) else {
-                let names = received.compactMap { $0["name"] as? String }
+            guard let part = received.first(where: { $0.name == sent.name }) else {
+                let names = received.map(\.name)
                 problems.append("part \(sent.name): the server journaled no such part (parts: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
                 continue
             }
-            let receivedType = (part["contentType"] as? String).map(MediaType.essence)
+            let receivedType = part.contentType.map(MediaType.essence)
             let sentType = sent.contentType.map(MediaType.essence)
             var differences: [String] = []
-            if part["filename"] as? String != sent.filename { differences.append("filename: sent \(sent.filename ?? "none"), received \(part["filename"] as? String ?? "none")") }
+            if part.filename != sent.filename { differences.append("filename: sent \(sent.filename ?? "none"), received \(part.filename ?? "none")") }
             if receivedType != sentType { differences.append("content type: sent \(sentType ?? "none"), received \(receivedType ?? "none")") }
-            if part["bytes"] as? Int != sent.bytes { differences.append("size: sent \(sent.bytes) bytes, received \(part["bytes"] as? Int ?? 0)") }
-            if part["sha256"] as? String != sent.sha256 { differences.append("sha256: sent \(sent.sha256), received \(part["sha256"] as? String ?? "none")") }
+            if part.bytes != sent.bytes { differences.append("size: sent \(sent.bytes) bytes, received \(part.bytes)") }
+            if part.sha256 != sent.sha256 { differences.append("sha256: sent \(sent.sha256), received \(part.sha256)") }
             if !differences.isEmpty { problems.append("part \"\(sent.name)\" did not arrive intact:") ; problems += differences.map { "  " + $0 } }
         }
         guard !problems.isEmpty else { return [] }

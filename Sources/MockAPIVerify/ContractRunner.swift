@@ -45,17 +45,22 @@ public struct ContractRunner: Sendable {
             throw Unusable(description: "the mock server cannot start: \(error.description)")
         }
         defer { server.stop(grace: 1) }
-        return try await run(against: URL(string: server.baseURL)!, target: "in-process server \(server.baseURL)")
+        // The runner's own server: its journal and sequences are read and reset in process, not over HTTP.
+        return try await run(against: URL(string: server.baseURL)!, source: ServerJournal(server: server),
+                             target: "in-process server \(server.baseURL)")
     }
 
     /// Verifies against a running `mockapi serve` at `baseURL`.
     public func run(against baseURL: URL, target: String? = nil) async throws -> VerifyReport {
+        try await run(against: baseURL, source: AdminClient(baseURL: baseURL, token: options.adminToken), target: target)
+    }
+
+    private func run(against baseURL: URL, source: any JournalSource, target: String?) async throws -> VerifyReport {
         let started = Date()
-        let admin = AdminClient(baseURL: baseURL, token: options.adminToken)
         let cursor: JournalCursor
         do {
-            try await admin.resetScenarios()
-            cursor = JournalCursor(try await admin.journalCursor())
+            try await source.resetScenarios()
+            cursor = JournalCursor(try await source.cursor())
         } catch {
             if let reason = ServerUnreachable.reason(error) {
                 throw Unusable(description: "\(baseURL.absoluteString) does not answer: \(reason)")
@@ -68,7 +73,7 @@ public struct ContractRunner: Sendable {
         var results: [RouteResult] = []
         var driftUnchecked: Set<String> = []
         for check in checks where scope.contains(check.contract) || contractsByName[check.contract] == nil {
-            var result = await verify(check, contract: contractsByName[check.contract], baseURL: baseURL, admin: admin, cursor: cursor,
+            var result = await verify(check, contract: contractsByName[check.contract], baseURL: baseURL, source: source, cursor: cursor,
                                       driftUnchecked: &driftUnchecked)
             if options.strictDrift {
                 result.failures += result.warnings.map { RouteResult.Failure(check: .drift, message: $0) }
@@ -97,7 +102,7 @@ public struct ContractRunner: Sendable {
         }
     }
 
-    private func verify(_ check: RouteCheck, contract: Contract?, baseURL: URL, admin: AdminClient, cursor: JournalCursor,
+    private func verify(_ check: RouteCheck, contract: Contract?, baseURL: URL, source: any JournalSource, cursor: JournalCursor,
                         driftUnchecked: inout Set<String>) async -> RouteResult {
         let started = Date()
         var result = RouteResult(name: check.name, contract: check.contract)
@@ -113,42 +118,84 @@ public struct ContractRunner: Sendable {
         if options.strictCoverage, let unhandled = unhandledSentence(result) {
             result.failures.append(.init(check: .coverage, message: unhandled))
         }
+        // Every response is sent first, then the journal is read once for all of them.
+        var steps: [Step] = []
+        var exchanges: [Exchange] = []
+        var sendError: (any Error)?
         do {
-            try await admin.resetScenarios()
+            try await source.resetScenarios()
             for name in responseOrder(check) {
-                let decoder = check.responses[name]!
                 guard let index = contract.responseIndex(named: name) else {
-                    result.failures.append(.init(check: .contract, message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
+                    steps.append(.unknownResponse(name))
                     continue
                 }
-                let exchange = try await send(check, response: name, baseURL: baseURL, admin: admin, cursor: cursor)
+                let exchange = try await send(check, response: name, baseURL: baseURL)
                 if name == "default" { result.request = exchange.sent }
-                if exchange.journal == nil, exchange.journalEvicted > 0 {
-                    result.failures.append(.init(check: .journal, message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
-                }
-                if let failure = matchFailure(exchange, contract: contract) {
-                    result.failures.append(failure)
-                    break // the other responses would fail the same way
-                }
-                if name == "default" { result.failures += uploadFailures(exchange) }
-                switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder) {
-                case .failure(let failure): result.failures.append(failure)
-                case .success(let value?):
-                    switch decoder.reencode {
-                    case .success(let encode):
-                        if let drift = driftWarning(exchange, value: value, encode: encode, contract: contract, index: index, decoder: decoder) {
-                            result.warnings.append(drift)
-                        }
-                    case .failure(let unavailable): driftUnchecked.insert(unavailable.reason)
-                    }
-                case .success(nil): break
-                }
+                exchanges.append(exchange)
+                steps.append(.sent(name: name, index: index))
             }
         } catch {
-            result.failures.append(.init(check: .transport, message: "the request could not be sent: \(error)"))
+            sendError = error
+        }
+        do {
+            try await attachJournal(to: &exchanges, source: source, cursor: cursor)
+        } catch {
+            sendError = sendError ?? error
+        }
+        var checked = 0
+        judging: for step in steps {
+            switch step {
+            case .unknownResponse(let name):
+                result.failures.append(.init(check: .contract, message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
+            case .sent(let name, let index):
+                let exchange = exchanges[checked]
+                checked += 1
+                if !judge(exchange, response: name, index: index, check: check, contract: contract, into: &result,
+                          driftUnchecked: &driftUnchecked) {
+                    sendError = nil // the runner would have stopped here, before the next request
+                    break judging
+                }
+            }
+        }
+        if let sendError {
+            result.failures.append(.init(check: .transport, message: "the request could not be sent: \(sendError)"))
         }
         result.seconds = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// One response a check asks for, in order: sent, or named by the client but not by the contract.
+    private enum Step {
+        case sent(name: String, index: Int)
+        case unknownResponse(String)
+    }
+
+    /// Checks one exchange into the result; false when its request missed the contract, after
+    /// which the check's other responses are not judged (they would fail the same way).
+    private func judge(_ exchange: Exchange, response name: String, index: Int, check: RouteCheck, contract: Contract,
+                       into result: inout RouteResult, driftUnchecked: inout Set<String>) -> Bool {
+        let decoder = check.responses[name]!
+        if exchange.journal == nil, exchange.journalEvicted > 0 {
+            result.failures.append(.init(check: .journal, message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
+        }
+        if let failure = matchFailure(exchange, contract: contract) {
+            result.failures.append(failure)
+            return false
+        }
+        if name == "default" { result.failures += uploadFailures(exchange) }
+        switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder) {
+        case .failure(let failure): result.failures.append(failure)
+        case .success(let value?):
+            switch decoder.reencode {
+            case .success(let encode):
+                if let drift = driftWarning(exchange, value: value, encode: encode, contract: contract, index: index, decoder: decoder) {
+                    result.warnings.append(drift)
+                }
+            case .failure(let unavailable): driftUnchecked.insert(unavailable.reason)
+            }
+        case .success(nil): break
+        }
+        return true
     }
 
     /// `default` first, then the other names in a stable order.

@@ -14,21 +14,23 @@ struct Exchange {
     var status: Int
     var matchedContract: String?
     var body: Data
-    var journal: [String: Any]?
+    var journal: JournalEntry?
     /// Requests after the runner's cursor the server evicted before the runner read its journal
     /// (`--journal-bytes` or `--journal-size` too small for the traffic it gets).
     var journalEvicted = 0
 
-    var bodyJSON: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+    /// The body read as mockapi's refusal (problem document, 404 or 405 body), when it reads as one.
+    var problem: ProblemDocument? { ProblemDocument(body: body) }
 
     var method: String { sent.method }
     var path: String { request.url?.path ?? "/" }
 
-    /// True when mockapi itself refused the request (its problem documents), as opposed to
-    /// serving a contract response that happens to be a 4xx.
+    /// True when mockapi itself refused the request (the journal holds its problem), as opposed
+    /// to serving a contract response that happens to be a 4xx. Without a journal entry, the
+    /// body's problem type says it.
     var refusedByServer: Bool {
-        if let journal { return journal["response"] is NSNull || journal["response"] == nil }
-        return (bodyJSON?["type"] as? String)?.hasPrefix("urn:mockapi:") == true
+        if let journal { return journal.problem != nil }
+        return problem?.kind != nil
     }
 }
 
@@ -41,7 +43,7 @@ final class JournalCursor: @unchecked Sendable {
 
 extension ContractRunner {
     /// Sends the route's own request, asking for the named response when it is not `default`.
-    func send(_ check: RouteCheck, response name: String, baseURL: URL, admin: AdminClient, cursor: JournalCursor) async throws -> Exchange {
+    func send(_ check: RouteCheck, response name: String, baseURL: URL) async throws -> Exchange {
         var request = try check.request(baseURL)
         if name != "default" { request.setValue("example=\(name)", forHTTPHeaderField: "Prefer") }
         let sentParts = Self.parts(of: request)
@@ -51,24 +53,30 @@ extension ContractRunner {
         if name != "default" { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
         let (data, response) = try await options.transport.send(request)
         let method = request.httpMethod ?? "GET"
-        let journaled = try await journalEntry(method: method, path: request.url?.path ?? "/", admin: admin, cursor: cursor)
-        var exchange = Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
-                                request: request, sentParts: sentParts, status: response.statusCode,
-                                matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data,
-                                journal: journaled.entry)
-        exchange.journalEvicted = journaled.evicted
-        return exchange
+        return Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
+                        request: request, sentParts: sentParts, status: response.statusCode,
+                        matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data)
     }
 
-    /// The journal entry of the request just sent: the newest one after the cursor with its
-    /// method and path (a retrying transport may have sent it more than once).
-    /// With it, how many requests after the cursor the server evicted before this read.
-    private func journalEntry(method: String, path: String, admin: AdminClient, cursor: JournalCursor) async throws
-        -> (entry: [String: Any]?, evicted: Int) {
-        let page = try await admin.journal(since: cursor.lastID)
+    /// Gives each of a check's exchanges (one method and path) its journal entry, in one read
+    /// that the server filters: the newest entry after the cursor with the `Prefer` the exchange
+    /// sent (a retrying transport may have sent it more than once), or, when the transport
+    /// changed what was sent, the entry in the same position.
+    func attachJournal(to exchanges: inout [Exchange], source: any JournalSource, cursor: JournalCursor) async throws {
+        guard let first = exchanges.first else { return }
+        let since = cursor.lastID
+        var page = try await source.page(JournalQuery(since: since, method: first.method, path: first.path))
+        if page.entries.isEmpty {
+            // The path arrived other than `URL.path` spells it (a transport that rewrites it): read what came after the cursor.
+            page = try await source.page(JournalQuery(since: since))
+        }
         cursor.lastID = max(cursor.lastID, page.lastID)
-        let sameRequest = page.entries.filter { ($0["method"] as? String) == method && ($0["path"] as? String) == path }
-        return (sameRequest.last ?? (page.entries.count == 1 ? page.entries.last : nil), page.evicted)
+        for index in exchanges.indices {
+            let prefer = exchanges[index].request.value(forHTTPHeaderField: "Prefer")
+            let sameRequest = page.entries.last { $0.headers.value(for: "Prefer") == prefer }
+            exchanges[index].journal = sameRequest ?? (page.entries.count == exchanges.count ? page.entries[index] : nil)
+            exchanges[index].journalEvicted = page.evicted
+        }
     }
 
     /// A multipart body's parts as the server would journal them; none for other bodies.

@@ -49,10 +49,7 @@ public struct JournalEntry: Sendable, Equatable {
             "query": .string(query),
             "headers": .object(JSONObject(headers.pairs.map { ($0.name, .string($0.value)) })),
             "bodyBytes": .int(bodyBytes),
-            "parts": .array(parts.map { part in
-                ["name": .string(part.name), "filename": part.filename.json, "contentType": part.contentType.json,
-                 "bytes": .int(part.bytes), "sha256": .string(part.sha256)]
-            }),
+            "parts": .array(parts.map(\.json)),
             "contract": contract.json,
             "response": response.json,
             "status": .int(status),

@@ -43,13 +43,7 @@ extension Responder {
             scenarios.reset()
             return GeneratedResponse(status: 200, json: ["reset": "scenarios"])
         case ("GET", "/__mockapi/routes"):
-            return GeneratedResponse(status: 200, json: .array(set.contracts.map { contract in
-                [
-                    "contract": .string(contract.name), "method": .string(contract.request.method.rawValue),
-                    "path": .string(contract.request.path.text), "file": .string("\(set.contractsDirectory)/\(contract.file)"),
-                    "responses": .array(contract.responses.map { .string($0.name) }),
-                ]
-            }))
+            return GeneratedResponse(status: 200, json: .array(RouteListing.all(in: set).map(\.json)))
         default:
             return GeneratedResponse(status: 404, json: [
                 "error": .string("no admin endpoint \(method) \(path)"),

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 
 /// Reads a running server's journal and route table into a ``CoverageReport``: the gate for a
 /// client written in any language, run after its own tests sent their traffic to `mockapi serve`.
@@ -16,33 +17,29 @@ public enum JournalCoverage {
     public static func read(from baseURL: URL, since: Int = 0, strict: Bool = false, adminToken: String? = nil) async throws -> CoverageReport {
         let admin = AdminClient(baseURL: baseURL, token: adminToken)
         var contracts = try await admin.routes().map { route in
-            CoverageReport.ContractUse(name: route["contract"] as? String ?? "?", method: route["method"] as? String ?? "?",
-                                       path: route["path"] as? String ?? "?", file: route["file"] as? String ?? "?", served: 0)
+            CoverageReport.ContractUse(name: route.contract, method: route.method, path: route.path, file: route.file, served: 0)
         }
         let position = Dictionary(contracts.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         var report = CoverageReport(target: baseURL.absoluteString, requests: 0, unmatched: [], violations: [], contracts: [],
                                     strict: strict, evicted: 0)
         var cursor = since
         while true {
-            let page = try await admin.journal(since: cursor, limit: pageSize)
+            let page = try await admin.page(JournalQuery(since: cursor, limit: pageSize))
             // Each page counts the requests evicted after its cursor, which no earlier page read.
             report.evicted += page.evicted
             for entry in page.entries {
                 report.requests += 1
-                let contract = entry["contract"] as? String
-                if entry["response"] as? String != nil {
+                let contract = entry.contract
+                if entry.response != nil {
                     if let contract, let index = position[contract] { contracts[index].served += 1 }
                     continue
                 }
-                let query = entry["query"] as? String ?? ""
                 let refusal = CoverageReport.Refusal(
-                    id: entry["id"] as? Int ?? 0, method: entry["method"] as? String ?? "?",
-                    target: (entry["path"] as? String ?? "") + (query.isEmpty ? "" : "?" + query),
-                    status: entry["status"] as? Int ?? 0, contract: contract,
-                    problem: entry["problem"] as? String ?? "refused (status \(entry["status"] as? Int ?? 0))")
+                    id: entry.id, method: entry.method, target: entry.path + (entry.query.isEmpty ? "" : "?" + entry.query),
+                    status: entry.status, contract: contract, problem: entry.problem ?? "refused (status \(entry.status))")
                 if contract == nil { report.unmatched.append(refusal) } else { report.violations.append(refusal) }
             }
-            guard let last = page.entries.last?["id"] as? Int, page.entries.count == pageSize else { break }
+            guard let last = page.entries.last?.id, page.entries.count == pageSize else { break }
             cursor = last
         }
         report.contracts = contracts
