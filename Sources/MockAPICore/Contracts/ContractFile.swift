@@ -57,14 +57,6 @@ public struct ContractFile: Sendable, Equatable {
         }
     }
 
-    /// A response header as written: `"X-Reason": "deleted"`.
-    public struct HeaderField: Sendable, Equatable {
-        public var name: String
-        public var value: String
-
-        public init(_ name: String, _ value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    /// A response header as written (`"X-Reason": "deleted"`): a name and a value, as an example's.
+    public typealias HeaderField = RequestExample.Pair
 }
