@@ -48,6 +48,7 @@ public struct OpenAPIImporter {
         var result = ImportedSet()
         var names: Set<String> = []
         var tally = ImportTally()
+        var routes = RouteClaims()
         for (pathKey, written) in document.root["paths"]?.members ?? [] {
             guard let pathItem = document.resolve(written) else {
                 tally.skip("unresolvable path item")
@@ -60,6 +61,7 @@ public struct OpenAPIImporter {
                 let prefix = "\(file): \(method.uppercased()) \(pathKey): "
                 do {
                     let (draft, fixtures) = try translator.translate(names: &names)
+                    try routes.claim(draft)
                     result.contracts.append(draft)
                     result.fixtures += fixtures
                 } catch {
@@ -106,5 +108,27 @@ struct ImportTally {
         if skips > 0 { parts.append("\(skips) operation\(skips == 1 ? "" : "s") skipped (\(list(skipped)))") }
         if rest > 0 { parts.append("\(rest) warning\(rest == 1 ? "" : "s") (\(list(others)))") }
         return "in all, " + parts.joined(separator: "; ")
+    }
+}
+
+/// Method and path templates already taken, so two operations that would answer the same
+/// requests (`/files/{id}` and `/files/{name}`, or `/files` beside `/files?beta=true`) do not
+/// make a set that refuses to load: the later one is skipped. Contracts may share a route only
+/// when each has a `match` of its own.
+struct RouteClaims {
+    private var taken: [String: (name: String, matches: [RequestMatch?])] = [:]
+
+    mutating func claim(_ draft: ContractDraft) throws(Unexpressible) {
+        // Parameters of any name or type take the same segments.
+        let shape = draft.path.split(separator: "/", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? "{}" : String($0) }
+        let key = "\(draft.method.rawValue) \(shape.joined(separator: "/"))"
+        guard let existing = taken[key] else {
+            taken[key] = (draft.name, [draft.match])
+            return
+        }
+        guard draft.match != nil, !existing.matches.contains(where: { $0 == nil || $0 == draft.match }) else {
+            throw Unexpressible("same route", "\(draft.method.rawValue) \(draft.path) answers the same requests as contract \"\(existing.name)\" (contracts share a path only when each has a match)")
+        }
+        taken[key]?.matches.append(draft.match)
     }
 }

@@ -11,7 +11,11 @@ extension OperationTranslator {
             if location == "querystring" { throw Unexpressible("whole-querystring parameter", "a whole-querystring parameter cannot be described key by key") }
             guard location == "query" else { continue }
             if parameter["style"]?.string == "deepObject" {
-                throw Unexpressible("deepObject query", "query parameter \"\(rawName)\" is a deepObject (\(rawName)[key]=…), which contracts cannot describe")
+                let message = "query parameter \"\(rawName)\" is a deepObject (\(rawName)[key]=…), which contracts cannot describe"
+                guard parameter["required"]?.bool != true else { throw Unexpressible("deepObject query", message) }
+                // Optional: the operation is kept for the requests that leave it out.
+                warn("deepObject query", at: parameter, "\(message); left out, so a request that sends it is refused")
+                continue
             }
             let bracketed = rawName.hasSuffix("[]")
             let name = bracketed ? String(rawName.dropLast(2)) : rawName

@@ -92,6 +92,8 @@ final class OpenAPIDocument {
         if filePart.isEmpty {
             targetFile = file
         } else {
+            // A 3.1 schema may name another by its `$id` (`/components/schemas/petdetails#pet_details_id`).
+            if let identified = identified(filePart, fragment: fragment) { return .success(identified) }
             if filePart.contains("://") { return .failure(Problem(reason: "remote references are not fetched")) }
             let decoded = filePart.removingPercentEncoding ?? filePart
             let url = URL(fileURLWithPath: decoded, relativeTo: files[file].deletingLastPathComponent()).standardizedFileURL
@@ -119,6 +121,30 @@ final class OpenAPIDocument {
         return .success(node)
     }
 
+    /// Schemas of the entry file by `$id`, found on first use.
+    private lazy var identifiedSchemas: [String: DocumentNode] = {
+        var found: [String: DocumentNode] = [:]
+        var stack = [root]
+        while let node = stack.popLast() {
+            if let id = node["$id"]?.string, node["properties"] != nil || node["type"] != nil || node["$anchor"] != nil { found[id] = found[id] ?? node }
+            stack += node.isObject ? node.members.map(\.node) : node.elements
+        }
+        return found
+    }()
+
+    /// The schema whose `$id` is `id`, and within it the one whose `$anchor` is `fragment` (or the pointer).
+    private func identified(_ id: String, fragment: String) -> DocumentNode? {
+        guard let schema = identifiedSchemas[id] else { return nil }
+        guard !fragment.isEmpty else { return schema }
+        guard !fragment.hasPrefix("/") else { return nil }
+        var stack = [schema]
+        while let node = stack.popLast() {
+            if node["$anchor"]?.string == fragment { return node }
+            stack += node.isObject ? node.members.map(\.node) : node.elements
+        }
+        return nil
+    }
+
     private func load(_ url: URL) -> Result<Int, Problem> {
         if let known = fileIndex[url.path] {
             return trees[known] == nil ? .failure(Problem(reason: "\(url.lastPathComponent) could not be read")) : .success(known)
@@ -137,7 +163,8 @@ final class OpenAPIDocument {
     }
 
     private func warn(at node: DocumentNode, reference: String, _ reason: String) {
-        let line = "\(location(node)): $ref \"\(reference)\" cannot be followed (\(reason)); left out"
-        if warned.insert(line).inserted { warnings.append(line) }
+        // Once per place and reference: a second attempt gives a shorter reason.
+        guard warned.insert("\(node.file) \(node.pointer) \(reference)").inserted else { return }
+        warnings.append("\(location(node)): $ref \"\(reference)\" cannot be followed (\(reason)); left out")
     }
 }
