@@ -12,15 +12,19 @@ public final class Contract: Sendable {
     public let responses: [ResponseDefinition]
     /// Indexes into `responses`, served in turn; the last repeats.
     public let sequence: [Int]?
+    /// The file as written (fixture references rather than bytes, no set defaults): what
+    /// `export` writes back. Nil for a contract built in code.
+    public let source: ContractFile?
 
     public init(name: String, description: String? = nil, file: String, request: RequestExpectation,
-                responses: [ResponseDefinition], sequence: [Int]? = nil) {
+                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil) {
         self.name = name
         self.description = description
         self.file = file
         self.request = request
         self.responses = responses
         self.sequence = sequence
+        self.source = source
     }
 
     public var defaultResponseIndex: Int { responses.firstIndex { $0.name == "default" } ?? 0 }
@@ -125,7 +129,7 @@ public enum QueryValueType: String, Sendable, CaseIterable {
     }
 }
 
-public struct QueryExpectation: Sendable {
+public struct QueryExpectation: Sendable, Equatable {
     public var name: String
     public var type: QueryValueType = .string
     public var required = true
@@ -147,7 +151,7 @@ public struct QueryExpectation: Sendable {
     }
 }
 
-public struct HeaderExpectation: Sendable {
+public struct HeaderExpectation: Sendable, Equatable {
     public var name: String
     public var required = true
     /// The value must start with one of these (`token ` or `Basic `); empty allows any.
@@ -178,7 +182,7 @@ public enum JSONValueType: String, Sendable, CaseIterable {
     }
 }
 
-public struct JSONKeyExpectation: Sendable {
+public struct JSONKeyExpectation: Sendable, Equatable {
     public var key: String
     public var required = true
     public var schema: JSONValueSchema
@@ -198,7 +202,7 @@ public struct JSONKeyExpectation: Sendable {
 
 /// What a JSON value must be: a type, optionally a list of allowed values, the keys of an
 /// object, the shape of an array's elements. A class, so `items` can nest.
-public final class JSONValueSchema: Sendable {
+public final class JSONValueSchema: Sendable, Equatable {
     public let type: JSONValueType
     /// The only values allowed; nil allows any of `type`.
     public let enumValues: [JSONValue]?
@@ -215,9 +219,13 @@ public final class JSONValueSchema: Sendable {
         self.properties = properties
         self.items = items
     }
+
+    public static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
+        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties && lhs.items == rhs.items)
+    }
 }
 
-public struct PartExpectation: Sendable {
+public struct PartExpectation: Sendable, Equatable {
     public var name: String
     public var required = true
     /// The part must carry a filename (a file upload rather than a text field).
@@ -225,6 +233,14 @@ public struct PartExpectation: Sendable {
     /// Allowed content types, lowercased; nil allows any.
     public var contentTypes: [String]?
     public var maxBytes: Int?
+
+    public init(name: String, required: Bool = true, filename: Bool = true, contentTypes: [String]? = nil, maxBytes: Int? = nil) {
+        self.name = name
+        self.required = required
+        self.filename = filename
+        self.contentTypes = contentTypes
+        self.maxBytes = maxBytes
+    }
 }
 
 /// A named response a contract can give.

@@ -61,7 +61,7 @@ extension TrafficInference {
             var header = ContractDraft.Header(name: name)
             if lower == "authorization" {
                 let schemes = Set(values.map { value in value.firstIndex(of: " ").map { String(value[...$0]) } ?? "" })
-                if schemes.count == 1, let scheme = schemes.first, !scheme.isEmpty { header.prefix = scheme }
+                if schemes.count == 1, let scheme = schemes.first, !scheme.isEmpty { header.prefixes = [scheme] }
             }
             headers.append(header)
         }

@@ -73,7 +73,7 @@ extension TrafficInference {
                     for item in differing where !unique.contains(where: { $0.name == item.name }) { unique.append(item) }
                     let key = unique.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
                     if !whens.contains(key) {
-                        response.whenQuery = unique
+                        response.when = RequestMatch(query: unique)
                         whens.append(key)
                     }
                     if unique.count == 1, answer.status == ordered[0].answer.status {
@@ -81,7 +81,7 @@ extension TrafficInference {
                     }
                 } else if let key = discriminator ?? differingScalarKey(entry.json, from: first.json),
                           let value = entry.json?.objectValue?[key] {
-                    response.whenJSON = [(key, value)]
+                    response.when = RequestMatch(json: [(key, value)])
                     if discriminator != nil { base = Naming.snakeCase("\(key)_\(value.stringValue ?? value.serialized)") }
                 }
                 response.name = Naming.unique(base, in: &taken)

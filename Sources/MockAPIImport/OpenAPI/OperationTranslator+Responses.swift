@@ -42,7 +42,7 @@ extension OperationTranslator {
                     name = Naming.unique(Naming.snakeCase(example.key), in: &taken)
                 }
                 var definition = ContractDraft.Response(name: name, status: status)
-                definition.headers = headers
+                definition.headers = headers.map { ContractFile.HeaderField($0.name, $0.value) }
                 if let body = example.body {
                     let file = "\(draft.folder)/\(draft.name)\(name == "default" ? "" : "_" + name).\(body.fileExtension)"
                     definition.fixture = file

@@ -37,8 +37,8 @@ public struct ContractWriter {
             var folders: Set<String> = []
             try files.createDirectory(at: staging.appendingPathComponent("contracts"), withIntermediateDirectories: true)
             for contract in set.contracts {
-                try Self.writeFile(Array((contract.contractJSON.prettySerialized + "\n").utf8),
-                               to: staging.appendingPathComponent("contracts/\(contract.folder)/\(contract.name).json"), folders: &folders)
+                try Self.writeFile(Array((contract.file.fileJSON.prettySerialized + "\n").utf8),
+                               to: staging.appendingPathComponent("contracts/\(contract.relativePath)"), folders: &folders)
             }
             try files.createDirectory(at: staging.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
             for fixture in set.fixtures {

@@ -1,0 +1,278 @@
+/// Step one: a file's JSON as a `ContractFile`, every key and type checked where it is written.
+extension ContractDecoder {
+    /// Nil only when the root is not an object. A missing or wrong required value is a problem and
+    /// a placeholder, so the second step still finds the problems it alone can see (a missing fixture).
+    mutating func decodeFile(_ root: JSONValue) -> ContractFile? {
+        guard let object = expectObject(root, at: "$") else { return nil }
+        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence"], at: "$")
+        let name = requireString(object, "name", at: "$") ?? ""
+        if object["name"] != nil, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
+            problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
+        }
+        var contract = ContractFile(name: name, description: optionalString(object, "description", at: "$"), method: .GET, path: "/")
+        contract.schema = optionalString(object, "$schema", at: "$")
+        if let request = object["request"] { decodeRequest(request, into: &contract, at: "$.request") } else {
+            problem(at: "$", "missing key \"request\"")
+        }
+        if let responses = object["responses"] { contract.responses = decodeResponses(responses, at: "$.responses") } else {
+            problem(at: "$", "missing key \"responses\"")
+        }
+        if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
+        return contract
+    }
+
+    // MARK: request
+
+    private mutating func decodeRequest(_ value: JSONValue, into contract: inout ContractFile, at path: String) {
+        guard let object = expectObject(value, at: path) else { return }
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "match", "example"], at: path)
+        var method: HTTPMethod?
+        if let text = requireString(object, "method", at: path) {
+            method = HTTPMethod(rawValue: text)
+            if method == nil {
+                let known = HTTPMethod.allCases.map(\.rawValue)
+                let guess = Self.nearest(text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+                problem(at: "\(path).method", "unknown method \"\(text)\" (\(guess)known: \(known.joined(separator: ", ")))")
+            }
+        }
+        contract.method = method ?? .GET
+        if let text = requireString(object, "path", at: path) { contract.path = text }
+        contract.query = object["query"].map { decodeQuery($0, at: "\(path).query") } ?? []
+        contract.headers = object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? []
+        contract.json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
+        contract.multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
+        if contract.json != nil, contract.multipart != nil { problem(at: path, "a request has either \"json\" or \"multipart\", not both") }
+        if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil {
+            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
+        }
+        contract.match = object["match"].flatMap { decodeMatch($0, at: "\(path).match") }
+        if let match = contract.match, match.query.isEmpty && match.json.isEmpty {
+            problem(at: "\(path).match", "an empty match tells nothing apart")
+        }
+        contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
+    }
+
+    /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.
+    private mutating func decodeExample(_ value: JSONValue, at path: String) -> RequestExample? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["path", "query", "headers", "json"], at: path)
+        var example = RequestExample(json: object["json"])
+        if let values = object["path"].flatMap({ expectObject($0, at: "\(path).path") }) {
+            for (name, value) in values.members {
+                guard let text = scalarStrings(.array([value]), at: "\(path).path.\(name)")?.first else { continue }
+                example.path[name] = text
+            }
+        }
+        for (key, target) in [("query", \RequestExample.query), ("headers", \RequestExample.headers)] {
+            guard let values = object[key].flatMap({ expectObject($0, at: "\(path).\(key)") }) else { continue }
+            for (name, value) in values.members {
+                let texts: [String]? = if case .array = value { scalarStrings(value, at: "\(path).\(key).\(name)") } else {
+                    scalarStrings(.array([value]), at: "\(path).\(key).\(name)")
+                }
+                example[keyPath: target] += (texts ?? []).map { RequestExample.Pair(name, $0) }
+            }
+        }
+        return example
+    }
+
+    mutating func decodeQuery(_ value: JSONValue, at path: String) -> [QueryExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            if key.hasSuffix("[]") { problem(at: here, "name the key without \"[]\" and set \"array\": true") }
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["type", "required", "array", "repeated", "enum"], at: here)
+            var expectation = QueryExpectation(name: key)
+            if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
+            expectation.required = optionalBool(spec, "required", at: here) ?? true
+            expectation.array = optionalBool(spec, "array", at: here) ?? false
+            expectation.repeated = optionalBool(spec, "repeated", at: here) ?? false
+            expectation.enumValues = spec["enum"].flatMap { scalarStrings($0, at: "\(here).enum") }
+            if let allowed = expectation.enumValues, let bad = allowed.first(where: { !expectation.type.accepts($0) }) {
+                problem(at: "\(here).enum", "\"\(bad)\" is not a valid \(expectation.type.rawValue)")
+            }
+            return expectation
+        }
+    }
+
+    mutating func decodeHeaders(_ value: JSONValue, at path: String) -> [HeaderExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["required", "prefix", "enum"], at: here)
+            var prefixes: [String] = []
+            switch spec["prefix"] {
+            case .string(let prefix)?: prefixes = [prefix]
+            case .array?: prefixes = stringArray(spec["prefix"]!, at: "\(here).prefix") ?? []
+            case let other?: problem(at: "\(here).prefix", "expected a string or an array of strings, found \(other.typeName)")
+            case nil: break
+            }
+            return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
+                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") })
+        }
+    }
+
+    private mutating func decodeJSONKeys(_ value: JSONValue, at path: String) -> [JSONKeyExpectation] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        return object.members.compactMap { key, spec in
+            let here = "\(path).\(key)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["type", "required", "enum", "properties", "items"], at: here)
+            return JSONKeyExpectation(key: key, required: optionalBool(spec, "required", at: here) ?? true, schema: decodeSchema(spec, at: here))
+        }
+    }
+
+    /// `type`, `enum`, `properties` (an object's keys, as in `json`) and `items` (an array's elements).
+    private mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONValueSchema {
+        var type = enumValue(spec, "type", JSONValueType.self, at: path) ?? .any
+        var enumValues: [JSONValue]?
+        if let values = spec["enum"] {
+            if case .array(let elements) = values, !elements.isEmpty {
+                enumValues = elements
+                for (offset, element) in elements.enumerated() where !type.accepts(element) {
+                    problem(at: "\(path).enum[\(offset)]", "\(element.serialized) is not a valid \(type.rawValue)")
+                }
+            } else {
+                problem(at: "\(path).enum", "expected a non-empty array of allowed values, found \(values.serialized)")
+            }
+        }
+        let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
+        var items: JSONValueSchema?
+        if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
+            checkKeys(itemObject, allowed: ["type", "enum", "properties", "items"], at: "\(path).items")
+            items = decodeSchema(itemObject, at: "\(path).items")
+        }
+        // `properties` implies an object and `items` an array; any other declared type is a contradiction.
+        for (key, implied) in [("properties", JSONValueType.object), ("items", .array)] where spec[key] != nil {
+            if type == .any { type = implied } else if type != implied {
+                problem(at: path, "\"\(key)\" describes \(implied == .object ? "an object" : "an array"), but \"type\" is \"\(type.rawValue)\"")
+            }
+        }
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, items: items)
+    }
+
+    private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {
+        guard case .array(let elements) = value else {
+            problem(at: path, "expected an array of parts, found \(value.typeName)")
+            return []
+        }
+        var seen: Set<String> = []
+        return elements.enumerated().compactMap { offset, element in
+            let here = "\(path)[\(offset)]"
+            guard let spec = expectObject(element, at: here) else { return nil }
+            checkKeys(spec, allowed: ["name", "required", "filename", "contentTypes", "maxBytes"], at: here)
+            guard let name = requireString(spec, "name", at: here) else { return nil }
+            if !seen.insert(name).inserted { problem(at: here, "part \"\(name)\" is declared twice") }
+            var part = PartExpectation(name: name)
+            part.required = optionalBool(spec, "required", at: here) ?? true
+            part.filename = optionalBool(spec, "filename", at: here) ?? true
+            if let types = spec["contentTypes"] {
+                part.contentTypes = stringArray(types, at: "\(here).contentTypes")?.map { $0.lowercased() }
+            }
+            if let maxBytes = spec["maxBytes"] {
+                if case .int(let n) = maxBytes, n > 0 { part.maxBytes = n } else {
+                    problem(at: "\(here).maxBytes", "expected a positive int, found \(maxBytes.serialized)")
+                }
+            }
+            return part
+        }
+    }
+
+    /// `_defaults.json`: the query keys and headers every request of the set may (or must) carry.
+    mutating func decodeDefaults(_ root: JSONValue) -> SetDefaults {
+        guard let object = expectObject(root, at: "$") else { return SetDefaults() }
+        checkKeys(object, allowed: ["$schema", "description", "query", "headers"], at: "$")
+        _ = optionalString(object, "description", at: "$")
+        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [],
+                           headers: object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? [])
+    }
+
+    // MARK: responses
+
+    private mutating func decodeResponses(_ value: JSONValue, at path: String) -> [ContractFile.Response] {
+        guard let object = expectObject(value, at: path) else { return [] }
+        if object["default"] == nil { problem(at: path, "missing the \"default\" response") }
+        return object.members.compactMap { name, spec in
+            let here = "\(path).\(name)"
+            guard let spec = expectObject(spec, at: here) else { return nil }
+            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault"], at: here)
+            var status = 200
+            if case .int(let n)? = spec["status"], (100...599).contains(n) { status = n } else {
+                problem(at: "\(here).status", spec["status"].map { "expected an HTTP status 100-599, found \($0.serialized)" } ?? "missing key \"status\"")
+            }
+            var response = ContractFile.Response(name: name, status: status, fixture: optionalString(spec, "fixture", at: here), body: spec["body"])
+            if spec["fixture"] != nil, spec["body"] != nil { problem(at: here, "a response has \"fixture\" or \"body\", not both") }
+            if let headers = spec["headers"], let headerObject = expectObject(headers, at: "\(here).headers") {
+                response.headers = headerObject.members.compactMap { key, value in
+                    guard let text = value.stringValue else {
+                        problem(at: "\(here).headers.\(key)", "expected a string, found \(value.typeName)")
+                        return nil
+                    }
+                    return ContractFile.HeaderField(key, text)
+                }
+            }
+            response.when = spec["when"].flatMap { decodeMatch($0, at: "\(here).when") }
+            if let delay = spec["delay"] { response.delay = decodeLatency(delay, at: "\(here).delay") }
+            if spec["fault"] != nil { response.fault = enumValue(spec, "fault", Fault.self, at: here) }
+            return response
+        }
+    }
+
+    /// `800`, `{"min": 200, "max": 800}` or `{"median": 300, "sigma": 0.5}`, in milliseconds, each
+    /// within `NumberRange.delayMilliseconds` (an hour; `--max-delay` caps what is served).
+    private mutating func decodeLatency(_ value: JSONValue, at path: String) -> Latency? {
+        let range = NumberRange.delayMilliseconds
+        func number(_ value: JSONValue?, in range: NumberRange = range) -> Double? {
+            let number: Double? = switch value {
+            case .int(let n)?: Double(n)
+            case .double(let d)?: d
+            default: nil
+            }
+            return number.flatMap { range.contains($0) ? $0 : nil }
+        }
+        if let milliseconds = number(value) { return .fixed(milliseconds) }
+        if case .object(let object) = value {
+            if let low = number(object["min"]), let high = number(object["max"]), object.keys.count == 2, high >= low {
+                return .uniform(min: low, max: high)
+            }
+            if let median = number(object["median"]), let sigma = number(object["sigma"], in: .delaySigma), object.keys.count == 2 {
+                return .logNormal(median: median, sigma: sigma)
+            }
+        }
+        problem(at: path, "expected milliseconds from \(range) (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5} "
+                + "(sigma \(NumberRange.delaySigma)), found \(value.serialized)")
+        return nil
+    }
+
+    /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}}`: a request's `match` or a response's `when`.
+    private mutating func decodeMatch(_ value: JSONValue, at path: String) -> RequestMatch? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["query", "json"], at: path)
+        var match = RequestMatch()
+        if let query = object["query"], let queryObject = expectObject(query, at: "\(path).query") {
+            match.query = queryObject.members.compactMap { key, value in
+                switch value {
+                case .string(let text): return (key, text)
+                case .int, .double, .bool: return (key, value.serialized)
+                default:
+                    problem(at: "\(path).query.\(key)", "expected a string, number or boolean, found \(value.typeName)")
+                    return nil
+                }
+            }
+        }
+        if let json = object["json"], let jsonObject = expectObject(json, at: "\(path).json") {
+            match.json = jsonObject.members.map { ($0.key, $0.value) }
+        }
+        return match
+    }
+
+    private mutating func decodeSequence(_ value: JSONValue, responses: [ContractFile.Response], at path: String) -> [String]? {
+        guard let names = stringArray(value, at: path) else { return nil }
+        if names.isEmpty { problem(at: path, "a sequence needs at least one response name") }
+        for (offset, name) in names.enumerated() where !responses.contains(where: { $0.name == name }) {
+            problem(at: "\(path)[\(offset)]", "no response named \"\(name)\" (have: \(responses.map(\.name).joined(separator: ", ")))")
+        }
+        return names.isEmpty ? nil : names
+    }
+}

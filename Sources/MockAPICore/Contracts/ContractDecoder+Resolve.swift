@@ -1,0 +1,103 @@
+/// Step two: a `ContractFile` as the `Contract` the server serves: its path parsed, the set's
+/// defaults merged, its fixtures read, its placeholders checked against what a request can fill.
+extension ContractDecoder {
+    mutating func resolve(_ source: ContractFile) -> Contract? {
+        let request = resolveRequest(source)
+        var responses: [ResponseDefinition] = []
+        for (offset, response) in source.responses.enumerated() {
+            responses.append(resolveResponse(response, request: request, at: "$.responses.\(source.responses[offset].name)"))
+        }
+        let sequence = source.sequence?.compactMap { name in responses.firstIndex { $0.name == name } }
+        guard let request, !responses.isEmpty else { return nil }
+        return Contract(name: source.name, description: source.description, file: file, request: request, responses: responses,
+                        sequence: sequence, source: source)
+    }
+
+    private mutating func resolveRequest(_ source: ContractFile) -> RequestExpectation? {
+        let template: PathTemplate
+        do { template = try PathTemplate(source.path) } catch {
+            problem(at: "$.request.path", error.description)
+            return nil
+        }
+        let query = defaults.merged(query: source.query)
+        let headers = defaults.merged(headers: source.headers)
+        if let match = source.match {
+            // The values that pick this contract must be ones it declares, or they would be violations.
+            for (name, _) in match.query where !query.contains(where: { $0.name == name }) {
+                problem(at: "$.request.match.query.\(name)", "the contract's \"query\" does not name \"\(name)\"")
+            }
+            for (key, _) in match.json where !(source.json ?? []).contains(where: { $0.key == key }) {
+                problem(at: "$.request.match.json.\(key)", "the contract's \"json\" does not name \"\(key)\"")
+            }
+        }
+        if let example = source.example {
+            for name in example.path.keys.sorted() where !template.parameterNames.contains(name) {
+                problem(at: "$.request.example.path.\(name)", "the path \(template) has no parameter \"\(name)\"")
+            }
+            for name in template.parameterNames where example.path[name] == nil {
+                problem(at: "$.request.example.path", "no value for the path parameter \"\(name)\"")
+            }
+        }
+        return RequestExpectation(method: source.method, path: template, query: query, headers: headers, json: source.json,
+                                  multipart: source.multipart, match: source.match, example: source.example)
+    }
+
+    private mutating func resolveResponse(_ source: ContractFile.Response, request: RequestExpectation?, at here: String) -> ResponseDefinition {
+        var response = ResponseDefinition(name: source.name, status: source.status, body: [], contentType: nil)
+        response.headers = source.headers.map { ($0.name, $0.value) }
+        response.when = source.when
+        response.delay = source.delay
+        response.fault = source.fault
+        if let fixture = source.fixture {
+            response.fixture = fixture
+            switch fixtures.load(fixture) {
+            case .success(let loaded):
+                response.body = loaded.bytes
+                response.contentType = loaded.contentType
+            case .failure(let failure):
+                if let problem = failure.problem(referencedFrom: displayFile, at: "\(here).fixture") { problems.append(problem) }
+            }
+        } else if let body = source.body {
+            response.body = Array(body.serialized.utf8)
+            response.contentType = "application/json"
+        }
+        // After the headers: a Content-Type among them is what a browser goes by.
+        response.template = resolveTemplate(response, request: request, at: source.fixture != nil ? "\(here).fixture" : "\(here).body")
+        return response
+    }
+
+    /// The body's placeholders, each checked against what the request can fill it with, and
+    /// against the media type, which says how a request's value is escaped (if it can be).
+    private mutating func resolveTemplate(_ response: ResponseDefinition, request: RequestExpectation?, at path: String) -> ResponseTemplate? {
+        let template: ResponseTemplate?
+        // The Content-Type a browser goes by: a `headers` one is sent last, so it wins.
+        let mediaType = response.headers.last { $0.name.lowercased() == "content-type" }?.value ?? response.contentType
+        var escaping = ResponseTemplate.Escaping.forMediaType(mediaType)
+        // A JSON body sent as plain text stays valid JSON: escaping for JSON is as safe there.
+        if escaping == ResponseTemplate.Escaping.none, ResponseTemplate.Escaping.forMediaType(response.contentType) == .json { escaping = .json }
+        do throws(ResponseTemplate.UnknownPlaceholder) {
+            template = try ResponseTemplate.parse(response.body, escaping: escaping ?? .none)
+        } catch {
+            problem(at: path, "unknown placeholder {{\(error.name)}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})")
+            return nil
+        }
+        if let template, template.needsRequest, escaping == nil {
+            problem(at: path, "a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
+                + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
+            return nil
+        }
+        guard let template, let request else { return template }
+        for piece in template.pieces {
+            switch piece {
+            case .path(let name) where !request.path.parameterNames.contains(name):
+                let names = request.path.parameterNames
+                problem(at: path, "{{path.\(name)}} names no parameter of \(request.path) (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+            case .query(let name) where !request.query.contains(where: { $0.name == name }):
+                problem(at: path, "{{query.\(name)}} names no query key of this contract (it has: \(request.query.isEmpty ? "none" : request.query.map(\.name).joined(separator: ", ")))")
+            default:
+                continue
+            }
+        }
+        return template
+    }
+}
