@@ -119,8 +119,10 @@ struct RouteClaims {
     private var taken: [String: (name: String, matches: [RequestMatch?])] = [:]
 
     mutating func claim(_ draft: ContractDraft) throws(Unexpressible) {
-        // Parameters of any name or type take the same segments.
-        let shape = draft.path.split(separator: "/", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? "{}" : String($0) }
+        // Parameters of any name take the same segments; an `int` one and a text one are told apart.
+        let shape = draft.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix("{") ? (segment.hasSuffix(":int}") ? "{:int}" : "{}") : String(segment)
+        }
         let key = "\(draft.method.rawValue) \(shape.joined(separator: "/"))"
         guard let existing = taken[key] else {
             taken[key] = (draft.name, [draft.match])

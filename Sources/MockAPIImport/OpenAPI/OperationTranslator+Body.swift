@@ -52,15 +52,13 @@ extension OperationTranslator {
             warn("body unchecked", at: schema, "the JSON request body is not an object with named properties; its keys are not checked")
             return nil
         }
-        if reader.isFreeFormMap(schema) || (reader.resolve(schema).map { if case .schema? = $0.additionalProperties { true } else { false } } ?? false) {
+        if reader.isFreeFormMap(schema) || reader.isMap(schema) {
             warn("open object", at: schema, "the JSON request body admits keys it does not name (additionalProperties); its keys are not checked")
             return nil
         }
-        return properties.compactMap { property in
-            // readOnly keys are the server's (an id, a timestamp): a client does not send them.
-            if reader.resolve(property.schema)?.readOnly == true { return nil }
-            return ContractDraft.JSONKey(key: property.name, type: reader.valueType(property.schema), required: property.required)
-        }
+        _ = properties
+        // readOnly keys are the server's (an id, a timestamp): a client does not send them.
+        return reader.objectKeys(schema) ?? []
     }
 
     private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> [ContractDraft.Part]? {

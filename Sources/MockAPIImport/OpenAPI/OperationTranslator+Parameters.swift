@@ -24,12 +24,14 @@ extension OperationTranslator {
                 if let items = reader.arrayItems(schema) {
                     query.array = true
                     query.type = reader.queryType(items) ?? .string
+                    query.enumValues = reader.queryEnum(items)
                     if !bracketed {
                         warn("array query form", at: parameter, "query parameter \"\(name)\" is an array: the contract expects it as \(name)[]=a&\(name)[]=b")
                     }
                 } else if let type = reader.queryType(schema) {
                     query.type = type
                     query.array = bracketed
+                    query.enumValues = reader.queryEnum(schema)
                 } else {
                     throw Unexpressible("object query", "query parameter \"\(rawName)\" is an object, which contracts cannot describe")
                 }
@@ -48,7 +50,8 @@ extension OperationTranslator {
             case "header":
                 // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored.
                 guard !["accept", "content-type", "authorization"].contains(name.lowercased()) else { continue }
-                result.append(ContractDraft.Header(name: name, required: parameter["required"]?.bool == true))
+                let values = schema(of: parameter).flatMap { reader.queryEnum($0) }
+                result.append(ContractDraft.Header(name: name, required: parameter["required"]?.bool == true, enumValues: values))
             case "cookie":
                 warn("cookie", at: parameter, "cookie parameter \"\(name)\" is not checked (contracts do not read cookies)")
             default:
