@@ -91,7 +91,7 @@ struct OpenAPIReaderTests {
                             type: object
                             required: [value, ratio]
                             properties:
-                              value: {type: integer, exclusiveMinimum: true, minimum: 5, maximum: 9223372036854776000}
+                              value: {type: integer, exclusiveMinimum: true, minimum: 5, maximum: 18446744073709551615}
                               ratio: {type: number, exclusiveMinimum: 0, exclusiveMaximum: 1}
                               state: {type: [string, "null"], enum: [on, off, null]}
                     '400': {$ref: '#/components/requestBodies/Oops'}

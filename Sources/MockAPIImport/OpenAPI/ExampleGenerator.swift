@@ -20,6 +20,8 @@ struct ExampleGenerator {
     let reader: SchemaReader
     /// Leave out `writeOnly` properties (responses) or `readOnly` ones (requests).
     var forResponse = true
+    /// Serve a schema's own `example` where it has one (off: every value made up, as the oracle tests check).
+    var usesSchemaExamples = true
 
     /// Why the example is not whole, naming the schema (a JSON pointer) where it was cut; nil when whole.
     private(set) var cut: String?
@@ -50,13 +52,20 @@ struct ExampleGenerator {
             return stop("it reached \(Self.maxValues) values or \(Self.maxTextBytes) bytes of text", at: within)
         }
         guard let view = reader.resolve(schema) else { return .null }
-        if let example = view.example { return counted(example) }
+        // A schema's own example of another type (`example: "1644009612"` for an integer) is not served.
+        if usesSchemaExamples, let example = view.example, Self.fits(example, view) { return counted(example) }
         if let fallback = view.defaultValue ?? view.enumValues?.first(where: { $0 != .null }) ?? view.enumValues?.first { return counted(fallback) }
         values += 1
         if !view.allOf.isEmpty || (view.type == nil && !(view.oneOf + view.anyOf).isEmpty) {
             return combined(view, visiting: visiting, depth: depth, within: within)
         }
-        switch view.type {
+        // A type with `oneOf` constants (`type: integer, oneOf: [{const: 8}, …]`): the first option says which values.
+        if view.allOf.isEmpty, !view.hasProperties, let option = (view.oneOf + view.anyOf).first,
+           let chosen = value(for: option, visiting: visiting, depth: depth + 1, within: within) {
+            return chosen
+        }
+        // `type: [object, "null", array]`: the first named type.
+        switch view.type ?? view.types.first {
         case "null": return .null
         case "boolean": return .bool(true)
         case "integer": return integer(view)
@@ -118,7 +127,14 @@ struct ExampleGenerator {
             if let element = value(for: property, visiting: visiting, depth: depth + 1, within: within) {
                 object[name] = element
                 textBytes += name.utf8.count
+            } else if required.contains(name) {
+                // Recursion or a bound stopped here, but the key is required: a value of its type, not followed further.
+                object[name] = shallow(propertyView)
             }
+        }
+        // A required name the schema does not declare (`required: [id]` beside `Id`) is present too.
+        for name in view.required.sorted() where object[name] == nil && !view.properties.contains(where: { $0.name == name }) {
+            object[name] = .string("string")
         }
         // A map with no named keys but a minimum number of them gets that many.
         if object.isEmpty, let least = view.minProperties, least > 0, case .schema(let other)? = view.additionalProperties {
@@ -127,6 +143,35 @@ struct ExampleGenerator {
             }
         }
         return .object(object)
+    }
+
+    /// Whether a value is of the schema's named type (a schema naming none takes anything).
+    private static func fits(_ value: JSONValue, _ view: SchemaView) -> Bool {
+        guard !view.types.isEmpty else { return true }
+        if value == .null { return view.nullable }
+        return view.types.contains { type in
+            switch (type, value) {
+            case ("string", .string), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
+                 ("object", .object), ("array", .array), ("file", _): true
+            case ("integer", .double(let number)): number.rounded() == number
+            default: false
+            }
+        }
+    }
+
+    /// A value of the schema's type without following anything inside it.
+    private mutating func shallow(_ view: SchemaView?) -> JSONValue {
+        guard let view else { return .null }
+        if let example = (usesSchemaExamples ? view.example : nil) ?? view.defaultValue ?? view.enumValues?.first { return example }
+        switch view.type {
+        case "string": return .string(Self.string(view))
+        case "integer": return integer(view)
+        case "number": return number(view)
+        case "boolean": return .bool(true)
+        case "array": return .array([])
+        case "null": return .null
+        default: return .object(JSONObject())
+        }
     }
 
     private mutating func integer(_ view: SchemaView) -> JSONValue {
@@ -140,7 +185,8 @@ struct ExampleGenerator {
             let up = (chosen / step).rounded(.up) * step
             chosen = high.map { up <= $0 } ?? true ? up : (chosen / step).rounded(.down) * step
         }
-        return .int(Int(chosen.clamped(to: -9.2e18...9.2e18)))
+        // 2⁶³ is Int.max + 1 as a Double: the end of Int64 is Int.max.
+        return .int(chosen >= Self.int64End ? Int.max : chosen <= -Self.int64End ? Int.min : Int(chosen))
     }
 
     private mutating func number(_ view: SchemaView) -> JSONValue {
@@ -154,16 +200,18 @@ struct ExampleGenerator {
             let rounded = (chosen / step).rounded(.up) * step
             chosen = high.map { rounded <= $0.value } ?? true ? rounded : (chosen / step).rounded(.down) * step
         }
-        return chosen.rounded() == chosen && abs(chosen) < 9e15 && view.multipleOf == nil ? .double(chosen) : .double(chosen)
+        return .double(chosen)
     }
 
     /// A bound beyond Int64 (`maximum: 18446744073709551615`) is kept at Int64's end, with a note.
     private mutating func clamp(_ bound: Double?, _ view: SchemaView) -> Double? {
-        guard let bound, abs(bound) > 9.2e18 else { return bound }
+        guard let bound, abs(bound) > Self.int64End else { return bound }
         let note = "\(reader.document.location(view.node)): bound \(bound) is beyond Int64; clamped"
         if !notes.contains(note) { notes.append(note) }
-        return bound > 0 ? 9.2e18 : -9.2e18
+        return bound > 0 ? Self.int64End : -Self.int64End
     }
+
+    private static let int64End = 9_223_372_036_854_775_808.0
 
     private mutating func stop(_ reason: String, at schema: String) -> JSONValue? {
         if cut == nil { cut = "\(reason) in \(schema); the rest is left out" }
@@ -192,6 +240,10 @@ struct ExampleGenerator {
 
     /// A value of the string's format, padded or cut to its length bounds.
     private static func string(_ view: SchemaView) -> String {
+        if let pattern = view.pattern, let matching = PatternExample.string(matching: pattern, atLeast: view.minLength ?? 0),
+           matching.count <= view.maxLength ?? Int.max {
+            return matching
+        }
         var text = string(format: view.format ?? "")
         if let least = view.minLength, text.count < least { text += String(repeating: "x", count: min(least, 100_000) - text.count) }
         if let most = view.maxLength, text.count > most { text = String(text.prefix(most)) }
