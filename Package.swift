@@ -69,7 +69,7 @@ let package = Package(
         // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
         .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
                           path: "scripts/bench/VerifyBench"),
-        .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore"]),
+        .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),

@@ -34,7 +34,7 @@ struct BackendRequest {
         for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name }) {
             let value = Self.sample(key)
             guesses.append("query \(key.name) = \(value)")
-            query.append(URLQueryItem(name: key.array ? key.name + "[]" : key.name, value: value))
+            query.append(URLQueryItem(name: key.arrayStyle == .brackets ? key.name + "[]" : key.name, value: value))
         }
 
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!

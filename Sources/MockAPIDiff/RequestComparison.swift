@@ -48,7 +48,10 @@ struct RequestComparison {
                 comparison.note(location, widened ? .compatible : .breaking, "type changed from \(before.type.rawValue) to \(after.type.rawValue)")
             }
             if before.repeated && !after.repeated { comparison.note(location, .breaking, "may no longer be sent more than once") }
-            if before.array && !after.array { comparison.note(location, .breaking, "no longer takes a list (name[])") }
+            if let style = before.arrayStyle, after.arrayStyle != style {
+                let now = after.arrayStyle.map { "is now sent as \($0.rawValue)" } ?? "no longer takes a list"
+                comparison.note(location, .breaking, "\(now) (was \(style.rawValue))")
+            }
             comparison.compareEnum(before.enumValues, after.enumValues, at: location)
         }
     }

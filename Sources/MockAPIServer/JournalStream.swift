@@ -31,7 +31,8 @@ final class JournalStream {
     }
 
     /// A chunked MHD response reading from a new stream; MHD frees the stream with the response.
-    static func response(journal: RequestJournal, query: JournalQuery, lastID: Int) -> OpaquePointer {
+    /// `headers`: what the decision adds to every answer (CORS).
+    static func response(journal: RequestJournal, query: JournalQuery, lastID: Int, headers: [(name: String, value: String)]) -> OpaquePointer {
         let evictedThrough = journal.evictedThrough
         let stream = JournalStream(journal: journal, query: query, reportedEviction: query.since == nil ? nil : evictedThrough)
         let response = MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, Unmanaged.passRetained(stream).toOpaque(), free)!
@@ -39,6 +40,7 @@ final class JournalStream {
         MHD_add_response_header(response, Responder.journalLastIDHeader, String(lastID))
         MHD_add_response_header(response, RequestJournal.firstIDHeader, String(journal.firstID))
         MHD_add_response_header(response, RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0)))
+        for header in headers { MHD_add_response_header(response, header.name, header.value) }
         return response
     }
 

@@ -109,12 +109,12 @@ final class PreparedResponses: @unchecked Sendable {
                                                pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
         }
         return GeneratedResponse(status: definition.status, contentType: definition.contentType ?? "", body: body,
-                                 headers: [("Mockapi-Contract", contract.name)] + definition.headers + extraHeaders)
+                                 headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
         MHDResponse.make(body: body, contentType: definition.contentType,
-                         headers: [("Mockapi-Contract", contract.name)] + definition.headers + extraHeaders)
+                         headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     func destroyAll() {

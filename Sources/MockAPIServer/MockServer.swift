@@ -57,11 +57,10 @@ public final class MockServer: Sendable {
         journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
                                  redaction: configuration.headerRedaction)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
-        let extraHeaders = configuration.cors ? Responder.corsHeaders : []
-        let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess),
-                                                    prepared: PreparedResponses(set: set, extraHeaders: extraHeaders)))
-        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, source: configuration.reloadSource,
-                                extraHeaders: extraHeaders)
+        let policy = configuration.servingPolicy
+        let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy),
+                                                    prepared: PreparedResponses(set: set, extraHeaders: policy.extraHeaders)))
+        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, policy: policy, source: configuration.reloadSource)
         self.reloader = reloader
         var reload: (@Sendable () -> GeneratedResponse)?
         if configuration.reloadSource != nil { reload = { @Sendable in reloader.reloadAnswer() } }

@@ -9,15 +9,14 @@ final class Reloader: Sendable {
     let serving: ServingStateCell
     let journal: RequestJournal
     let adminAccess: AdminAccess
+    let policy: ServingPolicy
     let source: (contracts: String, fixtures: String)?
-    /// Headers every prepared response carries (CORS).
-    let extraHeaders: [(name: String, value: String)]
     /// Known once the server listens (the port may be 0 until then).
     let baseURL = Mutex("")
 
-    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, source: (contracts: String, fixtures: String)?,
-         extraHeaders: [(name: String, value: String)]) {
-        self.extraHeaders = extraHeaders
+    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, policy: ServingPolicy,
+         source: (contracts: String, fixtures: String)?) {
+        self.policy = policy
         self.serving = serving
         self.journal = journal
         self.adminAccess = adminAccess
@@ -26,10 +25,10 @@ final class Reloader: Sendable {
 
     /// A serving state for `set`, its `{{baseURL}}` bodies built.
     func state(for set: ContractSet) -> ServingState {
-        let prepared = PreparedResponses(set: set, extraHeaders: extraHeaders)
+        let prepared = PreparedResponses(set: set, extraHeaders: policy.extraHeaders)
         let url = baseURL.withLock { $0 }
         if !url.isEmpty { prepared.prepare(baseURL: url) }
-        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess), prepared: prepared)
+        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy), prepared: prepared)
     }
 
     /// Loads the files again and serves them if they are usable; the set, or every problem.

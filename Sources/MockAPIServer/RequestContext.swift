@@ -1,8 +1,8 @@
 import MockAPICore
 import Synchronization
 
-/// Everything one request accumulates between its headers and its answer: where it was routed
-/// and its body, streamed through with hard limits.
+/// Everything one request accumulates between its headers and its answer: where the responder
+/// routed it (`RoutedHead`) and its body, kept as that head's plan says, with hard limits.
 ///
 /// Lives from the first access-handler call to MHD's request-completed callback; only the
 /// connection's own thread touches it, one call at a time.
@@ -11,11 +11,10 @@ final class RequestContext {
     let lease: StateLease
     var state: ServingState { lease.state }
     let method: String
-    let route: Responder.Route
+    let head: RoutedHead
+    var route: Responder.Route { head.route }
     let query: [(name: String, value: String?)]
     let headers: HeaderFields
-    /// Read only when the contract expects a JSON or multipart body, the only checks that use it.
-    let contentType: String?
     let receivedAt = System.epochMilliseconds()
     let started = System.monotonicNanoseconds()
     private(set) var bodyBytes = 0
@@ -28,7 +27,7 @@ final class RequestContext {
     /// (most never do: no allocation for them).
     lazy var parking = ParkingOwner()
     /// An answer decided but held back (a delay, a reload) while the connection is suspended;
-    /// queued when MHD calls back after the resume.
+    /// sent when MHD calls back after the resume.
     var pending: PendingAnswer?
 
     private enum Body {
@@ -52,25 +51,17 @@ final class RequestContext {
     /// The query as sent (still percent-encoded), kept only for a request that will be forwarded.
     let rawQuery: String?
 
-    init(lease: StateLease, method: String, route: Responder.Route, query: [(name: String, value: String?)],
-         headers: HeaderFields, contract: Contract?, budget: BufferBudget, forwarding: Bool = false, rawQuery: String? = nil) {
+    init(lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
+         headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil) {
         self.rawQuery = rawQuery
         self.lease = lease
         self.budget = budget
         self.method = method
-        self.route = route
+        self.head = head
         self.query = query
         self.headers = headers
-        // Only a contract that expects a body looks at its type; most requests skip the lookup.
-        let expectsBody = contract.map { $0.request.json != nil || $0.request.multipart != nil } ?? false
-        let contentType = expectsBody ? headers.value(for: "Content-Type") : nil
-        self.contentType = contentType
-        body = forwarding ? .buffered([], .raw) : Self.plan(for: contract, contentType: contentType)
-        if case .buffered(_, .json) = body { buffersJSON = true } else { buffersJSON = false }
+        body = Self.body(planned: head.body)
     }
-
-    /// A JSON body is buffered whole to be parsed, so it has its own, smaller limit.
-    let buffersJSON: Bool
 
     deinit { budget.release(reserved) }
 
@@ -93,22 +84,20 @@ final class RequestContext {
         return true
     }
 
-    /// What to keep of the body: only what the contract can check.
-    private static func plan(for contract: Contract?, contentType: String?) -> Body {
-        guard let expectation = contract?.request else { return .discard }
-        let essence = contentType.map(MediaType.essence)
-        if expectation.multipart != nil, essence == "multipart/form-data" {
-            guard let boundary = MediaType.parameter("boundary", in: contentType!) else {
-                return .malformed("Content-Type multipart/form-data has no boundary parameter")
-            }
+    /// Where the body goes, as the responder planned it.
+    private static func body(planned plan: RoutedHead.BodyPlan) -> Body {
+        switch plan {
+        case .discard: return .discard
+        case .json: return .buffered([], .json)
+        case .raw: return .buffered([], .raw)
+        case .malformed(let reason): return .malformed(reason)
+        case .multipart(let boundary):
             do throws(MultipartParser.Failure) {
                 return .multipart(try MultipartParser(boundary: boundary), MultipartCollector())
             } catch {
                 return .malformed(error.description)
             }
         }
-        if expectation.json != nil, essence == "application/json" { return .buffered([], .json) }
-        return .discard
     }
 
     /// Keeps what the contract can check of `chunk`; false (the body dropped) when a JSON body
@@ -171,13 +160,6 @@ final class RequestContext {
         return []
     }
 
-    func incomingRequest(body: IncomingRequest.Body) -> IncomingRequest {
-        IncomingRequest(query: query, headers: headers, contentType: contentType, body: body)
-    }
-}
-
-struct MalformedBody: Error {
-    var reason: String
 }
 
 /// Turns multipart parser events into journaled parts: name, filename, type, size and SHA-256.
@@ -207,15 +189,14 @@ final class MultipartCollector {
 
 /// What a suspended request is answered with once MHD calls back.
 enum PendingAnswer {
-    /// A contract's response, held back by a delay.
-    case prepared(contract: Int, response: Int)
-    case generated(GeneratedResponse, contract: String?, response: String?)
+    /// A decision held back by its delay.
+    case delayed(Decision)
     /// A fault that waits: the connection is closed when it is woken.
     case hang
-    /// Filled in by another thread (a reload) before it resumes the connection.
-    case deferred(DeferredReply)
-    /// A real backend's answer, filled in by the forwarding thread; journaled as proxied.
-    case proxied(DeferredReply)
+    /// Filled in by another thread (an admin action, a real backend) before it resumes the
+    /// connection; the decision's headers and journal note go with the reply, and `fallback` is
+    /// sent when the server stopped before the reply came.
+    case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
 }
 
 /// An answer another thread produces while the request's connection is suspended.

@@ -8,64 +8,34 @@ import Glibc
 import Darwin
 #endif
 
-/// Answers that wait or break on purpose (delays, faults) and admin actions (reload, record save),
-/// none of which holds a worker thread: the connection is suspended and the answer queued when it is woken.
+/// Decisions that wait or break on purpose (delays, faults) and admin actions (reload, record
+/// save), none of which holds a worker thread: the connection is suspended and the answer queued
+/// when it is woken.
 extension RequestHandler {
-    /// A contract's response, with the delay or fault the request (`Prefer`), the response or the
-    /// server (`--delay`) asks for.
-    func answerTimed(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
-                     path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let contract = context.state.responder.set.contracts[index]
-        let timing: PreferTiming
-        do { timing = try PreferTiming(context.headers.value(for: "Prefer"), delayCeiling: configuration.maxDelayMilliseconds) } catch {
-            let refusal = ErrorResponses.contractViolation(contract, set: context.state.responder.set, violations: [error.violation])
-            return queue(refusal, context, connection, path: path, contract: contract.name)
-        }
-        if let fault = timing.fault ?? contract.responses[response].fault {
-            return answerWithFault(fault, context, connection, path: path, contract: index, response: response)
-        }
-        if let delay = timing.delay ?? contract.responses[response].delay ?? configuration.delay {
-            let milliseconds = delay.sample(atMost: configuration.maxDelayMilliseconds)
-            context.pending = .prepared(contract: index, response: response)
-            if milliseconds > 0, suspensions.resume(connection, afterMilliseconds: milliseconds, owner: context.parking) { return .YES }
-            context.pending = nil
-        }
-        return queuePrepared(contract: index, response: response, context, connection, path: path)
-    }
-
     /// What a suspended request gets once it is woken.
     func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: OpaquePointer,
                        path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         if suspensions.wasAbandoned(connection, owner: context.parking) {
-            if case .prepared(let contract, let response) = pending {
-                let definition = context.state.responder.set.contracts[contract]
-                record(context, path: path, status: 0, contract: definition.name, response: definition.responses[response].name,
+            if case .delayed(let decision) = pending {
+                record(context, path: path, status: 0, note: decision.journal,
                        problem: "the client closed the connection before the delayed answer was due")
             }
             return .NO
         }
         switch pending {
-        case .prepared(let contract, let response):
-            return queuePrepared(contract: contract, response: response, context, connection, path: path)
-        case .generated(let generated, let contract, let response):
-            return queue(generated, context, connection, path: path, contract: contract, response: response)
+        case .delayed(let decision):
+            return execute(decision.dueNow, context, connection, path: path)
         case .hang:
             return .NO // the client gave up long ago, or the server is stopping: close
-        case .deferred(let reply):
-            let generated = reply.reply.withLock { $0 } ?? GeneratedResponse(status: 503, json: ["error": "the server stopped first"])
-            return queue(generated, context, connection, path: path, journal: false)
-        case .proxied(let reply):
-            let generated = reply.reply.withLock { $0 } ?? GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
-            return queue(generated, context, connection, path: path)
+        case .deferred(let reply, let decision, let fallback):
+            return execute(decision.answered(with: reply.reply.withLock { $0 } ?? fallback), context, connection, path: path)
         }
     }
 
     /// Breaks the answer as asked; the journal records the fault as the request's problem.
-    private func answerWithFault(_ fault: Fault, _ context: RequestContext, _ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
-                                 contract: Int, response: Int) -> MHD_Result {
-        let definition = context.state.responder.set.contracts[contract]
-        record(context, path: path, status: 0, contract: definition.name, response: definition.responses[response].name,
-               problem: "fault: \(fault.rawValue)")
+    func executeFault(_ fault: Fault, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
+                      path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        record(context, path: path, status: 0, note: decision.journal, problem: fault.journalProblem)
         let descriptor = CMicroHTTPDShims_connection_fd(connection)
         switch fault {
         case .empty:
@@ -84,6 +54,7 @@ extension RequestHandler {
             let seconds = Double(configuration.connectionTimeoutSeconds)
             return suspensions.resume(connection, afterMilliseconds: seconds * 1000, owner: context.parking) ? .YES : .NO
         case .trickle:
+            guard case .prepared(let contract, let response) = decision.answer else { return .NO }
             let rendered = context.state.prepared.render(contract: contract, response: response,
                                                          path: String(decoding: path, as: UTF8.self), query: context.query)
             context.pending = .hang // once every byte is out, the connection is closed
@@ -112,32 +83,38 @@ extension RequestHandler {
         }
     }
 
-    /// `POST /__mockapi/reload`: loads the set off the worker threads (`startAdminAction`), swaps it in
-    /// if usable, and answers with what happened.
-    func startReload(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        guard let reload else {
-            let refusal = GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])
-            return queue(refusal, context, connection, path: path, journal: false)
-        }
-        return startAdminAction(reload, context, connection: connection, path: path)
-    }
-
     /// An admin action (`POST /__mockapi/reload`, `POST /__mockapi/record/save`), run off the worker
     /// threads while the connection is parked; its answer is queued when it is woken.
-    func startAdminAction(_ action: @escaping @Sendable () -> GeneratedResponse, _ context: RequestContext, connection: OpaquePointer,
+    func startAdminAction(_ action: AdminAction, _ decision: Decision, _ context: RequestContext, connection: OpaquePointer,
                           path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let run: (@Sendable () -> GeneratedResponse)? = switch action {
+        case .reload: reload
+        case .configured(let key): configuration.adminActions[key]
+        }
+        guard let run else { return .NO } // the responder offers only the actions this server has
+        return park(context, connection: connection, path: path, decision: decision,
+                    fallback: GeneratedResponse(status: 503, json: ["error": "the server stopped first"])) { reply, wake in
+            DispatchQueue.global().async {
+                let result = run()
+                reply.reply.withLock { $0 = result }
+                wake()
+            }
+        }
+    }
+
+    /// Suspends the connection until `start`'s work fills in the reply and calls `wake`; answers
+    /// 503 at once when the server is stopping and cannot park it.
+    func park(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, decision: Decision,
+              fallback: GeneratedResponse, start: (DeferredReply, @escaping @Sendable () -> Void) -> Void) -> MHD_Result {
         let reply = DeferredReply()
-        context.pending = .deferred(reply)
+        context.pending = .deferred(reply, decision, fallback: fallback)
         guard suspensions.suspend(connection, owner: context.parking) else {
             context.pending = nil
-            return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path, journal: false)
+            return execute(decision.answered(with: GeneratedResponse(status: 503, json: ["error": "the server is stopping"])), context, connection, path: path)
         }
         let parked = ParkedConnection(pointer: connection), owner = context.parking
-        DispatchQueue.global().async { [self] in
-            let result = action()
-            reply.reply.withLock { $0 = result }
-            suspensions.resume(parked.pointer, owner: owner)
-        }
+        // Only this request's connection: if its client left, MHD may have handed the pointer to another.
+        start(reply) { [self] in suspensions.resume(parked.pointer, owner: owner) }
         return .YES
     }
 }

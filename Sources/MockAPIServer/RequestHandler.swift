@@ -81,68 +81,40 @@ final class RequestHandler: Sendable {
         Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
     }
 
+    /// The head phase: the responder routes the head and plans the body; the server keeps what
+    /// the plan says.
     private func beginRequest(connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
                               query: UnsafeMutablePointer<CMicroHTTPDShims_Query>?) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
-        let responder = lease.state.responder
-        let route = responder.route(method: knownMethod, path: path)
-        var contract: Contract?
-        if case .contract(let index) = route { contract = responder.contractForBody(routedTo: index) }
+        let headers = ConnectionValues.headers(connection)
+        let head = lease.state.responder.routeHead(method: knownMethod, path: path, headers: headers)
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<CMicroHTTPDShims_Query>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
-        // Only a request no contract takes, on a server that forwards those, keeps its body and raw query.
-        let forwarding = forwarder != nil && route.isUnmatched
-        return RequestContext(lease: lease, method: methodName, route: route, query: arguments,
-                              headers: ConnectionValues.headers(connection), contract: contract, budget: bufferBudget,
-                              forwarding: forwarding, rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
+        // Only a request that will be forwarded keeps its raw query.
+        let forwarding = head.body == .raw
+        return RequestContext(lease: lease, method: methodName, head: head, query: arguments, headers: headers, budget: bufferBudget,
+                              rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
     }
 
-    /// Framing refused outright, and a declared body over the limit, are answered on the first
-    /// call, before any of the body is read; MHD closes the connection after such an answer, so
-    /// the rest of an oversized body is never read. So is more than one Host line (RFC 9112
-    /// §3.2 asks for 400 even when they agree): which one names the server is unknowable.
+    /// What the responder says of the head alone: read the body (its declared length reserved
+    /// from the shared budget first), or answer now. MHD closes the connection after an answer
+    /// given on the first call, so the rest of an oversized body is never read.
     private func checkFraming(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let refusal: GeneratedResponse
-        var hosts = 0
-        context.headers.forEachValue(of: "Host") { _ in
-            hosts += 1
-            return hosts < 2
-        }
-        if hosts > 1 {
-            context.answered = true
-            CMicroHTTPDShims_answering(connection)
-            return queue(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), context, connection, path: path)
-        }
-        switch BodyFraming(headers: context.headers) {
-        case .none, .chunked:
-            return .YES
-        case .length(let declared):
-            if declared > bodyLimit(context).bytes {
-                refusal = tooLarge(context)
-            } else if !context.reserveDeclaredBody(declared) {
-                refusal = ErrorResponses.bufferBudgetFull(limit: bufferBudget.limit)
-            } else {
-                return .YES
-            }
-        case .lengthTooLarge:
-            refusal = tooLarge(context)
-        case .conflictingLengths:
-            refusal = ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil)
-        case .unsupportedEncoding(let encoding):
-            refusal = ErrorResponses.unsupportedTransferEncoding(encoding)
+        let responder = context.state.responder
+        let decision: Decision
+        switch responder.decideHead(context.head, headers: context.headers) {
+        case .readBody(let declared):
+            guard let declared, !context.reserveDeclaredBody(declared) else { return .YES }
+            decision = responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
+        case .answer(let refusal):
+            decision = refusal
         }
         context.answered = true
         CMicroHTTPDShims_answering(connection)
-        return queue(refusal, context, connection, path: path)
-    }
-
-    /// The limit this request's body must keep, and the flag that sets it.
-    private func bodyLimit(_ context: RequestContext) -> (bytes: Int, flag: String) {
-        context.buffersJSON && configuration.maxJSONBytes < configuration.maxBodyBytes
-            ? (configuration.maxJSONBytes, "--max-json-bytes") : (configuration.maxBodyBytes, "--max-body-bytes")
+        return execute(decision, context, connection, path: path)
     }
 
     private func continueRequest(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>,
@@ -155,12 +127,12 @@ final class RequestHandler: Sendable {
             if let discarded = context.discardedPastLimit {
                 return discardPastLimit(context, count: count, alreadyDiscarded: discarded, connection: connection, path: path)
             }
-            guard context.bodyBytes + count <= bodyLimit(context).bytes else {
+            guard context.bodyBytes + count <= context.head.bodyLimit else {
                 context.dropBody()
                 return discardPastLimit(context, count: count, alreadyDiscarded: 0, connection: connection, path: path)
             }
             guard context.consume(UnsafeRawBufferPointer(start: data, count: count)) else {
-                return refuseMidBody(ErrorResponses.bufferBudgetFull(limit: bufferBudget.limit), context, connection: connection, path: path)
+                return refuseMidBody(.bufferBudgetFull, context, connection: connection, path: path)
             }
             return .YES
         }
@@ -170,8 +142,13 @@ final class RequestHandler: Sendable {
         }
         if context.answered { return .YES }
         CMicroHTTPDShims_answering(connection)
-        if context.discardedPastLimit != nil { return answerTooLarge(context, connection: connection, path: path) }
-        return answer(context, connection: connection, path: path)
+        context.answered = true
+        let responder = context.state.responder
+        // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
+        if context.discardedPastLimit != nil { return execute(responder.decideBodyRefused(.tooLarge, head: context.head), context, connection, path: path) }
+        let decision = responder.decide(context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+                                        bodyBytes: context.bodyBytes) { context.finishBody() }
+        return execute(decision, context, connection, path: path)
     }
 
     /// A body with no usable length broke its limit mid-way. MHD takes no response until the body
@@ -183,118 +160,91 @@ final class RequestHandler: Sendable {
         let discarded = alreadyDiscarded + count
         context.discardedPastLimit = discarded
         guard discarded > configuration.maxBodyBytes else { return .YES }
-        return refuseMidBody(tooLarge(context), context, connection: connection, path: path)
+        return refuseMidBody(.tooLarge, context, connection: connection, path: path)
     }
 
     /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
     /// the connection closed.
-    private func refuseMidBody(_ response: GeneratedResponse, _ context: RequestContext, connection: OpaquePointer,
+    private func refuseMidBody(_ reason: BodyRefusal, _ context: RequestContext, connection: OpaquePointer,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         context.answered = true
         CMicroHTTPDShims_answering(connection)
-        RawResponse.sendAndClose(response, on: connection)
-        record(context, path: path, status: response.status, contract: nil, response: nil, problem: response.problem)
+        let decision = context.state.responder.decideBodyRefused(reason, head: context.head)
+        guard case .generated(let response) = decision.answer else { return .NO }
+        let sent = Decision.finished(response, headers: decision.headers)
+        RawResponse.sendAndClose(sent, on: connection)
+        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
         return .NO
     }
 
-    private func answer(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        context.answered = true
-        let responder = context.state.responder
-        switch context.route {
-        case .admin:
-            if let action = configuration.adminActions["\(context.method) \(String(decoding: path, as: UTF8.self))"] {
-                if let refusal = responder.adminAccess.refusal(method: context.method, headers: context.headers) {
-                    return queue(refusal, context, connection, path: path, journal: false)
-                }
-                return startAdminAction(action, context, connection: connection, path: path)
-            }
-            switch responder.respondAdmin(method: context.method, path: String(decoding: path, as: UTF8.self), query: context.query,
-                                          headers: context.headers) {
-            case .response(let response):
-                return queue(response, context, connection, path: path, journal: false)
-            case .journal(let query, let lastID):
-                let response = JournalStream.response(journal: journal, query: query, lastID: lastID)
-                defer { MHD_destroy_response(response) }
-                return MHD_queue_response(connection, 200, response)
-            case .reload:
-                return startReload(context, connection: connection, path: path)
-            }
-        case .notFound, .methodNotAllowed:
-            if configuration.cors, let preflight = responder.preflight(method: context.method, path: path, headers: context.headers) {
-                return queue(preflight, context, connection, path: path)
-            }
-            if forwarder != nil { return startForwarding(context, connection: connection, path: path) }
-            let response = responder.respondUnrouted(context.route, rawMethod: context.method, path: String(decoding: path, as: UTF8.self))
-            return queue(response, context, connection, path: path)
-        case .contract(let index):
-            let contract = responder.set.contracts[index]
-            if configuration.delay == nil,
-               let response = responder.plainResponse(toContract: index, query: context.query, bodyBytes: context.bodyBytes,
-                                                      headers: context.headers) {
-                return queuePrepared(contract: index, response: response, context, connection, path: path)
-            }
-            switch context.finishBody() {
-            case .failure(let malformed):
-                return queue(ErrorResponses.malformed(malformed.reason, contract: contract), context, connection, path: path, contract: contract.name)
-            case .success(let body):
-                switch responder.respond(toContract: index, request: context.incomingRequest(body: body)) {
-                case .generated(let generated, let about):
-                    return queue(generated, context, connection, path: path, contract: about.map { responder.set.contracts[$0].name })
-                case .prepared(let contractIndex, let responseIndex):
-                    return answerTimed(contract: contractIndex, response: responseIndex, context, connection, path: path)
-                }
-            }
+    /// Carries out a decision: the only place an answer leaves, so each gets the decision's headers.
+    func execute(_ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        switch decision.timing {
+        case .now:
+            break
+        case .fault(let fault):
+            return executeFault(fault, decision, context, connection, path: path)
+        case .after(let milliseconds):
+            context.pending = .delayed(decision)
+            if suspensions.resume(connection, afterMilliseconds: milliseconds, owner: context.parking) { return .YES }
+            context.pending = nil
+        }
+        switch decision.answer {
+        case .prepared(let contract, let response):
+            return queuePrepared(contract: contract, response: response, decision, context, connection, path: path)
+        case .generated(let response):
+            return queue(response, decision, context, connection, path: path)
+        case .journal(let query, let lastID):
+            let response = JournalStream.response(journal: journal, query: query, lastID: lastID, headers: decision.headers)
+            defer { MHD_destroy_response(response) }
+            return MHD_queue_response(connection, 200, response)
+        case .adminAction(let action):
+            return startAdminAction(action, decision, context, connection: connection, path: path)
+        case .forward:
+            return startForwarding(decision, context, connection: connection, path: path)
         }
     }
 
-    /// Queues a response prepared at start and journals it.
-    func queuePrepared(contract index: Int, response: Int, _ context: RequestContext, _ connection: OpaquePointer,
+    /// Queues a response prepared at start (its headers already on it) and journals it.
+    private func queuePrepared(contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
                                path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         let state = context.state
-        let contract = state.responder.set.contracts[index]
         guard let ready = state.prepared.response(contract: index, response: response) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = state.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
-            return queue(rendered, context, connection, path: path, contract: contract.name, response: contract.responses[response].name)
+            return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
-        // Fields read in place: copying the ResponseDefinition (body, headers) cost more.
-        let status = contract.responses[response].status
+        // The status read in place: copying the ResponseDefinition (body, headers) cost more.
+        let status = state.responder.set.contracts[index].responses[response].status
         let result = MHD_queue_response(connection, UInt32(status), ready)
-        record(context, path: path, status: status, contract: contract.name, response: contract.responses[response].name)
+        record(context, path: path, status: status, note: decision.journal)
         return result
     }
 
-    /// Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
-    private func answerTooLarge(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        context.answered = true
-        return queue(tooLarge(context), context, connection, path: path)
-    }
-
-    private func tooLarge(_ context: RequestContext) -> GeneratedResponse {
-        let limit = bodyLimit(context)
-        return ErrorResponses.tooLarge(limit: limit.bytes, flag: limit.flag)
-    }
-
-    func queue(_ generated: GeneratedResponse, _ context: RequestContext, _ connection: OpaquePointer,
-                       path: UnsafeBufferPointer<UInt8>, contract: String? = nil, response responseName: String? = nil,
-                       journal: Bool = true) -> MHD_Result {
-        var generated = generated
-        if configuration.cors { generated.headers += Responder.corsHeaders }
-        let response = MHDResponse.make(generated)
-        let result = MHD_queue_response(connection, UInt32(generated.status), response)
-        MHD_destroy_response(response)
-        if journal {
-            record(context, path: path, status: generated.status, contract: contract, response: responseName, problem: generated.problem)
-        }
+    /// Queues a response made for this request, with the decision's headers, and journals it if
+    /// the decision says so. `headersAdded`: the response carries them already (a rendered one).
+    private func queue(_ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: OpaquePointer,
+                       path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false) -> MHD_Result {
+        let sent = headersAdded ? response : Decision.finished(response, headers: decision.headers)
+        let made = MHDResponse.make(sent)
+        let result = MHD_queue_response(connection, UInt32(sent.status), made)
+        MHD_destroy_response(made)
+        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
         return result
     }
 
-    func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, contract: String?, response: String?,
-                        problem: String? = nil) {
-        journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path),
-                                 query: context.query, headers: context.headers, bodyBytes: context.bodyBytes,
-                                 parts: context.receivedParts, contract: contract, response: response, status: status, problem: problem)
-        log(context, path: path, status: status, contract: contract, response: response, problem: problem)
+    /// Journals and logs the request as the note says; nothing for a request with no note (admin).
+    func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
+        guard let note else { return }
+        // Names read in place: copying a Contract costs a retain per field.
+        let set = context.state.responder.set
+        let contractName = note.contract.map { set.contracts[$0].name }
+        let responseName = note.contract.flatMap { contract in note.response.map { set.contracts[contract].responses[$0].name } }
+        let record = RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
+                                   bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                                   response: responseName, status: status, problem: problem)
+        journal.record(record, path: UnsafeRawBufferPointer(path))
+        log(record, context, path: path)
     }
 }
 
@@ -302,16 +252,6 @@ final class RequestHandler: Sendable {
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
-}
-
-extension Responder.Route {
-    /// No contract takes the request (404 or 405): what `--proxy-unmatched` forwards.
-    var isUnmatched: Bool {
-        switch self {
-        case .notFound, .methodNotAllowed: true
-        case .contract, .admin: false
-        }
-    }
 }
 
 final class InFlightCounter: Sendable {

@@ -17,9 +17,9 @@ enum RequestLogFormatter {
     /// `21:30:01.123 GET /v1/activities?cursor=2 200 activities/page2 0.2ms`, then, for a refusal,
     /// two spaces and why; verbose lines follow with `> request` and `< response` headers.
     static func text(_ entry: RequestLogEntry, options: RequestLogOptions) -> String {
-        let status = options.colour ? colourised(entry.status) : String(entry.status)
-        var line = "\(localTime(entry.receivedAt)) \(entry.method) \(target(entry)) \(status) \(servedAs(entry)) \(milliseconds(entry))ms"
-        if let problem = entry.problem { line += "  " + problem }
+        let status = options.colour ? colourised(entry.record.status) : String(entry.record.status)
+        var line = "\(localTime(entry.record.receivedAt)) \(entry.record.method) \(target(entry)) \(status) \(servedAs(entry)) \(milliseconds(entry))ms"
+        if let problem = entry.record.problem { line += "  " + problem }
         guard options.verbose else { return line }
         for header in requestHeaders(entry) { line += "\n    > \(header.name): \(header.value)" }
         for header in responseHeaders(entry) { line += "\n    < \(header.name): \(header.value)" }
@@ -29,15 +29,15 @@ enum RequestLogFormatter {
     /// One object per line: `{"time":"2026-11-22T21:30:01.123Z","method":"GET",…,"problem":null}`.
     static func json(_ entry: RequestLogEntry, verbose: Bool) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("time", .string(utcTime(entry.receivedAt))),
-            ("method", .string(entry.method)),
+            ("time", .string(utcTime(entry.record.receivedAt))),
+            ("method", .string(entry.record.method)),
             ("path", .string(entry.path)),
-            ("query", .string(JournalEntry.encodeQuery(entry.query))),
-            ("status", .int(entry.status)),
-            ("contract", entry.contract.json),
-            ("response", entry.response.json),
+            ("query", .string(JournalEntry.encodeQuery(entry.record.query))),
+            ("status", .int(entry.record.status)),
+            ("contract", entry.record.contract.json),
+            ("response", entry.record.response.json),
             ("ms", .double(milliseconds(entry))),
-            ("problem", entry.problem.json),
+            ("problem", entry.record.problem.json),
         ]
         if verbose {
             members.append(("requestHeaders", .object(JSONObject(requestHeaders(entry).map { ($0.name, .string($0.value)) }))))
@@ -48,13 +48,13 @@ enum RequestLogFormatter {
 
     /// The path and, when there was one, the query as the journal shows it.
     private static func target(_ entry: RequestLogEntry) -> String {
-        entry.query.isEmpty ? entry.path : entry.path + "?" + JournalEntry.encodeQuery(entry.query)
+        entry.record.query.isEmpty ? entry.path : entry.path + "?" + JournalEntry.encodeQuery(entry.record.query)
     }
 
     /// `user` for its default response, `activities/page2` for a named one, `-` when no contract matched.
     private static func servedAs(_ entry: RequestLogEntry) -> String {
-        guard let contract = entry.contract else { return "-" }
-        guard let response = entry.response, response != "default" else { return contract }
+        guard let contract = entry.record.contract else { return "-" }
+        guard let response = entry.record.response, response != "default" else { return contract }
         return "\(contract)/\(response)"
     }
 
@@ -64,17 +64,17 @@ enum RequestLogFormatter {
     }
 
     private static func requestHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
-        entry.headers?.forJournal(redacting: entry.redaction).pairs ?? []
+        entry.verbose ? entry.record.headers.forJournal(redacting: entry.redaction).pairs : []
     }
 
     /// The headers mockapi sets on a contract's response (libmicrohttpd adds `Content-Length`
     /// and the like); none for refusals, whose problem says enough.
     private static func responseHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
-        guard let contracts = entry.contracts, let name = entry.contract, let responseName = entry.response,
+        guard let contracts = entry.contracts, let name = entry.record.contract, let responseName = entry.record.response,
               let contract = contracts.contracts.first(where: { $0.name == name }),
               let definition = contract.responses.first(where: { $0.name == responseName }) else { return [] }
         let contentType = definition.contentType.map { [(name: "Content-Type", value: $0)] } ?? []
-        return contentType + [("Mockapi-Contract", contract.name)] + definition.headers
+        return contentType + [(Responder.contractHeader, contract.name)] + definition.headers
     }
 
     /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.

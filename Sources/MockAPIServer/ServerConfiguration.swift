@@ -64,6 +64,21 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// The settings the responder decides answers with.
+    var servingPolicy: ServingPolicy {
+        var policy = ServingPolicy()
+        policy.cors = cors
+        policy.delay = delay
+        policy.maxDelayMilliseconds = maxDelayMilliseconds
+        policy.maxBodyBytes = maxBodyBytes
+        policy.maxJSONBytes = maxJSONBytes
+        policy.maxBufferedBytes = maxBufferedBytes
+        policy.forwardsUnmatched = proxy != nil
+        policy.canReload = reloadSource != nil
+        policy.adminActions = Set(adminActions.keys)
+        return policy
+    }
+
     /// Each number in the configuration with the flag that sets it and the range it must keep.
     var numbers: [(flag: String, value: Double, range: NumberRange)] {
         [("--timeout", Double(connectionTimeoutSeconds), .timeoutSeconds),

@@ -8,7 +8,7 @@ extension ContractRunner {
     func matchFailure(_ exchange: Exchange, contract: Contract) -> RouteResult.Failure? {
         let expected = "contract: \(contract.name), \(contract.request.method.rawValue) \(contract.request.path) (\(file(contract)))"
         func failure(_ problem: [String]) -> RouteResult.Failure {
-            .init(check: "contract", message: (sentLines(exchange) + [expected] + problem).joined(separator: "\n"))
+            .init(check: .contract, message: (sentLines(exchange) + [expected] + problem).joined(separator: "\n"))
         }
         let body = exchange.bodyJSON
         // Why the claimed contract itself did not match, for the cases where another (or none) did.
@@ -17,8 +17,9 @@ extension ContractRunner {
         if sentMethod != contract.request.method.rawValue {
             whyNot.append("          the contract expects \(contract.request.method.rawValue), the client sent \(sentMethod)")
         }
-        let reason = NearestContracts.explain(path: exchange.path, template: contract.request.path)
-        if !reason.hasPrefix("the path matches") { whyNot.append("          \(reason)") }
+        if let reason = NearestContracts.explain(path: exchange.path, template: contract.request.path) {
+            whyNot.append("          \(reason)")
+        }
         switch (exchange.matchedContract, exchange.status) {
         case (contract.name, 400) where exchange.refusedByServer:
             return failure(["problem:  the server could not read the body: \(body?["detail"] as? String ?? "malformed request")"])
@@ -65,7 +66,7 @@ extension ContractRunner {
             if !differences.isEmpty { problems.append("part \"\(sent.name)\" did not arrive intact:") ; problems += differences.map { "  " + $0 } }
         }
         guard !problems.isEmpty else { return [] }
-        return [.init(check: "upload", message: (sentLines(exchange) + problems.enumerated().map { $0.offset == 0 ? "problem:  " + $0.element : "          " + $0.element }).joined(separator: "\n"))]
+        return [.init(check: .upload, message: (sentLines(exchange) + problems.enumerated().map { $0.offset == 0 ? "problem:  " + $0.element : "          " + $0.element }).joined(separator: "\n"))]
     }
 
     /// The response has the contract's status and decodes with the client's decoder; the
@@ -73,7 +74,7 @@ extension ContractRunner {
     func responseOutcome(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder) -> Result<Any?, RouteResult.Failure> {
         let definition = contract.responses[index]
         if exchange.status != definition.status {
-            return .failure(.init(check: "status", message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)"))
+            return .failure(.init(check: .status, message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)"))
         }
         do {
             return .success(try decoder.decode(exchange.body))
@@ -85,7 +86,7 @@ extension ContractRunner {
             default: failure = DecodingFailure(endpoint: "", path: "", message: "\(error)")
             }
             let place = failure.path.isEmpty ? "" : "\(failure.path): "
-            return .failure(.init(check: "decoding", message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
+            return .failure(.init(check: .decoding, message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
         }
     }
 

@@ -71,7 +71,7 @@ public struct ContractRunner: Sendable {
             var result = await verify(check, contract: contractsByName[check.contract], baseURL: baseURL, admin: admin, cursor: cursor,
                                       driftUnchecked: &driftUnchecked)
             if options.strictDrift {
-                result.failures += result.warnings.map { RouteResult.Failure(check: "drift", message: $0) }
+                result.failures += result.warnings.map { RouteResult.Failure(check: .drift, message: $0) }
             }
             results.append(result)
         }
@@ -100,29 +100,29 @@ public struct ContractRunner: Sendable {
         let started = Date()
         var result = RouteResult(name: check.name, contract: check.contract)
         guard let contract else {
-            result.failures.append(.init(check: "coverage", message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
+            result.failures.append(.init(check: .coverage, message: "route \(check.name) claims contract \"\(check.contract)\", but \(set.contractsDirectory)/ has no contract with that name"))
             return result
         }
         guard check.responses["default"] != nil else {
-            result.failures.append(.init(check: "contract", message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
+            result.failures.append(.init(check: .contract, message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
             return result
         }
         result.unhandledResponses = contract.responses.map(\.name).filter { check.responses[$0] == nil }
         if options.strictCoverage, let unhandled = unhandledSentence(result) {
-            result.failures.append(.init(check: "coverage", message: unhandled))
+            result.failures.append(.init(check: .coverage, message: unhandled))
         }
         do {
             try await admin.resetScenarios()
             for name in responseOrder(check) {
                 let decoder = check.responses[name]!
                 guard let index = contract.responseIndex(named: name) else {
-                    result.failures.append(.init(check: "contract", message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
+                    result.failures.append(.init(check: .contract, message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
                     continue
                 }
                 let exchange = try await send(check, response: name, baseURL: baseURL, admin: admin, cursor: cursor)
                 if name == "default" { result.request = exchange.sent }
                 if exchange.journal == nil, exchange.journalEvicted > 0 {
-                    result.failures.append(.init(check: "journal", message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
+                    result.failures.append(.init(check: .journal, message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
                 }
                 if let failure = matchFailure(exchange, contract: contract) {
                     result.failures.append(failure)
@@ -143,7 +143,7 @@ public struct ContractRunner: Sendable {
                 }
             }
         } catch {
-            result.failures.append(.init(check: "transport", message: "the request could not be sent: \(error)"))
+            result.failures.append(.init(check: .transport, message: "the request could not be sent: \(error)"))
         }
         result.seconds = Date().timeIntervalSince(started)
         return result

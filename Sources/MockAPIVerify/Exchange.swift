@@ -54,7 +54,7 @@ extension ContractRunner {
         let journaled = try await journalEntry(method: method, path: request.url?.path ?? "/", admin: admin, cursor: cursor)
         var exchange = Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
                                 request: request, sentParts: sentParts, status: response.statusCode,
-                                matchedContract: response.value(forHTTPHeaderField: "Mockapi-Contract"), body: data,
+                                matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data,
                                 journal: journaled.entry)
         exchange.journalEvicted = journaled.evicted
         return exchange

@@ -4,9 +4,28 @@ public struct RouteResult: Sendable, Equatable {
 
     /// One failed check, as a block a person can act on.
     public struct Failure: Error, Sendable, Equatable {
-        /// `contract`, `upload`, `decoding`, `status`, `coverage`, `drift`.
-        public var check: String
+        public var check: Check
         public var message: String
+    }
+
+    /// What a failure is about; its raw value is how reports name it.
+    public enum Check: String, Sendable, CaseIterable {
+        /// The request broke its contract, matched another, or the route claims a response the contract lacks.
+        case contract
+        /// A multipart part arrived other than as sent.
+        case upload
+        /// A response does not decode into the client's model.
+        case decoding
+        /// A response came back with another status than its contract's.
+        case status
+        /// A contract or response nothing checks (strict coverage), or a route claiming a missing contract.
+        case coverage
+        /// Fixture keys the model never reads (`--strict`).
+        case drift
+        /// The server evicted the request from its journal before the runner read it.
+        case journal
+        /// The request could not be sent.
+        case transport
     }
 
     public struct SentRequest: Sendable, Equatable {

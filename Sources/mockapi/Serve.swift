@@ -12,6 +12,9 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
+        @Option(help: ArgumentHelp("Serve this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a contract set: it is imported at start, its warnings printed; with --watch, an edit to it or to a file its $refs reach is imported again.", valueName: "file"))
+        var openapi: String?
+
         @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
         var host: String?
 
@@ -66,7 +69,7 @@ extension MockAPICommand {
         @Flag(help: "No per-request log lines on stderr.")
         var quiet = false
 
-        @Flag(help: "Reload the set when a contract or fixture changes (a broken edit keeps the previous set serving).")
+        @Flag(help: "Reload the set when a contract or fixture changes, or the --openapi document (a broken edit keeps the previous set serving).")
         var watch = false
 
         @Option(help: "Delay every contract answer, in milliseconds: 800, a range 200-800, or lognormal:MEDIAN:SIGMA.")
@@ -103,6 +106,10 @@ extension MockAPICommand {
         var proxyTimeout = 30
 
         func validate() throws {
+            if openapi != nil, givesContractFolders {
+                Output.error("mockapi: --openapi serves the document itself; it cannot be used with --contracts or --fixtures")
+                throw ExitCode(2)
+            }
             _ = try listenPort()
             try validateTLS()
             guard adminToken.map({ !$0.isEmpty }) ?? true else { throw ValidationError("--admin-token must not be empty") }
@@ -144,6 +151,13 @@ extension MockAPICommand {
         func run() throws {
             // Before loading, which can take long for a big set: Ctrl-C must work during it too.
             StopSignals.startWatching()
+            let document = try openapi.map(Self.importDocument)
+            defer { document?.remove() }
+            var contractOptions = contractOptions
+            if let document {
+                contractOptions.contracts = document.contracts
+                contractOptions.fixtures = document.fixtures
+            }
             let set = try contractOptions.load()
             let host: String
             do {
@@ -181,6 +195,15 @@ extension MockAPICommand {
                 throw ExitCode(2)
             }
             StopSignals.beginServing()
+            // Watching before the listening line: a client that edits once it reads that line is seen.
+            let stopWatching: (() -> Void)?
+            if !watch {
+                stopWatching = nil
+            } else if let document {
+                stopWatching = Self.watch(document, server).stop
+            } else {
+                stopWatching = watchForChanges(server, contractOptions).stop
+            }
             Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))")
             if let generated = tls?.generated {
                 Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
@@ -189,15 +212,14 @@ extension MockAPICommand {
                 Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
                     + (adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
             }
-            let watcher = watch ? watchForChanges(server) : nil
             let received = StopSignals.wait()
-            watcher?.stop()
+            stopWatching?()
             server.stop()
             Output.error("mockapi: \(received), stopped")
         }
 
         /// Reloads on every change under the contract and fixture folders, saying what happened.
-        private func watchForChanges(_ server: MockServer) -> ContractWatcher {
+        private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> ContractWatcher {
             Output.error("mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
             return ContractWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
                 switch server.reload() {

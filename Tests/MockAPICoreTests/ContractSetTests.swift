@@ -38,7 +38,7 @@ struct ContractSetTests {
 
     @Test func unknownKeyNamesItsJSONPath() throws {
         let report = try problems(contracts: ["ping.json": Self.contract(extra: #", "respones": {}"#)])
-        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (did you mean "responses"? allowed: $schema, name, description, request, responses, sequence)"#])
+        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (did you mean "responses"? allowed: $schema, name, description, request, responses, sequence, refusal)"#])
     }
 
     @Test func aMistypedValueGetsTheNearestKnownOne() throws {

@@ -20,7 +20,7 @@ struct PlainResponseTests {
         var fixed = 0
         for index in set.contracts.indices {
             let full = responder.respond(toContract: index, request: IncomingRequest())
-            guard let plain = responder.plainResponse(toContract: index, query: [], bodyBytes: 0, headers: []) else {
+            guard let plain = responder.plainResponse(toContract: index, query: [], bodyBytes: 0, prefer: nil) else {
                 // Then a plain request either breaks the contract or meets a sequence.
                 if case .prepared = full { #expect(set.contracts[index].sequence != nil, "\(set.contracts[index].name)") }
                 continue
@@ -47,13 +47,13 @@ struct PlainResponseTests {
             try Contract.make(name: "sequence", path: "/f", sequence: [0]),
         ]
         let responder = responder(contracts)
-        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, headers: []) == 0)
-        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, headers: [("prefer", "code=200")]) == nil)
-        #expect(responder.plainResponse(toContract: 0, query: [("page", "2")], bodyBytes: 0, headers: []) == nil)
-        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 3, headers: []) == nil)
-        #expect(responder.plainResponse(toContract: 1, query: [], bodyBytes: 0, headers: [("Host", "x")]) == 0)
+        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, prefer: nil) == 0)
+        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, prefer: "code=200") == nil)
+        #expect(responder.plainResponse(toContract: 0, query: [("page", "2")], bodyBytes: 0, prefer: nil) == nil)
+        #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 3, prefer: nil) == nil)
+        #expect(responder.plainResponse(toContract: 1, query: [], bodyBytes: 0, prefer: nil) == 0)
         for index in 2...5 {
-            #expect(responder.plainResponse(toContract: index, query: [], bodyBytes: 0, headers: []) == nil, "\(contracts[index].name)")
+            #expect(responder.plainResponse(toContract: index, query: [], bodyBytes: 0, prefer: nil) == nil, "\(contracts[index].name)")
         }
     }
 }

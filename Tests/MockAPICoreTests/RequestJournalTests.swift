@@ -76,10 +76,10 @@ struct RequestJournalTests {
                      ReceivedPart(name: "note", filename: nil, contentType: nil, bytes: 0, sha256: "")]
         var path = "/v1/projects/12/backers/34"
         path.withUTF8 { bytes in
-            journal.record(receivedAt: 1_700_000_000_123, method: "POST", path: UnsafeRawBufferPointer(bytes),
-                           query: [("ids[]", "1"), ("flag", nil), ("q", "a b")], headers: [("Host", "x"), ("X-Empty", "")],
-                           bodyBytes: 512, parts: parts, contract: "upload", response: nil, status: 201,
-                           problem: "part.image: required part is missing")
+            journal.record(RequestRecord(receivedAt: 1_700_000_000_123, method: "POST", query: [("ids[]", "1"), ("flag", nil), ("q", "a b")],
+                                         headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts, contract: "upload",
+                                         response: nil, status: 201, problem: "part.image: required part is missing"),
+                           path: UnsafeRawBufferPointer(bytes))
         }
         var expected = JournalEntry(receivedAt: 1_700_000_000_123, method: "POST", path: path, query: "ids[]=1&flag&q=a%20b",
                                     headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts,
@@ -146,8 +146,7 @@ extension RequestJournal {
     func record(path: String, status: Int = 200, contract: String? = nil, response: String? = nil, headers: HeaderFields = []) {
         var path = path
         path.withUTF8 { bytes in
-            record(receivedAt: 0, method: "GET", path: UnsafeRawBufferPointer(bytes), query: [], headers: headers, bodyBytes: 0,
-                   parts: [], contract: contract, response: response, status: status)
+            record(RequestRecord(headers: headers, contract: contract, response: response, status: status), path: UnsafeRawBufferPointer(bytes))
         }
     }
 }

@@ -13,7 +13,7 @@ struct ResponseSelectorTests {
 
     private func select(_ contract: Contract, query: [(name: String, value: String?)] = [], prefer: String? = nil,
                         scenarios: ScenarioState = ScenarioState()) -> String {
-        switch ResponseSelector.select(for: contract, index: 0, query: query, prefer: prefer, scenarios: scenarios) {
+        switch ResponseSelector.select(for: contract, index: 0, query: query, prefer: Prefer(prefer).selection, scenarios: scenarios) {
         case .success(let index): contract.responses[index].name
         case .failure(let violation): violation.description
         }

@@ -51,6 +51,8 @@ struct RouteTableTests {
         #expect(table.match(method: .DELETE, path: "/v1/categories/a/b/projects") == .methodNotAllowed(allowed: [.GET, .HEAD]))
         #expect(NearestContracts.explain(path: "/v1/categories/art/illustration/project", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
             == #"segment 5 is "project", /v1/categories/{slug:path}/projects expects "projects""#)
+        #expect(NearestContracts.explain(path: "/v1/categories/art/illustration/projects", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
+            == nil, "a path the template matches has nothing to explain")
     }
 
     @Test func backtracksFromALiteralThatLeadsNowhere() throws {

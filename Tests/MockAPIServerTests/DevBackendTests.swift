@@ -180,6 +180,16 @@ import Testing
             #expect(answer.headers["access-control-allow-origin"] == "*")
             let refused = try RawHTTP.request(server.port, "GET", "/v1/nowhere")
             #expect(refused.headers["access-control-allow-origin"] == "*")
+            // Every admin endpoint, the streamed journal among them (it once had none); the reload's
+            // decision is pinned in process (DecisionTests): reloading here starved other suites' servers.
+            for (method, target) in [("GET", "/__mockapi/requests"), ("GET", "/__mockapi/requests?limit=1"), ("GET", "/__mockapi/requests/count"),
+                                     ("GET", "/__mockapi/routes"), ("DELETE", "/__mockapi/scenarios"),
+                                     ("DELETE", "/__mockapi/requests"), ("GET", "/__mockapi/nothing")] {
+                let admin = try RawHTTP.request(server.port, method, target)
+                #expect(admin.status < 500, "\(method) \(target)")
+                #expect(admin.headers["access-control-allow-origin"] == "*", "\(method) \(target)")
+                #expect(admin.headers["access-control-expose-headers"]?.contains("Mockapi-Journal-Last-Id") == true, "\(method) \(target)")
+            }
         }
     }
 }

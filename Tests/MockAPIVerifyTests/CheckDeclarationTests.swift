@@ -10,7 +10,7 @@ import Testing
         let report = try await verify(checks: checks(changing: "backing") { $0.responses.removeValue(forKey: "default") })
 
         let failure = try onlyFailure(of: "backing", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message == #"route backing declares no decoder for the "default" response of contract "backing""#)
         #expect(report.failedRouteNames == ["backing"])
     }
@@ -28,7 +28,7 @@ import Testing
 
         let strict = try await verify(checks: onlyDefault, strict: true)
         let failure = try onlyFailure(of: "update_backing", in: strict)
-        #expect(failure.check == "coverage")
+        #expect(failure.check == .coverage)
         #expect(failure.message == expected)
         #expect(!TextReport.render(strict).contains("warning [coverage]"))
     }
@@ -52,7 +52,7 @@ import Testing
         let report = try await verify(checks: checks(replacing: "categories") { $0.body = .json(["x": 1]) })
 
         let failure = try onlyFailure(of: "categories", in: report)
-        #expect(failure.check == "transport")
+        #expect(failure.check == .transport)
         #expect(failure.message.contains("GET /v1/categories has a body, but a GET request cannot carry one"))
     }
 }

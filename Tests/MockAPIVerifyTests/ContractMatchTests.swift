@@ -9,7 +9,7 @@ import Testing
         let report = try await runWithFailingBacking()
 
         let failure = try onlyFailure(of: "backing", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.lines.first == "sent:     GET \(try #require(report.route("backing")?.request?.url))")
         #expect(failure.message.contains("contract: backing, GET /v1/projects/{projectId:int}/backers/{backerId:int} ("))
         #expect(failure.message.contains("problem:  no contract matches GET /v1/projects/42/backer/2001"))
@@ -23,7 +23,7 @@ import Testing
         let report = try await verify(checks: checks(replacing: "backing") { $0.method = .delete })
 
         let failure = try onlyFailure(of: "backing", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("sent:     DELETE http://"))
         #expect(failure.message.contains("contract: backing, GET /v1/projects/{projectId:int}/backers/{backerId:int}"))
         #expect(failure.message.contains("problem:  DELETE is not allowed on /v1/projects/42/backers/2001; the contracts allow GET, HEAD, PUT"))
@@ -34,7 +34,7 @@ import Testing
         let report = try await verify(checks: checks(replacing: "backing") { $0.method = .put })
 
         let failure = try onlyFailure(of: "backing", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("contract: backing, GET /v1/projects/{projectId:int}/backers/{backerId:int}"))
         #expect(failure.message.contains(#"problem:  the request matched contract "update_backing" ("#))
         #expect(failure.message.contains("contracts/backings/update_backing.json) instead"))
@@ -45,7 +45,7 @@ import Testing
         let report = try await verify(checks: checks(changing: "backing") { $0.responses["gone"] = .model(ErrorEnvelope.self) })
 
         let failure = try onlyFailure(of: "backing", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.hasPrefix(#"the client handles a response named "gone", but contract "backing" ("#))
         #expect(failure.message.hasSuffix("contracts/backings/backing.json) has none; it has: default, not_found"))
     }

@@ -42,7 +42,7 @@ import Testing
         let report = try await verify(checks: bundledChecks() + [stray])
 
         let failure = try onlyFailure(of: "pet_food", in: report)
-        #expect(failure.check == "coverage")
+        #expect(failure.check == .coverage)
         #expect(failure.message.hasPrefix(#"route pet_food claims contract "no_such_contract", but "#))
         #expect(failure.message.hasSuffix("contracts/ has no contract with that name"))
         #expect(report.uncoveredContracts == [])

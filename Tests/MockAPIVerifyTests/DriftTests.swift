@@ -33,7 +33,7 @@ import Testing
         let report = try await verify(set, strict: true)
 
         let failure = try onlyFailure(of: "user", in: report)
-        #expect(failure.check == "drift")
+        #expect(failure.check == .drift)
         #expect(failure.message.hasSuffix("fixtures/users/user.json: keys User never reads: nickname"))
         #expect(report.exitCode == 1)
     }

@@ -18,7 +18,7 @@ import Testing
         #expect(report.failedRouteNames == ["backing", "update_backing"])
         for name in ["backing", "update_backing"] {
             let failures = try #require(report.route(name)).failures
-            #expect(failures.map(\.check) == ["decoding"])
+            #expect(failures.map(\.check) == [.decoding])
             let (file, problem) = try #require(failures.first.flatMap(fixtureLine))
             #expect(failures.first?.lines.first == #"response "default" does not decode into Backing:"#)
             #expect(file.hasSuffix("fixtures/backings/backing.json"))
@@ -33,7 +33,7 @@ import Testing
         let report = try await verify(set)
 
         let failure = try onlyFailure(of: "categories", in: report)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.lines.first == #"response "default" does not decode into CategoryEnvelope:"#)
         let (file, problem) = try #require(fixtureLine(failure))
         #expect(file.hasSuffix("fixtures/categories/categories.json"))
@@ -49,7 +49,7 @@ import Testing
         // `unauthorized` is served by the routes that need a token, and by a failed Facebook login.
         #expect(report.failedRouteNames == ["update_backing", "current_user", "facebook_login"])
         let failure = try #require(report.route("current_user")?.failures.first)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.lines.first == #"response "unauthorized" does not decode into ErrorEnvelope:"#)
         let (file, problem) = try #require(fixtureLine(failure))
         #expect(file.hasSuffix("fixtures/errors/unauthorized.json"))

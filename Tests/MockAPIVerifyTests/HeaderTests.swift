@@ -17,7 +17,7 @@ import Testing
         #expect(report.failedRouteNames == ["update_backing", "current_user"])
         for name in report.failedRouteNames {
             let failures = try #require(report.route(name)).failures
-            #expect(failures.map(\.check) == ["contract"])
+            #expect(failures.map(\.check) == [.contract])
             #expect(failures.first?.lines.suffix(2) == [
                 "problem:  the request breaks the contract (1 violation):",
                 "  header.Authorization: required header is missing",

@@ -35,7 +35,7 @@ import Testing
         #expect(report.routes.map(\.outcome) == [.fail, .pass, .pass])
         #expect(report.exitCode == 1)
         let failure = try #require(report.routes.first?.failures.first)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.message.hasPrefix(#"response "default" does not decode into PetPage:"#))
         #expect(failure.message.hasSuffix("fixtures/pets/list.json: pets[1].species: missing key"))
     }
@@ -51,7 +51,7 @@ import Testing
 
         #expect(report.routes.map(\.outcome) == [.pass, .pass, .fail])
         let failure = try #require(report.routes.last?.failures.first)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.hasSuffix("""
             problem:  the request breaks the contract (2 violations):
               body.adopter: required key is missing

@@ -19,7 +19,7 @@ import Testing
         })
 
         let failure = try onlyFailure(of: "upload_draft_image", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("          part photo: cover.jpg, image/jpeg, 22 bytes, sha256 "))
         #expect(failure.lines.suffix(3) == [
             "problem:  the request breaks the contract (2 violations):",
@@ -36,7 +36,7 @@ import Testing
         let report = try await verify(set)
 
         let failure = try onlyFailure(of: "upload_draft_image", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("contract: upload_draft_image, POST /v1/projects/{projectId:int}/updates/draft/images"))
         #expect(failure.lines.suffix(2) == [
             "problem:  the request breaks the contract (1 violation):",

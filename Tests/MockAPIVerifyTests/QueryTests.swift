@@ -16,7 +16,7 @@ import Testing
         let report = try await verify(set)
 
         let failure = try onlyFailure(of: "categories", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("contract: categories, GET /v1/categories (\(set.contracts.path)/categories/categories.json)"))
         #expect(failure.lines.suffix(2) == [
             "problem:  the request breaks the contract (1 violation):",
@@ -28,7 +28,7 @@ import Testing
         let report = try await verify(checks: checks(replacing: "categories") { $0.query.append(QueryItem("per_page", 50)) })
 
         let failure = try onlyFailure(of: "categories", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.lines.first?.hasSuffix("/v1/categories?per_page=50") == true)
         #expect(failure.lines.suffix(2) == [
             "problem:  the request breaks the contract (1 violation):",

@@ -48,7 +48,7 @@ import Testing
 
         #expect(report.failedRouteNames == ["current_user", "backing", "update_backing", "activities"])
         let failure = try #require(report.route("current_user")?.failures.first)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.message.hasPrefix(#"response "default" does not decode into Me:"#))
         #expect(failure.message.hasSuffix(
             "fixtures/users/self.json: backedProjectsCount: missing key (the body has backed_projects_count: does the decoder convert from snake_case?)"))
@@ -59,7 +59,7 @@ import Testing
 
         #expect(report.failedRouteNames == ["backing", "update_backing", "activities"])
         let failure = try #require(report.route("backing")?.failures.first)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.message.hasSuffix("fixtures/backings/backing.json: pledged_at: expected String, found Int "
             + "(if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"), "\(failure.message)")
     }
@@ -69,7 +69,7 @@ import Testing
 
         #expect(report.failedRouteNames == ["current_user", "update_backing"])
         let failure = try #require(report.route("update_backing")?.failures.first)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.lines.suffix(2) == [
             "problem:  the request breaks the contract (1 violation):",
             "  header.Authorization: required header is missing",
@@ -80,7 +80,7 @@ import Testing
         let report = try await verify(TeamClient(bugs: .noPartContentType))
 
         let failure = try onlyFailure(of: "upload_draft_image", in: report)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains("part image: cover.jpg, no content type, 8 bytes, sha256 "))
         #expect(failure.lines.last?.hasPrefix("  part.image: ") == true)
     }
@@ -104,7 +104,7 @@ import Testing
 
         #expect(report.failedRouteNames == ["backing", "update_backing"])
         let failure = try #require(report.route("backing")?.failures.first)
-        #expect(failure.check == "decoding")
+        #expect(failure.check == .decoding)
         #expect(failure.message.hasSuffix("fixtures/backings/backing.json: status: missing key"))
     }
 
@@ -113,7 +113,7 @@ import Testing
 
         #expect(report.failedRouteNames == ["backing", "update_backing"])
         let failure = try #require(report.route("backing")?.failures.first)
-        #expect(failure.check == "contract")
+        #expect(failure.check == .contract)
         #expect(failure.message.contains(#"segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers""#))
     }
 

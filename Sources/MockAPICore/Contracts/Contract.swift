@@ -15,9 +15,26 @@ public final class Contract: Sendable {
     /// The file as written (fixture references rather than bytes, no set defaults): what
     /// `export` writes back. Nil for a contract built in code.
     public let source: ContractFile?
+    /// The response a request that breaks the contract gets instead of mockapi's 422, as the API
+    /// itself would refuse it; nil for the 422. A header's own refusal comes first.
+    public let refusal: Refusal?
+
+    /// Indexes into `responses`: the contract's refusal, and per header location (`header.Authorization`) its own.
+    public struct Refusal: Sendable {
+        public var response: Int?
+        public var byHeader: [(location: String, response: Int)] = []
+
+        /// The response for these violations: the first header with a refusal of its own, else the contract's.
+        public func response(for violations: [Violation]) -> Int? {
+            for violation in violations {
+                if let match = byHeader.first(where: { $0.location == violation.location }) { return match.response }
+            }
+            return response
+        }
+    }
 
     public init(name: String, description: String? = nil, file: String, request: RequestExpectation,
-                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil) {
+                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil, refusal: Refusal? = nil) {
         self.name = name
         self.description = description
         self.file = file
@@ -25,6 +42,7 @@ public final class Contract: Sendable {
         self.responses = responses
         self.sequence = sequence
         self.source = source
+        self.refusal = refusal
     }
 
     public var defaultResponseIndex: Int { responses.firstIndex { $0.name == "default" } ?? 0 }
@@ -41,22 +59,26 @@ public final class RequestExpectation: Sendable {
     public let headers: [HeaderExpectation]
     /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
     public let json: [JSONKeyExpectation]?
-    /// Parts of a multipart/form-data body; nil when the contract expects no upload.
+    /// Parts of a multipart/form-data body; nil when the contract expects no upload. With `json`
+    /// too, either body is accepted, told apart by its Content-Type.
     public let multipart: [PartExpectation]?
+    /// Whether the body may be absent or `null`, and whether its object is open.
+    public let body: BodyRules
     /// What tells this contract apart from others on the same method and path; nil for most.
     public let match: RequestMatch?
     /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
     public let example: RequestExample?
 
     public init(method: HTTPMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, match: RequestMatch? = nil,
-                example: RequestExample? = nil) {
+                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, body: BodyRules = BodyRules(),
+                match: RequestMatch? = nil, example: RequestExample? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.json = json
         self.multipart = multipart
+        self.body = body
         self.match = match
         self.example = example
     }
@@ -133,22 +155,57 @@ public struct QueryExpectation: Sendable, Equatable {
     public var name: String
     public var type: QueryValueType = .string
     public var required = true
-    /// Sent as `name[]=a&name[]=b`.
-    public var array = false
+    /// How a list is sent; nil for a single value.
+    public var arrayStyle: ArrayStyle?
     /// The key may come more than once (`page=1&page=1`, as clients that append defaults send it).
     public var repeated = false
-    /// The only values allowed; nil allows any of `type`.
+    /// The only values allowed (for a list, for each element); nil allows any of `type`.
     public var enumValues: [String]?
 
+    /// The ways clients send a list in a query string.
+    public enum ArrayStyle: String, Sendable, CaseIterable {
+        /// `ids[]=1&ids[]=2` (Rails, PHP, Alamofire's default).
+        case brackets
+        /// `ids=1&ids=2` (OpenAPI's form style with explode, URLComponents with one item per value).
+        case repeated
+        /// `ids=1,2` (OpenAPI's form style without explode).
+        case comma
+    }
+
+    /// Whether the key is a list (sent as `arrayStyle` says).
+    public var array: Bool {
+        get { arrayStyle != nil }
+        set { arrayStyle = newValue ? arrayStyle ?? .brackets : nil }
+    }
+
     public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
-                repeated: Bool = false, enumValues: [String]? = nil) {
+                arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil) {
         self.name = name
         self.type = type
         self.required = required
-        self.array = array
+        self.arrayStyle = arrayStyle ?? (array ? .brackets : nil)
         self.repeated = repeated
         self.enumValues = enumValues
     }
+}
+
+/// What a request's body may be beyond its keys or parts: absent, `null`, or an object with keys
+/// the contract does not name. The defaults are strict: a body is required, an object, and closed.
+public struct BodyRules: Sendable, Equatable {
+    /// False: a request without a body keeps the contract (OpenAPI's `requestBody.required: false`).
+    public var required = true
+    /// True: a JSON `null` body keeps the contract.
+    public var nullable = false
+    /// True: top-level JSON keys the contract does not name are allowed (an open object).
+    public var otherKeys = false
+
+    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false) {
+        self.required = required
+        self.nullable = nullable
+        self.otherKeys = otherKeys
+    }
+
+    public var isDefault: Bool { self == BodyRules() }
 }
 
 public struct HeaderExpectation: Sendable, Equatable {
@@ -158,12 +215,17 @@ public struct HeaderExpectation: Sendable, Equatable {
     public var prefixes: [String] = []
     /// The only values allowed; nil allows any.
     public var enumValues: [String]?
+    /// The contract's response a request gets when this header is missing or wrong (a 401 with
+    /// the API's own error body), instead of the contract's refusal.
+    public var refusal: String?
 
-    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil) {
+    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
+                refusal: String? = nil) {
         self.name = name
         self.required = required
         self.prefixes = prefix.map { [$0] + prefixes } ?? prefixes
         self.enumValues = enumValues
+        self.refusal = refusal
     }
 }
 
@@ -206,22 +268,26 @@ public final class JSONValueSchema: Sendable, Equatable {
     public let type: JSONValueType
     /// The only values allowed; nil allows any of `type`.
     public let enumValues: [JSONValue]?
-    /// An object's keys, checked like the top-level body's (unknown keys are violations); nil
-    /// leaves the object unchecked.
+    /// An object's keys, checked like the top-level body's (unknown keys are violations unless
+    /// `otherKeys`); nil leaves the object unchecked.
     public let properties: [JSONKeyExpectation]?
+    /// Keys `properties` does not name are allowed (an open object, JSON Schema's default).
+    public let otherKeys: Bool
     /// What every element of an array must be; nil leaves them unchecked.
     public let items: JSONValueSchema?
 
     public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-                items: JSONValueSchema? = nil) {
+                otherKeys: Bool = false, items: JSONValueSchema? = nil) {
         self.type = type
         self.enumValues = enumValues
         self.properties = properties
+        self.otherKeys = otherKeys
         self.items = items
     }
 
     public static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
-        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties && lhs.items == rhs.items)
+        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
+            && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
     }
 }
 

@@ -4,7 +4,7 @@ extension ContractDecoder {
     /// a placeholder, so the second step still finds the problems it alone can see (a missing fixture).
     mutating func decodeFile(_ root: JSONValue) -> ContractFile? {
         guard let object = expectObject(root, at: "$") else { return nil }
-        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence"], at: "$")
+        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence", "refusal"], at: "$")
         let name = requireString(object, "name", at: "$") ?? ""
         if object["name"] != nil, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
@@ -18,6 +18,11 @@ extension ContractDecoder {
             problem(at: "$", "missing key \"responses\"")
         }
         if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
+        contract.refusal = optionalString(object, "refusal", at: "$")
+        let refusals = [("$.refusal", contract.refusal)] + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
+        for case let (path, name?) in refusals where !contract.responses.contains(where: { $0.name == name }) {
+            problem(at: path, "no response named \"\(name)\" (have: \(contract.responses.map(\.name).joined(separator: ", ")))")
+        }
         return contract
     }
 
@@ -25,7 +30,7 @@ extension ContractDecoder {
 
     private mutating func decodeRequest(_ value: JSONValue, into contract: inout ContractFile, at path: String) {
         guard let object = expectObject(value, at: path) else { return }
-        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "match", "example"], at: path)
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "body", "match", "example"], at: path)
         var method: HTTPMethod?
         if let text = requireString(object, "method", at: path) {
             method = HTTPMethod(rawValue: text)
@@ -41,7 +46,7 @@ extension ContractDecoder {
         contract.headers = object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? []
         contract.json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
         contract.multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
-        if contract.json != nil, contract.multipart != nil { problem(at: path, "a request has either \"json\" or \"multipart\", not both") }
+        if let rules = object["body"] { contract.body = decodeBodyRules(rules, hasJSON: contract.json != nil, hasParts: contract.multipart != nil, at: "\(path).body") }
         if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil {
             problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
         }
@@ -50,6 +55,19 @@ extension ContractDecoder {
             problem(at: "\(path).match", "an empty match tells nothing apart")
         }
         contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
+    }
+
+    /// `{"required": false, "nullable": true, "otherKeys": true}`: what the body may be besides its keys or parts.
+    private mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
+        guard let object = expectObject(value, at: path) else { return BodyRules() }
+        checkKeys(object, allowed: ["required", "nullable", "otherKeys"], at: path)
+        let rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
+                              otherKeys: optionalBool(object, "otherKeys", at: path) ?? false)
+        if !hasJSON && !hasParts { problem(at: path, "describes a body the contract does not check: add \"json\" or \"multipart\"") }
+        for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys)] where set && !hasJSON {
+            problem(at: "\(path).\(key)", "applies to a JSON body: add \"json\"")
+        }
+        return rules
     }
 
     /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.
@@ -85,7 +103,7 @@ extension ContractDecoder {
             var expectation = QueryExpectation(name: key)
             if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
             expectation.required = optionalBool(spec, "required", at: here) ?? true
-            expectation.array = optionalBool(spec, "array", at: here) ?? false
+            expectation.arrayStyle = decodeArrayStyle(spec["array"], at: "\(here).array")
             expectation.repeated = optionalBool(spec, "repeated", at: here) ?? false
             expectation.enumValues = spec["enum"].flatMap { scalarStrings($0, at: "\(here).enum") }
             if let allowed = expectation.enumValues, let bad = allowed.first(where: { !expectation.type.accepts($0) }) {
@@ -95,12 +113,28 @@ extension ContractDecoder {
         }
     }
 
+    /// `"array": true` (brackets, as before styles existed), `"brackets"`, `"repeated"` or `"comma"`.
+    private mutating func decodeArrayStyle(_ value: JSONValue?, at path: String) -> QueryExpectation.ArrayStyle? {
+        switch value {
+        case nil, .bool(false)?: return nil
+        case .bool(true)?: return .brackets
+        case .string(let text)?:
+            if let style = QueryExpectation.ArrayStyle(rawValue: text) { return style }
+            let known = QueryExpectation.ArrayStyle.allCases.map(\.rawValue)
+            let guess = Self.nearest(text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
+            problem(at: path, "unknown array style \"\(text)\" (\(guess)known: true, \(known.joined(separator: ", ")))")
+        case let other?:
+            problem(at: path, "expected true, false or a style (\"brackets\", \"repeated\", \"comma\"), found \(other.typeName)")
+        }
+        return nil
+    }
+
     mutating func decodeHeaders(_ value: JSONValue, at path: String) -> [HeaderExpectation] {
         guard let object = expectObject(value, at: path) else { return [] }
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["required", "prefix", "enum"], at: here)
+            checkKeys(spec, allowed: ["required", "prefix", "enum", "refusal"], at: here)
             var prefixes: [String] = []
             switch spec["prefix"] {
             case .string(let prefix)?: prefixes = [prefix]
@@ -109,7 +143,8 @@ extension ContractDecoder {
             case nil: break
             }
             return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
-                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") })
+                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") },
+                                     refusal: optionalString(spec, "refusal", at: here))
         }
     }
 
@@ -118,7 +153,7 @@ extension ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "enum", "properties", "items"], at: here)
+            checkKeys(spec, allowed: ["type", "required", "enum", "properties", "otherKeys", "items"], at: here)
             return JSONKeyExpectation(key: key, required: optionalBool(spec, "required", at: here) ?? true, schema: decodeSchema(spec, at: here))
         }
     }
@@ -140,7 +175,7 @@ extension ContractDecoder {
         let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
         var items: JSONValueSchema?
         if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
-            checkKeys(itemObject, allowed: ["type", "enum", "properties", "items"], at: "\(path).items")
+            checkKeys(itemObject, allowed: ["type", "enum", "properties", "otherKeys", "items"], at: "\(path).items")
             items = decodeSchema(itemObject, at: "\(path).items")
         }
         // `properties` implies an object and `items` an array; any other declared type is a contradiction.
@@ -149,7 +184,9 @@ extension ContractDecoder {
                 problem(at: path, "\"\(key)\" describes \(implied == .object ? "an object" : "an array"), but \"type\" is \"\(type.rawValue)\"")
             }
         }
-        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, items: items)
+        let otherKeys = optionalBool(spec, "otherKeys", at: path) ?? false
+        if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items)
     }
 
     private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {
@@ -184,8 +221,11 @@ extension ContractDecoder {
         guard let object = expectObject(root, at: "$") else { return SetDefaults() }
         checkKeys(object, allowed: ["$schema", "description", "query", "headers"], at: "$")
         _ = optionalString(object, "description", at: "$")
-        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [],
-                           headers: object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? [])
+        let headers = object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? []
+        for header in headers where header.refusal != nil {
+            problem(at: "$.headers.\(header.name).refusal", "a refusal names one of a contract's responses: set it in the contracts")
+        }
+        return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [], headers: headers)
     }
 
     // MARK: responses
@@ -196,7 +236,7 @@ extension ContractDecoder {
         return object.members.compactMap { name, spec in
             let here = "\(path).\(name)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault"], at: here)
+            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault", "placeholders"], at: here)
             var status = 200
             if case .int(let n)? = spec["status"], (100...599).contains(n) { status = n } else {
                 problem(at: "\(here).status", spec["status"].map { "expected an HTTP status 100-599, found \($0.serialized)" } ?? "missing key \"status\"")
@@ -215,6 +255,7 @@ extension ContractDecoder {
             response.when = spec["when"].flatMap { decodeMatch($0, at: "\(here).when") }
             if let delay = spec["delay"] { response.delay = decodeLatency(delay, at: "\(here).delay") }
             if spec["fault"] != nil { response.fault = enumValue(spec, "fault", Fault.self, at: here) }
+            response.placeholders = optionalBool(spec, "placeholders", at: here) ?? true
             return response
         }
     }

@@ -10,7 +10,14 @@ extension ContractDecoder {
         let sequence = source.sequence?.compactMap { name in responses.firstIndex { $0.name == name } }
         guard let request, !responses.isEmpty else { return nil }
         return Contract(name: source.name, description: source.description, file: file, request: request, responses: responses,
-                        sequence: sequence, source: source)
+                        sequence: sequence, source: source, refusal: Self.refusal(of: source, responses: responses))
+    }
+
+    private static func refusal(of source: ContractFile, responses: [ResponseDefinition]) -> Contract.Refusal? {
+        func index(_ name: String?) -> Int? { name.flatMap { name in responses.firstIndex { $0.name == name } } }
+        let byHeader = source.headers.compactMap { header in index(header.refusal).map { ("header.\(header.name)", $0) } }
+        guard source.refusal != nil || !byHeader.isEmpty else { return nil }
+        return Contract.Refusal(response: index(source.refusal), byHeader: byHeader)
     }
 
     private mutating func resolveRequest(_ source: ContractFile) -> RequestExpectation? {
@@ -39,7 +46,7 @@ extension ContractDecoder {
             }
         }
         return RequestExpectation(method: source.method, path: template, query: query, headers: headers, json: source.json,
-                                  multipart: source.multipart, match: source.match, example: source.example)
+                                  multipart: source.multipart, body: source.body, match: source.match, example: source.example)
     }
 
     private mutating func resolveResponse(_ source: ContractFile.Response, request: RequestExpectation?, at here: String) -> ResponseDefinition {
@@ -62,6 +69,7 @@ extension ContractDecoder {
             response.contentType = "application/json"
         }
         // After the headers: a Content-Type among them is what a browser goes by.
+        guard source.placeholders else { return response }
         response.template = resolveTemplate(response, request: request, at: source.fixture != nil ? "\(here).fixture" : "\(here).body")
         return response
     }

@@ -9,6 +9,7 @@ extension ContractFile {
         root["request"] = .object(requestJSON)
         root["responses"] = .object(JSONObject(responses.map { ($0.name, .object($0.fileJSON)) }))
         if let sequence { root["sequence"] = .array(sequence.map(JSONValue.string)) }
+        if let refusal { root["refusal"] = .string(refusal) }
         return .object(root)
     }
 
@@ -29,9 +30,35 @@ extension ContractFile {
         if !headers.isEmpty { request["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
         if let json { request["json"] = .object(JSONObject(json.map { ($0.key, .object($0.fileJSON)) })) }
         if let multipart { request["multipart"] = .array(multipart.map { .object($0.fileJSON) }) }
+        if !body.isDefault {
+            var rules = JSONObject()
+            if !body.required { rules["required"] = false }
+            if body.nullable { rules["nullable"] = true }
+            if body.otherKeys { rules["otherKeys"] = true }
+            request["body"] = .object(rules)
+        }
         if let match { request["match"] = .object(match.fileJSON) }
         if let example { request["example"] = .object(example.fileJSON) }
         return request
+    }
+}
+
+extension SetDefaults {
+    /// `_defaults.json`; nil when there is nothing to write.
+    public var fileJSON: JSONValue? {
+        guard !query.isEmpty || !headers.isEmpty else { return nil }
+        var root = JSONObject()
+        if !query.isEmpty { root["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
+        if !headers.isEmpty { root["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
+        return .object(root)
+    }
+
+    /// Parses `_defaults.json` on its own; the problems are the ones `lint` reports for it.
+    public static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
+        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
+        let defaults = decoder.decodeDefaults(json)
+        guard decoder.problems.isEmpty else { throw ContractSetError(problems: decoder.problems) }
+        return defaults
     }
 }
 
@@ -44,6 +71,7 @@ extension ContractFile.Response {
         if let when { spec["when"] = .object(when.fileJSON) }
         if let delay { spec["delay"] = delay.fileJSON }
         if let fault { spec["fault"] = .string(fault.rawValue) }
+        if !placeholders { spec["placeholders"] = false }
         return spec
     }
 }
@@ -53,7 +81,7 @@ extension QueryExpectation {
         var spec = JSONObject()
         if type != .string { spec["type"] = .string(type.rawValue) }
         if !required { spec["required"] = false }
-        if array { spec["array"] = true }
+        if let arrayStyle { spec["array"] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
         if repeated { spec["repeated"] = true }
         if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
         return spec
@@ -67,6 +95,7 @@ extension HeaderExpectation {
         if prefixes.count == 1 { spec["prefix"] = .string(prefixes[0]) }
         if prefixes.count > 1 { spec["prefix"] = .array(prefixes.map(JSONValue.string)) }
         if let enumValues { spec["enum"] = .array(enumValues.map(JSONValue.string)) }
+        if let refusal { spec["refusal"] = .string(refusal) }
         return spec
     }
 }
@@ -91,6 +120,7 @@ extension JSONValueSchema {
         if type != .any && type != implied { spec["type"] = .string(type.rawValue) }
         if let enumValues { spec["enum"] = .array(enumValues) }
         if let properties { spec["properties"] = .object(JSONObject(properties.map { ($0.key, .object($0.fileJSON)) })) }
+        if otherKeys { spec["otherKeys"] = true }
         if let items { spec["items"] = .object(items.fileJSON) }
         return spec
     }

@@ -14,14 +14,18 @@ public struct ContractFile: Sendable, Equatable {
     public var headers: [HeaderExpectation] = []
     /// Top-level JSON body keys; nil when the contract expects no JSON body.
     public var json: [JSONKeyExpectation]?
-    /// Multipart parts; nil when the contract expects no upload.
+    /// Multipart parts; nil when the contract expects no upload. With `json`, either is accepted.
     public var multipart: [PartExpectation]?
+    /// `request.body`: whether the body may be absent or `null`, and whether its object is open.
+    public var body = BodyRules()
     public var match: RequestMatch?
     public var example: RequestExample?
     /// In file order; the one named `default` is required.
     public var responses: [Response] = []
     /// Response names served in turn; the last repeats.
     public var sequence: [String]?
+    /// The response a request that breaks the contract gets, instead of mockapi's 422.
+    public var refusal: String?
 
     public init(name: String, description: String? = nil, method: HTTPMethod, path: String) {
         self.name = name
@@ -42,6 +46,8 @@ public struct ContractFile: Sendable, Equatable {
         public var when: RequestMatch?
         public var delay: Latency?
         public var fault: Fault?
+        /// False: `{{…}}` in the body is text, served as it is (an example that shows a template).
+        public var placeholders = true
 
         public init(name: String, status: Int, fixture: String? = nil, body: JSONValue? = nil) {
             self.name = name

@@ -8,6 +8,8 @@ public struct ContractSet: Sendable {
     /// Where the set came from, as given by the user (for reports).
     public let contractsDirectory: String
     public let fixturesDirectory: String
+    /// `_defaults.json` as written (empty when the set has none), for `export`.
+    public internal(set) var defaults = SetDefaults()
 
     /// Reads every `*.json` under `contracts` and the fixtures they name, all-or-nothing:
     /// either a complete set or one error listing every problem found.
@@ -58,7 +60,8 @@ public struct ContractSet: Sendable {
         var unique: [LoadProblem] = []
         for problem in problems where !unique.contains(problem) { unique.append(problem) }
         guard unique.isEmpty else { throw ContractSetError(problems: unique) }
-        return ContractSet(contracts: loaded, routes: table, contractsDirectory: contractsDisplay, fixturesDirectory: fixturesDisplay)
+        return ContractSet(contracts: loaded, routes: table, contractsDirectory: contractsDisplay, fixturesDirectory: fixturesDisplay,
+                           defaults: defaults)
     }
 
     /// Reads and decodes contract files on every core: files are independent, and a set of

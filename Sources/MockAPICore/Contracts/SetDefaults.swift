@@ -2,7 +2,7 @@
 /// client sends on every request (`client_id`, `currency`, `User-Agent`, `Accept-Language`, …),
 /// written once instead of in each file. A contract that names the same key or header replaces
 /// the default with its own.
-public struct SetDefaults: Sendable {
+public struct SetDefaults: Sendable, Equatable {
     /// The file's name, at the top of the contracts folder; it is not a contract itself.
     public static let fileName = "_defaults.json"
 

@@ -33,6 +33,11 @@ public enum JSONValue: Sendable, Equatable {
         if case .object(let o) = self { return o }
         return nil
     }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let a) = self { return a }
+        return nil
+    }
 }
 
 /// A JSON object: ordered members, with a key index only once it is large.

@@ -43,36 +43,34 @@ public final class RequestJournal: Sendable {
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
     }
 
-    /// Records one request. `path` is the request path's bytes; everything is copied.
-    public func record(receivedAt: Int64, method: String, path: UnsafeRawBufferPointer,
-                       query: [(name: String, value: String?)], headers: HeaderFields, bodyBytes: Int,
-                       parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
-        let headers = headers.forJournal(redacting: redaction)
+    /// Records one request; `path` is the request path's bytes. Everything is copied.
+    public func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
+        let headers = record.headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
-            writer.int(Int(receivedAt))
-            writer.int(status)
-            writer.int(bodyBytes)
-            writer.string(method)
+            writer.int(Int(record.receivedAt))
+            writer.int(record.status)
+            writer.int(record.bodyBytes)
+            writer.string(record.method)
             writer.bytes(path)
-            writer.int(query.count)
-            for (name, value) in query {
+            writer.int(record.query.count)
+            for (name, value) in record.query {
                 writer.string(name)
                 writer.optionalString(value)
             }
             headers.withPackedBytes { writer.bytes($0) }
-            writer.optionalString(contract)
-            writer.optionalString(response)
-            writer.int(parts.count)
-            for part in parts {
+            writer.optionalString(record.contract)
+            writer.optionalString(record.response)
+            writer.int(record.parts.count)
+            for part in record.parts {
                 writer.string(part.name)
                 writer.optionalString(part.filename)
                 writer.optionalString(part.contentType)
                 writer.int(part.bytes)
                 writer.string(part.sha256)
             }
-            writer.optionalString(problem)
+            writer.optionalString(record.problem)
         }
         var measure = RecordWriter.measuring
         encode(&measure, id: 0)

@@ -4,7 +4,8 @@ extension Responder {
     /// On every answer when CORS is on (prepared ones get them once, at start).
     public static let corsHeaders: [(name: String, value: String)] = [
         ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Expose-Headers", "Mockapi-Contract, Mockapi-Journal-Last-Id, Mockapi-Journal-First-Id, Mockapi-Journal-Evicted"),
+        ("Access-Control-Expose-Headers", [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
+            .joined(separator: ", ")),
     ]
 
     /// The 204 for a preflight (`OPTIONS` with `Access-Control-Request-Method`): the methods the

@@ -24,20 +24,32 @@ public final class Responder: Sendable {
     public let scenarios = ScenarioState()
     public let journal: RequestJournal
 
+    /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
+    public static let contractHeader = "Mockapi-Contract"
+    /// On a contract's own refusal (`"refusal"`), the violations mockapi found, which its body does not say.
+    public static let problemHeader = "Mockapi-Problem"
+
     public static let adminPrefix = "/__mockapi/"
     private static let adminPrefixBytes = Array(adminPrefix.utf8)
 
     /// Per contract, the response a plain request (no query, no body, no `Prefer` header) gets
     /// when that cannot vary, found once at load by the same validation and selection `respond`
     /// runs; nil when a plain request breaks the contract or its answer varies (a sequence).
-    private let plainResponses: [Int?]
+    let plainResponses: [Int?]
 
     public let adminAccess: AdminAccess
+    /// The server's settings that decide answers.
+    public let policy: ServingPolicy
+    /// What the policy adds to every answer (CORS), made once.
+    public let extraHeaders: [(name: String, value: String)]
 
-    public init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess()) {
+    public init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
+                policy: ServingPolicy = ServingPolicy()) {
         self.set = set
         self.journal = journal
         self.adminAccess = adminAccess
+        self.policy = policy
+        extraHeaders = policy.extraHeaders
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
             guard contract.sequence == nil, set.routes.discriminated[index] == nil,
@@ -50,14 +62,12 @@ public final class Responder: Sendable {
         }
     }
 
-    /// The answer to a plain request (no query, no body, no `Prefer`), when it is fixed: most
-    /// mock traffic is such requests, and this skips building a request to validate. Nil means
-    /// `respond` decides.
-    public func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int,
-                              headers: HeaderFields) -> Int? {
-        guard query.isEmpty, bodyBytes == 0, let response = plainResponses[index],
-              headers.value(for: "Prefer") == nil else { return nil }
-        return response
+    /// The answer to a plain request (no query, no body, no `Prefer` header: `prefer` is its
+    /// value), when it is fixed: most mock traffic is such requests, and this skips building a
+    /// request to validate. Nil means `respond` decides.
+    public func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int, prefer: String?) -> Int? {
+        guard prefer == nil, query.isEmpty, bodyBytes == 0 else { return nil }
+        return plainResponses[index]
     }
 
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
@@ -83,8 +93,9 @@ public final class Responder: Sendable {
         return set.contracts[reader ?? index]
     }
 
-    /// The answer for a request routed to a contract, once its body has arrived.
-    public func respond(toContract routed: Int, request: IncomingRequest) -> Reply {
+    /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
+    /// its `Prefer` header, read once.
+    public func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil)) -> Reply {
         var index = routed
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         if let members = set.routes.discriminated[routed] {
@@ -97,7 +108,7 @@ public final class Responder: Sendable {
         var violations = RequestValidator.violations(of: request, against: contract.request)
         if violations.isEmpty {
             switch ResponseSelector.select(for: contract, index: index, query: request.query, body: body,
-                                           prefer: request.header("Prefer"), scenarios: scenarios) {
+                                           prefer: prefer.selection, scenarios: scenarios) {
             case .success(let response):
                 return .prepared(contract: index, response: response)
             case .failure(let violation):

@@ -59,16 +59,31 @@ public enum ErrorResponses {
         ], problem: error)
     }
 
+    /// mockapi's 422 problem+json, or the contract's own refusal (`"refusal": "invalid"`) with the
+    /// same journal problem, so `coverage` and `verify` still see a refused request.
     public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
-        GeneratedResponse(status: 422, contentType: problemType, json: [
+        let problem = violations.map { "\($0.location): \($0.message)" }.joined(separator: "; ")
+        if let index = contract.refusal?.response(for: violations) {
+            let response = contract.responses[index]
+            return GeneratedResponse(status: response.status, contentType: response.contentType ?? "", body: response.body,
+                                     headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
+                                     problem: problem)
+        }
+        return GeneratedResponse(status: 422, contentType: problemType, json: [
             "type": "urn:mockapi:contract-violation",
             "title": .string("request does not match contract \"\(contract.name)\""),
             "status": 422,
             "contract": .string(contract.name),
             "file": .string("\(set.contractsDirectory)/\(contract.file)"),
             "violations": .array(violations.map { ["location": .string($0.location), "message": .string($0.message)] }),
-        ], headers: [("Mockapi-Contract", contract.name)],
-           problem: violations.map { "\($0.location): \($0.message)" }.joined(separator: "; "))
+        ], headers: [(Responder.contractHeader, contract.name)],
+           problem: problem)
+    }
+
+    /// One line of visible ASCII, at most 1,000 bytes: what a header value may carry.
+    private static func headerSafe(_ text: String) -> String {
+        let visible = text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" }
+        return String(String(visible).prefix(1000))
     }
 
     /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
@@ -76,7 +91,7 @@ public enum ErrorResponses {
         var json: JSONObject = ["type": "urn:mockapi:malformed-request", "title": "malformed request", "status": 400, "detail": .string(detail)]
         if let contract { json["contract"] = .string(contract.name) }
         return GeneratedResponse(status: 400, contentType: problemType, json: .object(json),
-                                 headers: contract.map { [("Mockapi-Contract", $0.name)] } ?? [], problem: detail)
+                                 headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.

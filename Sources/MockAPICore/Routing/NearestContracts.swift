@@ -11,7 +11,8 @@ public enum NearestContracts {
         // Path likeness ranks first (matching leading segments, then a near-miss spelling of the
         // first different literal, then length); the same method only breaks ties.
         let scored = contracts.enumerated().map { index, contract -> (score: [Int], candidate: Candidate) in
-            let (matched, reason) = compare(segments, with: contract.request.path)
+            let comparison = compare(segments, with: contract.request.path)
+            let (matched, reason) = (comparison.matchedSegments, comparison.sentence(template: contract.request.path))
             let template = contract.request.path.segments
             var spelling = 0
             if matched < segments.count, matched < template.count, case .literal(let expected) = template[matched],
@@ -21,7 +22,7 @@ public enum NearestContracts {
             let sameMethod = contract.request.method == method ? 1 : 0
             let methodNote = sameMethod == 1 ? "" : " (and it is a \(contract.request.method.rawValue) route)"
             // `/v1/categories/` is /v1/categories with a slash too many, not a stab at /v1/categories/{id}.
-            let trailingSlash = reason.hasPrefix(trailingSlashPrefix) ? 1 : 0
+            let trailingSlash = comparison.isTrailingSlash ? 1 : 0
             let score = [matched, trailingSlash, spelling, -abs(segments.count - template.count), sameMethod]
             return (score, Candidate(contract: index, reason: reason + methodNote))
         }
@@ -30,7 +31,18 @@ public enum NearestContracts {
             .prefix(limit).map(\.candidate)
     }
 
-    private static let trailingSlashPrefix = "trailing slash:"
+    /// How far a path follows a template: the leading segments that match, and the first
+    /// difference (nil when the whole path matches).
+    struct Comparison {
+        var matchedSegments: Int
+        var difference: String?
+        /// The only difference is one slash too many at the end.
+        var isTrailingSlash = false
+
+        func sentence(template: PathTemplate) -> String {
+            difference ?? "the path matches \(template)"
+        }
+    }
 
     /// Levenshtein distance, giving up (returning `limit`) once it must exceed it.
     public static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
@@ -47,54 +59,56 @@ public enum NearestContracts {
         return min(previous[b.count], limit)
     }
 
-    /// Why `template` does not match `path`, in one sentence.
-    public static func explain(path: String, template: PathTemplate) -> String {
+    /// Why `template` does not match `path`, in one sentence; nil when it does.
+    public static func explain(path: String, template: PathTemplate) -> String? {
         let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
-        return compare(segments, with: template).1
+        return compare(segments, with: template).difference
     }
 
     /// How many leading segments match, and a sentence on the first difference.
-    private static func compare(_ segments: [Substring], with template: PathTemplate) -> (Int, String) {
+    private static func compare(_ segments: [Substring], with template: PathTemplate) -> Comparison {
         if let pathParameter = template.segments.firstIndex(where: { if case .parameter(_, .path) = $0 { true } else { false } }) {
             // A {name:path} takes what the segments around it leave: compare the literal ends.
             let head = Array(segments.prefix(pathParameter))
             let fixedHead = compareFixed(head, with: Array(template.segments.prefix(pathParameter)), template: template)
-            if fixedHead.0 < pathParameter || !fixedHead.1.hasPrefix("the path matches") { return fixedHead }
+            if fixedHead.matchedSegments < pathParameter || fixedHead.difference != nil { return fixedHead }
             let tailCount = template.segments.count - pathParameter - 1
             guard segments.count >= pathParameter + 1 + tailCount else {
-                return (pathParameter, "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) needs at least \(template.segments.count)")
+                return Comparison(matchedSegments: pathParameter, difference: "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) needs at least \(template.segments.count)")
             }
             let tail = compareFixed(Array(segments.suffix(tailCount)), with: Array(template.segments.suffix(tailCount)), template: template,
                                     firstNumber: segments.count - tailCount + 1)
-            return tail.1.hasPrefix("the path matches") ? (template.segments.count, "the path matches \(template)") : (pathParameter, tail.1)
+            return tail.difference == nil ? Comparison(matchedSegments: template.segments.count)
+                : Comparison(matchedSegments: pathParameter, difference: tail.difference, isTrailingSlash: tail.isTrailingSlash)
         }
         return compareFixed(segments, with: template.segments, template: template)
     }
 
     /// `firstNumber`: how a person counts the first of `segments` in the whole path.
     private static func compareFixed(_ segments: [Substring], with expectedSegments: [PathTemplate.Segment], template: PathTemplate,
-                                     firstNumber: Int = 1) -> (Int, String) {
+                                     firstNumber: Int = 1) -> Comparison {
         for (offset, expected) in expectedSegments.enumerated() {
             guard offset < segments.count else {
-                return (offset, "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) has \(expectedSegments.count)")
+                return Comparison(matchedSegments: offset, difference: "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) has \(expectedSegments.count)")
             }
             let actual = segments[offset]
             switch expected {
             case .literal(let text) where text != actual:
-                return (offset, "segment \(offset + firstNumber) is \"\(actual)\", \(template) expects \"\(text)\"")
+                return Comparison(matchedSegments: offset, difference: "segment \(offset + firstNumber) is \"\(actual)\", \(template) expects \"\(text)\"")
             case .parameter(let name, let type) where !type.accepts(actual):
                 let what = actual.isEmpty ? "empty" : "\"\(actual)\""
-                return (offset, "segment \(offset + firstNumber) is \(what), not \(type == .int ? "an int" : "a value") for \(PathTemplate.spelled(name, type)) in \(template)")
+                return Comparison(matchedSegments: offset, difference: "segment \(offset + firstNumber) is \(what), not \(type == .int ? "an int" : "a value") for \(PathTemplate.spelled(name, type)) in \(template)")
             default:
                 continue
             }
         }
         if segments.count == expectedSegments.count + 1, segments.last?.isEmpty == true, !expectedSegments.isEmpty {
-            return (expectedSegments.count, "\(trailingSlashPrefix) the contract's path is \(template)")
+            return Comparison(matchedSegments: expectedSegments.count, difference: "trailing slash: the contract's path is \(template)",
+                              isTrailingSlash: true)
         }
         if segments.count > expectedSegments.count {
-            return (expectedSegments.count, "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")
+            return Comparison(matchedSegments: expectedSegments.count, difference: "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")
         }
-        return (expectedSegments.count, "the path matches \(template)")
+        return Comparison(matchedSegments: expectedSegments.count)
     }
 }

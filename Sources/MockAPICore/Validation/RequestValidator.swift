@@ -6,9 +6,23 @@ public enum RequestValidator {
         var found: [Violation] = []
         if !request.query.isEmpty || !expectation.query.isEmpty { found += queryViolations(request.query, expectation.query) }
         if !expectation.headers.isEmpty { found += headerViolations(request, expectation.headers) }
-        if let keys = expectation.json { found += jsonViolations(request, keys) }
-        if let parts = expectation.multipart { found += partViolations(request, parts) }
+        if expectation.json != nil || expectation.multipart != nil { found += bodyViolations(request, expectation) }
         return found
+    }
+
+    /// The body against `json` or `multipart` (with both, the Content-Type says which), and its rules.
+    static func bodyViolations(_ request: IncomingRequest, _ expectation: RequestExpectation) -> [Violation] {
+        let rules = expectation.body
+        switch request.body {
+        case .none where !rules.required, .other(bytes: 0) where !rules.required: return []
+        case .json(.null) where rules.nullable: return []
+        default: break
+        }
+        if let parts = expectation.multipart,
+           expectation.json == nil || request.contentType.map(MediaType.essence) == "multipart/form-data" {
+            return partViolations(request, parts)
+        }
+        return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys)
     }
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every
@@ -20,9 +34,10 @@ public enum RequestValidator {
             let where_ = "query.\(spec.name)"
             var count = 0
             var sentWithoutBrackets = false
+            let brackets = spec.arrayStyle == .brackets
             for (name, value) in query {
-                guard spec.array ? isArrayKey(name, of: spec.name) : name == spec.name else {
-                    if spec.array, name == spec.name { sentWithoutBrackets = true }
+                guard brackets ? isArrayKey(name, of: spec.name) : name == spec.name else {
+                    if brackets, name == spec.name { sentWithoutBrackets = true }
                     continue
                 }
                 count += 1
@@ -30,27 +45,38 @@ public enum RequestValidator {
                     found.append(Violation(where_, "has no value (expected \(spec.type.rawValue))"))
                     continue
                 }
-                if !spec.type.accepts(value) {
-                    found.append(Violation(where_, "expected \(spec.type.rawValue), found \"\(value)\""))
-                } else if let allowed = spec.enumValues, !allowed.contains(value) {
-                    found.append(Violation(where_, "\"\(value)\" is not one of \(allowed.joined(separator: ", "))"))
+                if spec.arrayStyle == .comma {
+                    for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                        if let violation = valueViolation(String(element), spec, at: where_) { found.append(violation) }
+                    }
+                } else if let violation = valueViolation(value, spec, at: where_) {
+                    found.append(violation)
                 }
             }
             if count == 0, sentWithoutBrackets {
                 found.append(Violation(where_, "is an array: send it as \(spec.name)[]=…&\(spec.name)[]=…"))
             } else if count == 0, spec.required {
                 found.append(Violation(where_, "required query key is missing"))
-            } else if !spec.array, !spec.repeated, count > 1 {
-                found.append(Violation(where_, "sent \(count) times, expected once"))
+            } else if count > 1, !spec.repeated, spec.arrayStyle != .brackets, spec.arrayStyle != .repeated {
+                let hint = spec.arrayStyle == .comma ? " (a list here is one key with comma-separated values: \(spec.name)=a,b)" : ""
+                found.append(Violation(where_, "sent \(count) times, expected once\(hint)"))
             }
         }
         for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
-            let known = expected.contains { $0.array ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
+            let known = expected.contains { $0.arrayStyle == .brackets ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
             if !known {
                 found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
             }
         }
         return found
+    }
+
+    private static func valueViolation(_ value: String, _ spec: QueryExpectation, at location: String) -> Violation? {
+        if !spec.type.accepts(value) { return Violation(location, "expected \(spec.type.rawValue), found \"\(value)\"") }
+        if let allowed = spec.enumValues, !allowed.contains(value) {
+            return Violation(location, "\"\(value)\" is not one of \(allowed.joined(separator: ", "))")
+        }
+        return nil
     }
 
     /// `ids[]` for `ids`, without building the string.
@@ -74,7 +100,7 @@ public enum RequestValidator {
         }
     }
 
-    static func jsonViolations(_ request: IncomingRequest, _ expected: [JSONKeyExpectation]) -> [Violation] {
+    static func jsonViolations(_ request: IncomingRequest, _ expected: [JSONKeyExpectation], otherKeys: Bool = false) -> [Violation] {
         let contentType = request.contentType.map(MediaType.essence) ?? "none"
         if contentType != "application/json" {
             return [Violation("body", "expected a JSON body (Content-Type: application/json), found Content-Type \(contentType)")]
@@ -87,11 +113,11 @@ public enum RequestValidator {
         case .none, .other: return [Violation("body", "expected a JSON object, found an empty body")]
         case .multipart: return [Violation("body", "expected a JSON object, found a multipart body")]
         }
-        return objectViolations(object, expected, at: "body")
+        return objectViolations(object, expected, otherKeys: otherKeys, at: "body")
     }
 
     /// An object's keys against their expectations, nested objects and arrays included.
-    static func objectViolations(_ object: JSONObject, _ expected: [JSONKeyExpectation], at location: String) -> [Violation] {
+    static func objectViolations(_ object: JSONObject, _ expected: [JSONKeyExpectation], otherKeys: Bool = false, at location: String) -> [Violation] {
         var found: [Violation] = []
         for spec in expected {
             guard let value = object[spec.key] else {
@@ -100,7 +126,7 @@ public enum RequestValidator {
             }
             found += valueViolations(value, spec.schema, at: "\(location).\(spec.key)")
         }
-        for key in object.keys where !expected.contains(where: { $0.key == key }) {
+        for key in object.keys where !otherKeys && !expected.contains(where: { $0.key == key }) {
             found.append(Violation("\(location).\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))
         }
         return found
@@ -116,7 +142,7 @@ public enum RequestValidator {
         switch value {
         case .object(let object):
             guard let properties = schema.properties else { return [] }
-            return objectViolations(object, properties, at: location)
+            return objectViolations(object, properties, otherKeys: schema.otherKeys, at: location)
         case .array(let elements):
             guard let items = schema.items else { return [] }
             return elements.enumerated().flatMap { offset, element in valueViolations(element, items, at: "\(location)[\(offset)]") }

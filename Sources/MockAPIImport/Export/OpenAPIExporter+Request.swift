@@ -5,18 +5,21 @@ extension OpenAPIExporter {
         var result: [JSONValue] = []
         for segment in request.path.segments {
             guard case .parameter(let name, let type) = segment else { continue }
-            // An int segment is at most 18 digits with an optional sign: bounds keep generated values routable.
+            // An int segment takes any Int64; a string or path segment is at least one character.
             let schema: JSONValue = type == .int
-                ? ["type": "integer", "format": "int64", "minimum": .int(-999_999_999_999_999_999), "maximum": .int(999_999_999_999_999_999)]
+                ? ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
                 : ["type": "string", "pattern": "^[^/]+$"]
             result.append(.object(JSONObject([("name", .string(name)), ("in", "path"), ("required", true), ("schema", schema)])))
         }
         for query in request.query {
-            let scalar = queryScalar(query.type)
-            // A contract's array is sent as `key[]=a&key[]=b`: that bracketed name is the parameter.
-            let schema: JSONValue = query.array ? ["type": "array", "items": scalar] : scalar
-            result.append(.object(JSONObject([("name", .string(query.array ? query.name + "[]" : query.name)), ("in", "query"),
-                                              ("required", .bool(query.required)), ("schema", schema)])))
+            var scalar = queryScalar(query.type)
+            if let values = query.enumValues { scalar["enum"] = .array(values.map { queryValue($0, query.type) }) }
+            // A bracketed list is sent as `key[]=a&key[]=b`: that bracketed name is the parameter.
+            let schema: JSONObject = query.array ? JSONObject([("type", "array"), ("items", .object(scalar))]) : scalar
+            var parameter = JSONObject([("name", .string(query.arrayStyle == .brackets ? query.name + "[]" : query.name)), ("in", "query"),
+                                        ("required", .bool(query.required)), ("schema", .object(schema))])
+            if query.arrayStyle == .comma { parameter["explode"] = false }
+            result.append(.object(parameter))
         }
         for header in request.headers where !isAuthorization(header.name) {
             var schema = JSONObject([("type", "string")])
@@ -29,11 +32,20 @@ extension OpenAPIExporter {
         return result
     }
 
+    /// The JSON body, the multipart body, or both (a contract with both takes either).
     static func requestBody(_ request: RequestExpectation) -> JSONObject? {
+        var content = JSONObject()
         if let keys = request.json {
-            let schema = objectSchema(keys.map { ($0.key, valueSchema($0.type), $0.required) })
-            return JSONObject([("required", true), ("content", ["application/json": ["schema": schema]])])
+            var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
+            if request.body.nullable { schema = ["anyOf": [schema, ["type": "null"]]] }
+            content["application/json"] = ["schema": schema]
         }
+        if let multipart = multipartContent(request) { content["multipart/form-data"] = .object(multipart) }
+        guard !content.isEmpty else { return nil }
+        return JSONObject([("required", .bool(request.body.required)), ("content", .object(content))])
+    }
+
+    private static func multipartContent(_ request: RequestExpectation) -> JSONObject? {
         if let parts = request.multipart {
             let schema = objectSchema(parts.map { part in
                 (part.name, part.filename ? ["type": "string", "format": "binary"] : ["type": "string"], part.required)
@@ -44,7 +56,7 @@ extension OpenAPIExporter {
                 return (part.name, ["contentType": .string(types.joined(separator: ", "))])
             }
             if !encoding.isEmpty { media["encoding"] = .object(JSONObject(encoding)) }
-            return JSONObject([("required", true), ("content", .object(JSONObject([("multipart/form-data", .object(media))])))])
+            return media
         }
         return nil
     }
@@ -69,22 +81,43 @@ extension OpenAPIExporter {
 
     private static func isAuthorization(_ name: String) -> Bool { name.lowercased() == "authorization" }
 
-    /// Contracts refuse keys they do not name, hence `additionalProperties: false`.
-    private static func objectSchema(_ properties: [(String, JSONValue, Bool)]) -> JSONValue {
+    /// Contracts refuse keys they do not name unless told `otherKeys`, hence `additionalProperties`.
+    private static func objectSchema(_ properties: [(String, JSONValue, Bool)], otherKeys: Bool = false) -> JSONValue {
         var schema = JSONObject([("type", "object"), ("properties", .object(JSONObject(properties.map { ($0.0, $0.1) })))])
         let required = properties.filter(\.2).map { JSONValue.string($0.0) }
         if !required.isEmpty { schema["required"] = .array(required) }
-        schema["additionalProperties"] = false
+        schema["additionalProperties"] = .bool(otherKeys)
         return .object(schema)
     }
 
-    private static func queryScalar(_ type: QueryValueType) -> JSONValue {
+    private static func queryValue(_ text: String, _ type: QueryValueType) -> JSONValue {
         switch type {
+        case .int: Int(text).map(JSONValue.int) ?? .string(text)
+        case .number: Double(text).map(JSONValue.double) ?? .string(text)
+        case .bool: ["true", "1"].contains(text) ? .bool(true) : .bool(false)
+        case .string: .string(text)
+        }
+    }
+
+    private static func queryScalar(_ type: QueryValueType) -> JSONObject {
+        let schema: JSONValue = switch type {
         case .string: ["type": "string"]
         case .int: ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
         case .number: ["type": "number"]
         case .bool: ["type": "boolean"]
         }
+        return schema.objectValue!
+    }
+
+    /// A value's schema with its enum, an object's keys and an array's elements, at any depth.
+    static func valueSchema(_ schema: JSONValueSchema) -> JSONValue {
+        if let properties = schema.properties {
+            return objectSchema(properties.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: schema.otherKeys)
+        }
+        var result = valueSchema(schema.type).objectValue ?? JSONObject()
+        if let enumValues = schema.enumValues { result["enum"] = .array(enumValues) }
+        if let items = schema.items { result["items"] = valueSchema(items) }
+        return .object(result)
     }
 
     private static func valueSchema(_ type: JSONValueType) -> JSONValue {

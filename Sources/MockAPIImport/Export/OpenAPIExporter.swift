@@ -7,6 +7,11 @@ import MockAPICore
 /// response whose examples are the fixtures of every named response with that status.
 /// An `Authorization` prefix becomes a security scheme, since OpenAPI ignores header parameters
 /// of that name.
+///
+/// What OpenAPI cannot say (`when`, `sequence`, `match`, delays, faults, a `{x:path}` segment,
+/// fixture files byte for byte) travels in vendor extensions: each operation's
+/// `x-mockapi-contracts` holds its contract files as written, and the root's `x-mockapi` the
+/// set's defaults and fixtures, so `import openapi` gives back the same set.
 public struct OpenAPIExporter {
     public var title: String
     public var serverURL: String
@@ -23,15 +28,17 @@ public struct OpenAPIExporter {
             let path = Self.openAPIPath(contract.request.path)
             var item = paths[path]?.objectValue ?? JSONObject()
             let method = contract.request.method.rawValue.lowercased()
-            if case .object(var shared)? = item[method] {
-                // OpenAPI has one operation per method and path; contracts told apart by `match`
-                // share it, and the first one describes it.
-                let note = "Also contract \(contract.name), when \(contract.request.match?.description ?? "its match holds")."
-                shared["description"] = .string([shared["description"]?.stringValue, note].compactMap { $0 }.joined(separator: " "))
-                item[method] = .object(shared)
+            var operation: JSONObject
+            if case .object(let shared)? = item[method] {
+                operation = Self.sharing(shared, with: contract)
             } else {
-                item[method] = .object(operation(contract, schemes: &schemes))
+                operation = self.operation(contract, schemes: &schemes)
             }
+            if let source = contract.source {
+                let entry: JSONValue = ["file": .string(contract.file), "contract": source.fileJSON]
+                operation[Self.contractsExtension] = .array((operation[Self.contractsExtension]?.arrayValue ?? []) + [entry])
+            }
+            item[method] = .object(operation)
             paths[path] = .object(item)
         }
         var document = JSONObject([
@@ -42,7 +49,35 @@ public struct OpenAPIExporter {
             ("paths", .object(paths)),
         ])
         if !schemes.isEmpty { document["components"] = ["securitySchemes": .object(schemes)] }
+        document[Self.setExtension] = ExportedFixtures.setExtension(for: set)
         return .object(document)
+    }
+
+    static let contractsExtension = "x-mockapi-contracts"
+    static let setExtension = "x-mockapi"
+
+    /// OpenAPI has one operation per method and path; contracts told apart by `match` share it:
+    /// the first describes it, and its request body takes any of theirs.
+    private static func sharing(_ shared: JSONObject, with contract: Contract) -> JSONObject {
+        var operation = shared
+        let note = "Also contract \(contract.name), when \(contract.request.match?.description ?? "its match holds")."
+        operation["description"] = .string([operation["description"]?.stringValue, note].compactMap { $0 }.joined(separator: " "))
+        guard let added = requestBody(contract.request)?["content"]?.objectValue,
+              var body = operation["requestBody"]?.objectValue, var content = body["content"]?.objectValue else { return operation }
+        for (mediaType, media) in added.members {
+            guard let schema = media.objectValue?["schema"] else { continue }
+            var existing = content[mediaType]?.objectValue ?? JSONObject()
+            if let first = existing["schema"] {
+                let alternatives = first.objectValue?["anyOf"]?.arrayValue ?? [first]
+                existing["schema"] = ["anyOf": .array(alternatives + [schema])]
+            } else {
+                existing["schema"] = schema
+            }
+            content[mediaType] = .object(existing)
+        }
+        body["content"] = .object(content)
+        operation["requestBody"] = .object(body)
+        return operation
     }
 
     /// `{id:int}` → `{id}`: OpenAPI puts the type in the parameter's schema.

@@ -7,6 +7,8 @@ import MockAPICore
 public struct ContractDraft: Sendable, Equatable {
     public var folder: String
     public var file: ContractFile
+    /// The file's name when it is not the contract's name plus `.json` (a set exported and imported back).
+    public var fileName: String?
 
     public init(name: String, description: String? = nil, folder: String, method: HTTPMethod, path: String) {
         self.folder = folder
@@ -24,7 +26,10 @@ public struct ContractDraft: Sendable, Equatable {
     }
 
     /// Where it is written, relative to `contracts/`.
-    public var relativePath: String { "\(folder)/\(file.name).json" }
+    public var relativePath: String {
+        let name = fileName ?? "\(file.name).json"
+        return folder.isEmpty ? name : "\(folder)/\(name)"
+    }
 
     public typealias Query = QueryExpectation
     public typealias Header = HeaderExpectation

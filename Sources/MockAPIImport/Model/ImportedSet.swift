@@ -1,3 +1,5 @@
+import MockAPICore
+
 /// What an importer produced: contracts, the fixture files they reference, and what it could not express.
 public struct ImportedSet: Sendable {
     public var contracts: [ContractDraft] = []
@@ -7,6 +9,8 @@ public struct ImportedSet: Sendable {
     public var warnings: [String] = []
     /// Operations or request groups left out entirely.
     public var skipped = 0
+    /// `_defaults.json`, when the source has set-wide query keys and headers.
+    public var defaults: SetDefaults?
 
     public init() {}
 

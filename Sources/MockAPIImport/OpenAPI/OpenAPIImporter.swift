@@ -16,6 +16,8 @@ public struct OpenAPIImporter {
 
     public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         let document = try Self.open(url)
+        // A document `mockapi export openapi` wrote carries its contracts as they were: read those.
+        if let exported = ExportedSetReader.read(document.root.value, file: url.lastPathComponent) { return exported }
         let imported = importDocument(document, file: url.lastPathComponent)
         // Every operation left out: say why the first one was, as an error.
         if imported.contracts.isEmpty, imported.skipped > 0, let first = imported.warnings.first {

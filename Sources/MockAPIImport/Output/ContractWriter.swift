@@ -40,6 +40,10 @@ public struct ContractWriter {
                 try Self.writeFile(Array((contract.file.fileJSON.prettySerialized + "\n").utf8),
                                to: staging.appendingPathComponent("contracts/\(contract.relativePath)"), folders: &folders)
             }
+            if let defaults = set.defaults?.fileJSON {
+                try Self.writeFile(Array((defaults.prettySerialized + "\n").utf8),
+                                   to: staging.appendingPathComponent("contracts/\(SetDefaults.fileName)"), folders: &folders)
+            }
             try files.createDirectory(at: staging.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
             for fixture in set.fixtures {
                 try Self.writeFile(fixture.bytes, to: staging.appendingPathComponent("fixtures/\(fixture.path)"), folders: &folders)

@@ -9,41 +9,35 @@ extension RequestHandler {
     /// ones libmicrohttpd writes itself.
     static let answerHeadersDropped: Set<String> = Forwarder.hopByHop.union(["date"])
 
-    func startForwarding(_ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        guard let forwarder else { return .NO }
+    func startForwarding(_ decision: Decision, _ context: RequestContext, connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        guard let forwarder else { return .NO } // the responder forwards only on a server that proxies
         let pathText = Self.percentEncodedPath(path)
         let pathAndQuery = pathText + (context.rawQuery.map { "?" + $0 } ?? "")
         let headers = context.headers.pairs
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
-        let reply = DeferredReply()
-        context.pending = .proxied(reply)
-        guard suspensions.suspend(connection, owner: context.parking) else {
-            context.pending = nil
-            return queue(GeneratedResponse(status: 503, json: ["error": "the server is stopping"]), context, connection, path: path)
-        }
-        let parked = ParkedConnection(pointer: connection), owner = context.parking
         let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).pairs
         let target = forwarder.configuration.target
-        forwarder.send(request) { [self] answer in
-            var generated: GeneratedResponse
-            if let error = answer.error {
-                generated = GeneratedResponse(status: error.contains("imeout") ? 504 : 502,
-                                              json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
-                                              problem: "proxied to \(target): \(error)")
-            } else {
-                let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-                let kept = answer.headers.filter { !Self.answerHeadersDropped.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
-                generated = GeneratedResponse(status: answer.status, contentType: contentType, body: answer.body, headers: kept,
-                                              problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+        let fallback = GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
+        return park(context, connection: connection, path: path, decision: decision, fallback: fallback) { reply, wake in
+            forwarder.send(request) { answer in
+                var generated: GeneratedResponse
+                if let error = answer.error {
+                    generated = GeneratedResponse(status: error.contains("imeout") ? 504 : 502,
+                                                  json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
+                                                  problem: "proxied to \(target): \(error)")
+                } else {
+                    let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+                    let kept = answer.headers.filter { !Self.answerHeadersDropped.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
+                    generated = GeneratedResponse(status: answer.status, contentType: contentType, body: answer.body, headers: kept,
+                                                  problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+                }
+                forwarder.configuration.observer?(ProxiedExchange(
+                    method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
+                    status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
+                reply.reply.withLock { $0 = generated }
+                wake()
             }
-            forwarder.configuration.observer?(ProxiedExchange(
-                method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
-                status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
-            reply.reply.withLock { $0 = generated }
-            // Only this request's connection: if its client left, MHD may have handed the pointer to another.
-            suspensions.resume(parked.pointer, owner: owner)
         }
-        return .YES
     }
 
     /// The path as libmicrohttpd decoded it (`%2F` kept), encoded again for the target's URL.

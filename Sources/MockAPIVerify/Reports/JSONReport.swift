@@ -13,7 +13,7 @@ public enum JSONReport {
                 "contract": .string(route.contract),
                 "outcome": .string(route.outcome.rawValue),
                 "request": request,
-                "failures": .array(route.failures.map { ["check": .string($0.check), "message": .string($0.message)] }),
+                "failures": .array(route.failures.map { ["check": .string($0.check.rawValue), "message": .string($0.message)] }),
                 "warnings": .array(route.warnings.map(JSONValue.string)),
                 "unhandledResponses": .array(route.unhandledResponses.map(JSONValue.string)),
                 "seconds": .double(route.seconds),

@@ -20,8 +20,8 @@ public enum JUnitReport {
             }
             xml.append(open + ">")
             for failure in route.failures {
-                let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check
-                xml.append(#"      <failure type="\#(escape(failure.check))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
+                let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check.rawValue
+                xml.append(#"      <failure type="\#(escape(failure.check.rawValue))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
             }
             let notes = (report.strictDrift ? [] : route.warnings.map { "drift: " + $0 }) + (unhandled.map { ["coverage: " + $0] } ?? [])
             if !notes.isEmpty {

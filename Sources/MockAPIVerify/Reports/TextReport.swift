@@ -20,7 +20,7 @@ public enum TextReport {
             let label = route.outcome == .pass ? paint("PASS", "32") : paint("FAIL", "31")
             lines.append("\(label)  \(route.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(request)")
             for failure in route.failures {
-                lines.append("      [\(failure.check)]")
+                lines.append("      [\(failure.check.rawValue)]")
                 lines += failure.message.split(separator: "\n", omittingEmptySubsequences: false).map { "      " + $0 }
             }
             if !report.strictCoverage, let unhandled = unhandledSentence(route) {

@@ -1,0 +1,92 @@
+/// What the server does with one request, decided in full by the `Responder` with no sockets:
+/// the server (`RequestHandler`) executes it and decides nothing itself.
+///
+/// Made only by the responder (`Responder.decision`), which gives every one the headers its
+/// `ServingPolicy` adds to every answer (CORS): no path can forget them.
+public struct Decision: Sendable {
+    public enum Answer: Sendable {
+        /// A contract's response, prepared at start (or rendered for this request when its body
+        /// has request placeholders).
+        case prepared(contract: Int, response: Int)
+        /// A response made for this request (a refusal, an admin answer).
+        case generated(GeneratedResponse)
+        /// `GET /__mockapi/requests`, streamed page by page; `lastID` was read before any entry.
+        case journal(JournalQuery, lastID: Int)
+        /// Run off the worker threads; its answer comes later (`answered(with:)`).
+        case adminAction(AdminAction)
+        /// Sent on to the real backend (`--proxy-unmatched`, `record`); its answer comes later.
+        case forward
+    }
+
+    /// When the answer goes out.
+    public enum Timing: Sendable, Equatable {
+        case now
+        /// Held back this many milliseconds (more than 0).
+        case after(milliseconds: Double)
+        /// Broken on purpose instead of answered.
+        case fault(Fault)
+    }
+
+    public private(set) var answer: Answer
+    public private(set) var timing: Timing
+    /// Added to whatever goes out; the prepared responses carry them already.
+    public let headers: [(name: String, value: String)]
+    /// What the journal and the log say the request was about; nil for admin requests, which
+    /// are not the API's traffic and are not journaled.
+    public private(set) var journal: JournalNote?
+
+    init(_ answer: Answer, timing: Timing, journal: JournalNote?, headers: [(name: String, value: String)]) {
+        self.answer = answer
+        self.timing = timing
+        self.journal = journal
+        self.headers = headers
+    }
+
+    /// The same request, answered now with `response` (a reply that came later, a server that is
+    /// stopping): the same headers, the same journal note.
+    public func answered(with response: GeneratedResponse) -> Decision {
+        var decision = self
+        decision.answer = .generated(response)
+        decision.timing = .now
+        return decision
+    }
+
+    /// The same decision with its delay served: what a woken connection executes.
+    public var dueNow: Decision {
+        var decision = self
+        decision.timing = .now
+        return decision
+    }
+
+    /// `response` with the headers every answer gets.
+    public static func finished(_ response: GeneratedResponse, headers: [(name: String, value: String)]) -> GeneratedResponse {
+        guard !headers.isEmpty else { return response }
+        var response = response
+        response.headers += headers
+        return response
+    }
+}
+
+/// Who a journaled request was about: indexes into the set the decision was made from.
+public struct JournalNote: Sendable, Equatable {
+    public var contract: Int?
+    public var response: Int?
+
+    public init(contract: Int? = nil, response: Int? = nil) {
+        self.contract = contract
+        self.response = response
+    }
+}
+
+/// An admin endpoint that runs off the worker threads.
+public enum AdminAction: Sendable, Equatable {
+    /// `POST /__mockapi/reload`.
+    case reload
+    /// One of `ServingPolicy.adminActions`, by its `METHOD /path` key.
+    case configured(String)
+}
+
+extension Fault {
+    /// The journal's problem for a request answered with this fault.
+    public var journalProblem: String { "fault: \(rawValue)" }
+}

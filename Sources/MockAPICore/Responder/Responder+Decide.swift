@@ -1,0 +1,156 @@
+/// The two questions the server asks of every request, one per libmicrohttpd phase: where does
+/// its head go (`routeHead`, `decideHead`), and, once its body is in, what is the answer (`decide`).
+extension Responder {
+    /// Routes a request's head and plans what to keep of its body; `method` is nil for a method
+    /// no contract can name.
+    public func routeHead(method: HTTPMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
+        let route = route(method: method, path: path)
+        var plan = RoutedHead.BodyPlan.discard
+        var contentType: String?
+        switch route {
+        case .contract(let index):
+            let expectation = contractForBody(routedTo: index).request
+            // Only a contract that expects a body looks at its type; most requests skip the lookup.
+            if expectation.json != nil || expectation.multipart != nil {
+                contentType = headers.value(for: "Content-Type")
+                plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
+            }
+        case .notFound, .methodNotAllowed:
+            // Only a request no contract takes, on a server that forwards those, keeps its body.
+            if policy.forwardsUnmatched { plan = .raw }
+        case .admin:
+            break
+        }
+        let json = plan == .json && policy.maxJSONBytes < policy.maxBodyBytes
+        return RoutedHead(route: route, body: plan, contentType: contentType,
+                          bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
+                          bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
+    }
+
+    private static func bodyPlan(expecting expectation: RequestExpectation, contentType: String?) -> RoutedHead.BodyPlan {
+        let essence = contentType.map(MediaType.essence)
+        if expectation.multipart != nil, essence == "multipart/form-data" {
+            guard let boundary = MediaType.parameter("boundary", in: contentType!) else {
+                return .malformed("Content-Type multipart/form-data has no boundary parameter")
+            }
+            return .multipart(boundary: boundary)
+        }
+        if expectation.json != nil, essence == "application/json" { return .json }
+        return .discard
+    }
+
+    /// Framing refused outright, and a declared body over the limit, are answered before any of
+    /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
+    /// agree): which one names the server is unknowable.
+    public func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
+        var hosts = 0
+        headers.forEachValue(of: "Host") { _ in
+            hosts += 1
+            return hosts < 2
+        }
+        if hosts > 1 { return .answer(refusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil))) }
+        switch BodyFraming(headers: headers) {
+        case .none, .chunked:
+            return .readBody(declaredLength: nil)
+        case .length(let declared):
+            return declared > head.bodyLimit ? .answer(decideBodyRefused(.tooLarge, head: head)) : .readBody(declaredLength: declared)
+        case .lengthTooLarge:
+            return .answer(decideBodyRefused(.tooLarge, head: head))
+        case .conflictingLengths:
+            return .answer(refusal(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil)))
+        case .unsupportedEncoding(let encoding):
+            return .answer(refusal(ErrorResponses.unsupportedTransferEncoding(encoding)))
+        }
+    }
+
+    /// The answer to a body the server stopped reading.
+    public func decideBodyRefused(_ reason: BodyRefusal, head: RoutedHead) -> Decision {
+        switch reason {
+        case .tooLarge: refusal(ErrorResponses.tooLarge(limit: head.bodyLimit, flag: head.bodyLimitFlag))
+        case .bufferBudgetFull: refusal(ErrorResponses.bufferBudgetFull(limit: policy.maxBufferedBytes))
+        }
+    }
+
+    /// The answer to a request whose body has arrived. `body` is read only when the answer
+    /// depends on it: a plain request to a fixed response never parses one.
+    public func decide(_ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
+                       headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>) -> Decision {
+        switch head.route {
+        case .admin:
+            return decideAdmin(method: method, path: String(decoding: path, as: UTF8.self), query: query, headers: headers)
+        case .notFound, .methodNotAllowed:
+            if policy.cors, let preflight = preflight(method: method, path: path, headers: headers) {
+                return decision(.generated(preflight), journal: JournalNote())
+            }
+            if policy.forwardsUnmatched { return decision(.forward, journal: JournalNote()) }
+            return refusal(respondUnrouted(head.route, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
+        case .contract(let index):
+            let preferHeader = headers.value(for: "Prefer")
+            if policy.delay == nil, let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: preferHeader) {
+                return decision(.prepared(contract: index, response: response), journal: JournalNote(contract: index, response: response))
+            }
+            let prefer = Prefer(preferHeader, delayCeiling: policy.maxDelayMilliseconds)
+            switch body() {
+            case .failure(let malformed):
+                return refusal(ErrorResponses.malformed(malformed.reason, contract: set.contracts[index]), about: index)
+            case .success(let body):
+                let request = IncomingRequest(query: query, headers: headers, contentType: head.contentType, body: body)
+                switch respond(toContract: index, request: request, prefer: prefer) {
+                case .generated(let generated, let about):
+                    return refusal(generated, about: about)
+                case .prepared(let contract, let response):
+                    return timed(contract: contract, response: response, prefer: prefer)
+                }
+            }
+        }
+    }
+
+    /// A contract's chosen response, with the delay or fault the request (`Prefer`), the response
+    /// or the server (`--delay`) asks for.
+    private func timed(contract index: Int, response: Int, prefer: Prefer) -> Decision {
+        let contract = set.contracts[index]
+        if let violation = prefer.timingViolation {
+            return refusal(ErrorResponses.contractViolation(contract, set: set, violations: [violation]), about: index)
+        }
+        let note = JournalNote(contract: index, response: response)
+        if let fault = prefer.fault ?? contract.responses[response].fault {
+            return decision(.prepared(contract: index, response: response), timing: .fault(fault), journal: note)
+        }
+        var timing = Decision.Timing.now
+        if let delay = prefer.delay ?? contract.responses[response].delay ?? policy.delay {
+            let milliseconds = delay.sample(atMost: policy.maxDelayMilliseconds)
+            if milliseconds > 0 { timing = .after(milliseconds: milliseconds) }
+        }
+        return decision(.prepared(contract: index, response: response), timing: timing, journal: note)
+    }
+
+    /// Admin endpoints: the command's own actions, then the responder's (`respondAdmin`). None is journaled.
+    func decideAdmin(method: String, path: String, query: [(name: String, value: String?)], headers: HeaderFields) -> Decision {
+        let key = "\(method) \(path)"
+        if policy.adminActions.contains(key) {
+            if let refusal = adminAccess.refusal(method: method, headers: headers) { return decision(.generated(refusal), journal: nil) }
+            return decision(.adminAction(.configured(key)), journal: nil)
+        }
+        switch respondAdmin(method: method, path: path, query: query, headers: headers) {
+        case .response(let response):
+            return decision(.generated(response), journal: nil)
+        case .journal(let query, let lastID):
+            return decision(.journal(query, lastID: lastID), journal: nil)
+        case .reload:
+            guard policy.canReload else {
+                return decision(.generated(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])), journal: nil)
+            }
+            return decision(.adminAction(.reload), journal: nil)
+        }
+    }
+
+    /// A refusal (or any made answer) journaled as about contract `about`.
+    private func refusal(_ response: GeneratedResponse, about contract: Int? = nil) -> Decision {
+        decision(.generated(response), journal: JournalNote(contract: contract))
+    }
+
+    /// Every decision is made here, so every one carries the policy's headers.
+    private func decision(_ answer: Decision.Answer, timing: Decision.Timing = .now, journal: JournalNote?) -> Decision {
+        Decision(answer, timing: timing, journal: journal, headers: extraHeaders)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+@testable import MockAPICore
+
+/// What the responder decides for one request, in process (no sockets): the server only carries
+/// these decisions out, so most of its behaviour is pinned here.
+struct DecisionTests {
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    private static let bundled = Result { try ContractSet.load(contracts: repository.appending(path: "contracts"),
+                                                               fixtures: repository.appending(path: "fixtures")) }
+
+    private func responder(_ configure: (inout ServingPolicy) -> Void = { _ in }) throws -> Responder {
+        var policy = ServingPolicy()
+        configure(&policy)
+        return Responder(set: try Self.bundled.get(), policy: policy)
+    }
+
+    /// The whole request, as the server hands it over in its two phases.
+    private func decide(_ responder: Responder, _ method: String, _ path: String, query: [(name: String, value: String?)] = [],
+                        headers: HeaderFields = [("Host", "localhost")], body: [UInt8] = []) -> Decision {
+        let pathBytes = Array(path.utf8)
+        return pathBytes.withUnsafeBufferPointer { path in
+            let head = responder.routeHead(method: HTTPMethod(rawValue: method), path: path, headers: headers)
+            if case .answer(let decision) = responder.decideHead(head, headers: headers) { return decision }
+            return responder.decide(head, method: method, path: path, query: query, headers: headers, bodyBytes: body.count) {
+                guard !body.isEmpty else { return .success(.none) }
+                guard head.body == .json else { return .success(.other(bytes: body.count)) }
+                do throws(JSONParser.Failure) { return .success(.json(try JSONParser.parse(body))) } catch { return .success(.invalidJSON(error)) }
+            }
+        }
+    }
+
+    private func generated(_ decision: Decision) -> GeneratedResponse? {
+        if case .generated(let response) = decision.answer { response } else { nil }
+    }
+
+    private func names(_ decision: Decision, in responder: Responder) -> (contract: String?, response: String?) {
+        let contract = decision.journal?.contract.map { responder.set.contracts[$0] }
+        return (contract?.name, decision.journal?.response.flatMap { contract?.responses[$0].name })
+    }
+
+    @Test func aPlainGetIsItsPreparedResponseJournaledUnderItsNames() throws {
+        let responder = try responder()
+        let decision = decide(responder, "GET", "/v1/categories/34")
+        guard case .prepared = decision.answer else { Issue.record("\(decision.answer)"); return }
+        #expect(decision.timing == .now)
+        #expect(decision.headers.isEmpty)
+        #expect(names(decision, in: responder) == ("category", "default"))
+    }
+
+    @Test func preferChoosesTheResponseAndTimesIt() throws {
+        let responder = try responder()
+        let delayed = decide(responder, "GET", "/v1/categories/34", headers: [("Host", "localhost"), ("Prefer", "example=not_found, delay=250")])
+        #expect(delayed.timing == .after(milliseconds: 250))
+        #expect(names(delayed, in: responder) == ("category", "not_found"))
+        let broken = decide(responder, "GET", "/v1/categories/34", headers: [("Host", "localhost"), ("Prefer", "fault=reset")])
+        #expect(broken.timing == .fault(.reset))
+        #expect(names(broken, in: responder) == ("category", "default"), "a fault is journaled against the response it breaks")
+    }
+
+    @Test func anUnusablePreferTimingIsA422OnlyOnceTheResponseIsChosen() throws {
+        let responder = try responder { $0.maxDelayMilliseconds = 1_000 }
+        let tooLong = try #require(generated(decide(responder, "GET", "/v1/categories/34", headers: [("Host", "localhost"), ("Prefer", "delay=5000")])))
+        #expect(tooLong.status == 422)
+        #expect(tooLong.problem == "header.Prefer: delay=5000: expected milliseconds from 0 to 1000 ms (800), a range (200-800) or lognormal:MEDIAN:SIGMA (sigma 0 to 10)")
+        // An unknown example is what the request gets wrong first: it is the one reported.
+        let both = try #require(generated(decide(responder, "GET", "/v1/categories/34", headers: [("Host", "localhost"), ("Prefer", "fault=nope; example=gone")])))
+        #expect(both.problem?.hasPrefix(#"header.Prefer: contract "category" has no response named "gone""#) == true)
+    }
+
+    @Test func theServersDelayAppliesToEveryContractAnswerAndBypassesThePlainTable() throws {
+        let responder = try responder { $0.delay = .fixed(40) }
+        #expect(decide(responder, "GET", "/v1/categories/34").timing == .after(milliseconds: 40))
+        #expect(decide(responder, "GET", "/v1/nowhere").timing == .now, "refusals are not delayed")
+    }
+
+    @Test func prefersParsedOnceKeepTheirOldReadings() {
+        #expect(Prefer(#"return=minimal, example="not_found""#).selection == .example("not_found"))
+        #expect(Prefer("code=abc").selection == .invalidCode("abc"))
+        #expect(Prefer("example=, code=404").selection == .code(404), "an empty example= names nothing")
+        #expect(Prefer("example=a; example=b").selection == .example("a"), "the first choice wins")
+        #expect(Prefer("delay=10, delay=20").delay == .fixed(20), "the last delay wins")
+        #expect(Prefer("fault=bogus, delay=10").timingViolation?.message.hasPrefix("unknown fault \"bogus\"") == true)
+        #expect(Prefer(nil) == Prefer("return=minimal"))
+    }
+
+    @Test func withCORSEveryDecisionCarriesTheCORSHeaders() throws {
+        let responder = try responder { $0.cors = true }
+        let decisions: [(String, Decision)] = [
+            ("prepared", decide(responder, "GET", "/v1/categories/34")),
+            ("violation", decide(responder, "GET", "/v1/discover", query: [("page", "x")])),
+            ("not found", decide(responder, "GET", "/v1/nowhere")),
+            ("method not allowed", decide(responder, "DELETE", "/v1/users/self")),
+            ("preflight", decide(responder, "OPTIONS", "/v1/categories", headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])),
+            ("journal", decide(responder, "GET", "/__mockapi/requests")),
+            ("journal count", decide(responder, "GET", "/__mockapi/requests/count")),
+            ("routes", decide(responder, "GET", "/__mockapi/routes")),
+            ("admin refused", decide(responder, "GET", "/__mockapi/requests", headers: [])),
+            ("reload", decide(responder, "POST", "/__mockapi/reload")),
+            ("two Hosts", decide(responder, "GET", "/v1/categories", headers: [("Host", "a"), ("Host", "a")])),
+            ("declared too large", decide(responder, "GET", "/v1/categories", headers: [("Host", "a"), ("Content-Length", "99999999999")])),
+            ("body refused", responder.decideBodyRefused(.bufferBudgetFull, head: responder.routeHead(method: .GET, path: UnsafeBufferPointer(start: nil, count: 0), headers: []))),
+        ]
+        for (name, decision) in decisions {
+            #expect(decision.headers.map(\.name) == ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"], "\(name)")
+        }
+        guard case .journal = decisions[5].1.answer else { Issue.record("GET /__mockapi/requests is streamed"); return }
+    }
+
+    @Test func adminDecisionsAreNotJournaledAndReloadNeedsFiles() throws {
+        let inMemory = try responder()
+        let refusedReload = try #require(generated(decide(inMemory, "POST", "/__mockapi/reload")))
+        #expect(refusedReload.status == 409)
+        let reloadable = try responder { $0.canReload = true; $0.adminActions = ["POST /__mockapi/record/save"] }
+        #expect(decide(reloadable, "POST", "/__mockapi/reload").journal == nil)
+        guard case .adminAction(.reload) = decide(reloadable, "POST", "/__mockapi/reload").answer else { Issue.record("reload"); return }
+        guard case .adminAction(.configured("POST /__mockapi/record/save")) = decide(reloadable, "POST", "/__mockapi/record/save").answer else {
+            Issue.record("a configured action"); return
+        }
+        let noHost = try #require(generated(decide(reloadable, "POST", "/__mockapi/record/save", headers: [])))
+        #expect(noHost.status == 403, "a configured action is guarded like every admin endpoint")
+    }
+
+    @Test func unmatchedRequestsAreForwardedOnlyWhenTheServerProxiesAndAfterPreflights() throws {
+        let proxying = try responder { $0.forwardsUnmatched = true; $0.cors = true }
+        let nowhere = Array("/v1/nowhere".utf8).withUnsafeBufferPointer { proxying.routeHead(method: .POST, path: $0, headers: []) }
+        #expect(nowhere.body == .raw, "a forwarded request keeps its body as sent")
+        guard case .forward = decide(proxying, "POST", "/v1/nowhere").answer else { Issue.record("forward"); return }
+        #expect(decide(proxying, "POST", "/v1/nowhere").journal == JournalNote())
+        let preflight = try #require(generated(decide(proxying, "OPTIONS", "/v1/categories",
+                                                        headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])))
+        #expect(preflight.status == 204)
+        #expect(try generated(decide(responder(), "POST", "/v1/nowhere"))?.status == 404)
+    }
+
+    @Test func theHeadPlansTheBodyAndItsLimit() throws {
+        let responder = try responder { $0.maxJSONBytes = 100 }
+        func head(_ method: HTTPMethod, _ path: String, _ headers: HeaderFields) -> RoutedHead {
+            Array(path.utf8).withUnsafeBufferPointer { responder.routeHead(method: method, path: $0, headers: headers) }
+        }
+        let json = head(.PUT, "/v1/projects/42/backers/2001", [("Content-Type", "application/json; charset=utf-8")])
+        #expect(json.body == .json && json.bodyLimit == 100 && json.bodyLimitFlag == "--max-json-bytes")
+        let upload = head(.POST, "/v1/projects/42/updates/draft/images", [("Content-Type", "multipart/form-data; boundary=XyZ")])
+        #expect(upload.body == .multipart(boundary: "XyZ") && upload.bodyLimitFlag == "--max-body-bytes")
+        let noBoundary = head(.POST, "/v1/projects/42/updates/draft/images", [("Content-Type", "multipart/form-data")])
+        #expect(noBoundary.body == .malformed("Content-Type multipart/form-data has no boundary parameter"))
+        #expect(head(.GET, "/v1/categories", [("Content-Type", "application/json")]).body == .discard)
+        guard case .answer(let refusal) = responder.decideHead(json, headers: [("Content-Length", "101")]),
+              case .generated(let tooLarge) = refusal.answer else { Issue.record("a declared body past the limit is refused at once"); return }
+        #expect(tooLarge.status == 413 && tooLarge.problem?.contains("--max-json-bytes") == true)
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import MockAPICore
+import MockAPIServer
+import MockAPITestSupport
+import Testing
+
+/// What real APIs need from a contract, on the wire: an open object, an optional or `null` body,
+/// JSON or an upload on one route, lists sent in three query styles, and a body that shows
+/// `{{…}}` as text. Uploads are sent by curl, so the multipart body is not ours.
+struct OpenFormatTests {
+    static let contract = #"""
+    {"name": "create_file",
+     "request": {"method": "POST", "path": "/v1/files",
+       "query": {"ids": {"type": "int", "array": "comma", "required": false},
+                 "tag": {"array": "repeated", "enum": ["a", "b"], "required": false},
+                 "old": {"array": true, "required": false}},
+       "json": {"title": {"type": "string"},
+                "meta": {"required": false, "properties": {"k": {"type": "int"}}, "otherKeys": true}},
+       "multipart": [{"name": "file"}],
+       "body": {"required": false, "nullable": true, "otherKeys": true}},
+     "responses": {"default": {"status": 201, "body": {"template": "{{item.name}}"}, "placeholders": false}}}
+    """#
+
+    private func post(_ server: RunningMockServer, query: String = "", json: String?) throws -> RawHTTP.Response {
+        try RawHTTP.request(server.port, "POST", "/v1/files" + query, headers: json == nil ? [:] : ["Content-Type": "application/json"],
+                            body: json.map { Data($0.utf8) } ?? Data())
+    }
+
+    @Test func anOpenObjectAnOptionalAndANullBodyAreAccepted() async throws {
+        let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            #expect(try post(server, json: #"{"title": "x", "extra": 1, "meta": {"k": 1, "more": true}}"#).status == 201)
+            #expect(try post(server, json: nil).status == 201)
+            #expect(try post(server, json: "null").status == 201)
+            let nested = try post(server, json: #"{"title": "x", "meta": {"k": "one"}}"#)
+            #expect(nested.status == 422)
+            #expect(nested.text.contains("body.meta.k"))
+            let missing = try post(server, json: #"{"extra": 1}"#)
+            #expect(missing.status == 422)
+            #expect(missing.text.contains("body.title"))
+            // A body shown as text keeps its braces.
+            #expect(try post(server, json: #"{"title": "x"}"#).text == #"{"template":"{{item.name}}"}"#)
+        }
+    }
+
+    @Test func listsAreCheckedInTheStyleTheContractNames() async throws {
+        let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            #expect(try post(server, query: "?ids=1,2,3&tag=a&tag=b&old[]=x&old[]=y", json: nil).status == 201)
+            let badElement = try post(server, query: "?ids=1,x", json: nil)
+            #expect(badElement.status == 422)
+            #expect(badElement.text.replacingOccurrences(of: "\n", with: "").contains(#""location": "query.ids",      "message": "expected int, found \"x\"""#))
+            let twice = try post(server, query: "?ids=1&ids=2", json: nil)
+            #expect(twice.status == 422)
+            #expect(twice.text.contains("ids=a,b"))
+            let notAllowed = try post(server, query: "?tag=a&tag=c", json: nil)
+            #expect(notAllowed.status == 422)
+            #expect(notAllowed.text.contains(#"\"c\" is not one of a, b"#))
+        }
+    }
+
+    @Test func theSameRouteTakesAnUploadByItsContentType() async throws {
+        let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
+        let file = set.root.appendingPathComponent("photo.png")
+        try Data("png bytes".utf8).write(to: file)
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let url = server.baseURL.absoluteString + "/v1/files"
+            let uploaded = try curl(["-F", "file=@\(file.path);type=image/png", url])
+            let withoutFile = try curl(["-F", "caption=hello", url])
+            #expect(uploaded == "201")
+            #expect(withoutFile == "422")
+            let entries = server.journal()
+            #expect(entries.first?.parts.first?.name == "file")
+            #expect(entries.last?.problem?.contains("part.file: required part is missing") == true)
+        }
+    }
+
+    @Test func rulesForABodyTheContractDoesNotCheckAreLoadErrors() throws {
+        let set = try TemporaryContractSet(contracts: ["a.json": #"""
+            {"name": "a", "request": {"method": "POST", "path": "/a", "multipart": [{"name": "f"}], "body": {"nullable": true},
+              "query": {"ids": {"array": "bracket"}}},
+             "responses": {"default": {"status": 200}}}
+            """#])
+        #expect(throws: ContractSetError.self) { try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures) }
+        do { _ = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures) } catch {
+            let messages = error.problems.map(\.description)
+            #expect(messages.contains { $0.hasSuffix(#"$.request.body.nullable: applies to a JSON body: add "json""#) })
+            #expect(messages.contains { $0.contains(#"$.request.query.ids.array: unknown array style "bracket" (did you mean "brackets"?"#) })
+        }
+    }
+
+    private func curl(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        process.waitUntilExit()
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+}
+
+/// A contract's own refusal: the API's 400 or 401 with its error body instead of mockapi's 422,
+/// still journaled as refused (with the violations in `Mockapi-Problem`).
+struct RefusalTests {
+    static let contract = #"""
+    {"name": "create_pet",
+     "request": {"method": "POST", "path": "/pets",
+       "headers": {"Authorization": {"prefix": "Bearer ", "refusal": "unauthorized"}},
+       "json": {"name": {"type": "string"}}},
+     "responses": {"default": {"status": 201, "body": {"id": 1}},
+                   "invalid": {"status": 400, "fixture": "bad.json"},
+                   "unauthorized": {"status": 401, "body": {"message": "no token"}, "headers": {"WWW-Authenticate": "Bearer"}}},
+     "refusal": "invalid"}
+    """#
+
+    @Test func aBrokenRequestGetsTheContractsOwnRefusalAndIsJournaledAsRefused() async throws {
+        let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract], fixtures: ["bad.json": #"{"error": "bad request"}"#])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let json = ["Content-Type": "application/json"]
+            let noToken = try RawHTTP.request(server.port, "POST", "/pets", headers: json, body: Data(#"{"name": "Rex"}"#.utf8))
+            #expect(noToken.status == 401)
+            #expect(noToken.text == #"{"message":"no token"}"#)
+            #expect(noToken.headers["www-authenticate"] == "Bearer")
+            let badBody = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                                              body: Data(#"{"name": 7}"#.utf8))
+            #expect(badBody.status == 400)
+            #expect(badBody.text == #"{"error": "bad request"}"#)
+            #expect(badBody.headers["mockapi-problem"] == "body.name: expected string, found int")
+            let good = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                                           body: Data(#"{"name": "Rex"}"#.utf8))
+            #expect(good.status == 201)
+            #expect(server.journal().map(\.problem) == ["header.Authorization: required header is missing", "body.name: expected string, found int", nil])
+            #expect(server.requests(violations: true).count == 2)
+        }
+    }
+
+    @Test func aRefusalNamingNoResponseIsALoadError() throws {
+        let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract.replacingOccurrences(of: #""refusal": "invalid""#, with: #""refusal": "invalidd""#)],
+                                           fixtures: ["bad.json": "{}"])
+        do {
+            _ = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
+            Issue.record("loaded")
+        } catch {
+            #expect(error.problems.map(\.description).contains { $0.hasSuffix(#"$.refusal: no response named "invalidd" (have: default, invalid, unauthorized)"#) })
+        }
+    }
+}
