@@ -15,30 +15,34 @@ extension OperationTranslator {
         let contents = contents(body["content"])
         let json = contents.first { Self.isJSON($0.type) }
         let multipart = contents.first { $0.type == "multipart/form-data" }
+        // An optional body (the document's default) may be left out; JSON or multipart, whichever the request sends.
+        draft.body.required = body["required"]?.bool == true
         if let json {
-            guard let schema = json.content["schema"] else {
-                warn("body unchecked", at: json.content, "the JSON request body has no schema; its keys are not checked")
-                return
+            if let schema = json.content["schema"], schema.isObject {
+                draft.json = jsonKeys(schema)   // nil: not an object body, not checked
+                draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema) != nil
+                draft.body.nullable = reader.resolve(schema)?.nullable == true
+            } else {
+                // No schema: any JSON object.
+                draft.json = []
+                draft.body.otherKeys = true
             }
-            guard let keys = jsonKeys(schema) else { return }
-            draft.json = keys
-            if let multipart {
-                warn("alternative body", at: multipart.content, "a multipart body is offered beside JSON; the contract takes the JSON one")
-            }
-        } else if let multipart {
-            guard let schema = multipart.content["schema"] else {
-                warn("body unchecked", at: multipart.content, "the multipart request body has no schema; its parts are not checked")
-                return
-            }
-            guard let parts = parts(schema, encoding: multipart.content["encoding"]) else { return }
-            draft.multipart = parts
-        } else if !contents.isEmpty {
-            warn("body unchecked", at: body, "request body \(contents.map(\.type).joined(separator: ", ")) is not checked (contracts check JSON and multipart bodies)")
-            return
         }
-        if body["required"]?.bool != true {
-            warn("optional body", at: body, "the request body is optional in the document; the contract requires one")
+        if let multipart {
+            if let schema = multipart.content["schema"], schema.isObject, let parts = parts(schema, encoding: multipart.content["encoding"]) {
+                draft.multipart = parts
+            } else if json == nil {
+                warn("body unchecked", at: multipart.content, "the multipart request body has no readable parts; its parts are not checked")
+            }
         }
+        let others = contents.filter { !Self.isJSON($0.type) && $0.type != "multipart/form-data" }
+        if !others.isEmpty {
+            let alternative = draft.json != nil || draft.multipart != nil
+            warn(alternative ? "alternative body" : "body unchecked", at: body,
+                 "request body \(others.map(\.type).joined(separator: ", ")) is not checked (contracts check JSON and multipart bodies)")
+        }
+        // Nothing checks the body, so it is not required either.
+        if draft.json == nil, draft.multipart == nil { draft.body = BodyRules() }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
@@ -46,19 +50,17 @@ extension OperationTranslator {
         return lower == "application/json" || lower.hasSuffix("+json")
     }
 
-    /// Top-level keys, or nil (with a warning) when the body is not an object with named properties.
+    /// Top-level keys: an object's named properties, the union of `oneOf` objects, or none (a free-form
+    /// map, or a body the contract cannot describe key by key, then with a warning) with other keys allowed.
     private mutating func jsonKeys(_ schema: DocumentNode) -> [ContractDraft.JSONKey]? {
-        guard let properties = reader.properties(of: schema) else {
-            warn("body unchecked", at: schema, "the JSON request body is not an object with named properties; its keys are not checked")
-            return nil
+        if let keys = reader.objectKeys(schema) { return keys }
+        if let union = reader.unionKeys(schema) {
+            warn("body loosened", at: schema, "the JSON request body is one of several objects; the contract takes the keys of any of them")
+            return union
         }
-        if reader.isFreeFormMap(schema) || reader.isMap(schema) {
-            warn("open object", at: schema, "the JSON request body admits keys it does not name (additionalProperties); its keys are not checked")
-            return nil
-        }
-        _ = properties
-        // readOnly keys are the server's (an id, a timestamp): a client does not send them.
-        return reader.objectKeys(schema) ?? []
+        if reader.properties(of: schema) != nil || reader.isFreeFormMap(schema) || reader.resolve(schema)?.type == "object" { return [] }
+        warn("body unchecked", at: schema, "the JSON request body is not an object with named properties; it is not checked")
+        return nil
     }
 
     private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> [ContractDraft.Part]? {

@@ -22,11 +22,13 @@ extension OperationTranslator {
             var query = ContractDraft.Query(name: name, required: parameter["required"]?.bool == true)
             if let schema = schema(of: parameter) {
                 if let items = reader.arrayItems(schema) {
-                    query.array = true
                     query.type = reader.queryType(items) ?? .string
                     query.enumValues = reader.queryEnum(items)
-                    if !bracketed {
-                        warn("array query form", at: parameter, "query parameter \"\(name)\" is an array: the contract expects it as \(name)[]=a&\(name)[]=b")
+                    query.arrayStyle = arrayStyle(parameter, bracketed: bracketed)
+                    if query.arrayStyle == nil {
+                        // Space- or pipe-separated in one value: checked as one text value.
+                        query.type = .string
+                        query.enumValues = nil
                     }
                 } else if let type = reader.queryType(schema) {
                     query.type = type
@@ -39,6 +41,19 @@ extension OperationTranslator {
             result.append(query)
         }
         return result
+    }
+
+    /// How an array query is sent: `name[]=a&name[]=b` for a bracketed name, `name=a&name=b` for
+    /// OpenAPI's default (form, exploded), `name=a,b` for `explode: false`; nil (with a warning) for
+    /// space- and pipe-delimited lists, which a contract cannot split.
+    private mutating func arrayStyle(_ parameter: DocumentNode, bracketed: Bool) -> ContractDraft.Query.ArrayStyle? {
+        if bracketed { return .brackets }
+        let style = parameter["style"]?.string ?? "form"
+        let explode = parameter["explode"]?.bool ?? (style == "form")
+        if explode { return .repeated }
+        if style == "form" { return .comma }
+        warn("array query form", at: parameter, "query parameter \"\(parameter["name"]?.string ?? "")\" is a \(style) list, which a contract cannot split; checked as one text value")
+        return nil
     }
 
     /// Header parameters (required as declared); cookies are not checked.

@@ -46,7 +46,8 @@ extension OperationTranslator {
                 if let body = example.body {
                     let file = "\(draft.folder)/\(draft.name)\(name == "default" ? "" : "_" + name).\(body.fileExtension)"
                     definition.fixture = file
-                    fixtures.append(ImportedSet.Fixture(path: file, bytes: literal(body, at: response)))
+                    definition.placeholders = !Self.readAsTemplate(body.bytes)
+                    fixtures.append(ImportedSet.Fixture(path: file, bytes: body.bytes))
                 }
                 draft.responses.append(definition)
             }
@@ -64,20 +65,15 @@ extension OperationTranslator {
         var fileExtension: String
     }
 
-    /// A body whose text would be read as a template (`{{item.name}}` in a document's example) is
-    /// kept as text: its braces are spaced apart, which the template reader leaves alone.
-    private mutating func literal(_ body: Body, at response: DocumentNode) -> [UInt8] {
-        let text = String(decoding: body.bytes, as: UTF8.self)
-        guard text.contains("{{") else { return body.bytes }
-        let readAsTemplate: Bool
+    /// Whether mockapi would read a body as a template (`{{item.name}}` in a document's example):
+    /// such a response says `"placeholders": false`, so its text is served as written.
+    static func readAsTemplate(_ bytes: [UInt8]) -> Bool {
+        guard bytes.contains(UInt8(ascii: "{")), String(decoding: bytes, as: UTF8.self).contains("{{") else { return false }
         do throws(ResponseTemplate.UnknownPlaceholder) {
-            readAsTemplate = try ResponseTemplate.parse(body.bytes, escaping: .json) != nil
+            return try ResponseTemplate.parse(bytes, escaping: .json) != nil
         } catch {
-            readAsTemplate = true
+            return true
         }
-        guard readAsTemplate else { return body.bytes }
-        warn("template braces", at: response, "the example has \"{{…}}\" text, which mockapi would read as a placeholder; written as \"{{ … }}\"")
-        return Array(text.replacingOccurrences(of: "{{", with: "{{ ").replacingOccurrences(of: "}}", with: " }}").utf8)
     }
 
     /// The response's named examples, else its single example, else one made up from its schema;

@@ -53,7 +53,19 @@ struct OperationTranslator {
         draft.headers = headers + securityHeaders(except: headers)
         translateBody(into: &draft)
         let fixtures = try translateResponses(into: &draft)
+        setRefusals(of: &draft)
         return (draft, fixtures)
+    }
+
+    /// A request that breaks the contract gets the document's own answer for it: its 400 (or 422)
+    /// response; one without the security header its 401.
+    private func setRefusals(of draft: inout ContractDraft) {
+        let responses = draft.responses
+        let byStatus = { (status: Int) in responses.first { $0.status == status }?.name }
+        draft.refusal = byStatus(400) ?? byStatus(422)
+        if let unauthorized = byStatus(401), let last = draft.headers.indices.last, securityHeaders(except: []).first?.name == draft.headers[last].name {
+            draft.headers[last].refusal = unauthorized
+        }
     }
 
     /// `/files?beta=true` → (`/files`, [beta: true]); a `#fragment` is no part of a request path and is dropped.

@@ -69,11 +69,19 @@ struct SchemaReader {
 
     /// Whether an object schema also admits keys it does not name: unless `additionalProperties: false`
     /// (JSON Schema's default is open), through `allOf` parts too.
-    func admitsOtherKeys(_ schema: DocumentNode, depth: Int = 0) -> Bool {
+    func admitsOtherKeys(_ schema: DocumentNode) -> Bool {
+        var seen: Set<String> = []
+        return admitsOtherKeys(schema, depth: 0, seen: &seen)
+    }
+
+    /// `seen`: `allOf` parts already asked (schemas whose `allOf` names the next one twice would take 2^depth steps).
+    private func admitsOtherKeys(_ schema: DocumentNode, depth: Int, seen: inout Set<String>) -> Bool {
+        if let name = referenceName(schema), !seen.insert(name).inserted { return true }
         guard depth < 16, let view = resolve(schema) else { return true }
         if case .forbidden? = view.additionalProperties { return false }
         if view.node["unevaluatedProperties"]?.bool == false { return false }
-        return view.allOf.allSatisfy { admitsOtherKeys($0, depth: depth + 1) }
+        for part in view.allOf where !admitsOtherKeys(part, depth: depth + 1, seen: &seen) { return false }
+        return true
     }
 
     /// Whether an object is a free-form map: no named properties, other keys allowed.
