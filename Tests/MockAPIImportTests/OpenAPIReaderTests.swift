@@ -99,7 +99,11 @@ struct OpenAPIReaderTests {
                 get:
                   operationId: fileMeta
                   responses: {'204': {description: none}}
+            security: [{basic: []}, {bearer: []}]
             components:
+              securitySchemes:
+                basic: {type: http, scheme: basic}
+                bearer: {type: http, scheme: bearer}
               requestBodies:
                 Oops:
                   description: a response written under requestBodies
@@ -113,6 +117,8 @@ struct OpenAPIReaderTests {
         #expect(try JSONParser.parse(counter.responses[0].body) == ["value": 6, "ratio": .double(0.5), "state": "on"])
         #expect(try JSONParser.parse(counter.responses[1].body) == ["error": "oops"])
         #expect(set.contract("file_meta")?.request.path.text == "/files/{id}")
+        // Two alternatives that both send Authorization: it is required, with either prefix.
+        #expect(counter.request.headers.map { "\($0.name) \($0.prefixes)" } == [#"Authorization ["Basic ", "Bearer "]"#])
         #expect(imported.skipped == 0)
         #expect(imported.warnings.contains { $0.contains("is beyond Int64; clamped") })
         #expect(imported.warnings.contains(##"quirks.yaml: GET /files/{id}#meta: #/paths/~1files~1{id}#meta: the path's fragment "#meta" is not sent in a request; left out"##))

@@ -2,9 +2,11 @@ import Foundation
 import MockAPICore
 
 extension OperationTranslator {
-    /// A JSON object body becomes `json` keys, a multipart/form-data one `multipart` parts;
-    /// other bodies are not checked. A body the contract cannot describe key by key (a free-form
-    /// map, an array, a `oneOf`) is imported unchecked, with a warning.
+    /// A JSON object body becomes `json` keys (other keys allowed unless the schema says
+    /// `additionalProperties: false`), a multipart/form-data one `multipart` parts, both when the
+    /// document offers both; `required` and `nullable` as the document says. Other media types are
+    /// not checked, and neither is a body the contract cannot describe key by key (an array, a
+    /// string, a repeated part): each with a warning.
     mutating func translateBody(into draft: inout ContractDraft) {
         guard let written = operation["requestBody"] else { return }
         guard let body = document.resolve(written) else { return }   // the document warned
@@ -70,10 +72,9 @@ extension OperationTranslator {
         }
         var result: [ContractDraft.Part] = []
         for property in properties {
-            if let items = reader.arrayItems(property.schema) {
+            if reader.arrayItems(property.schema) != nil {
                 // The same part sent several times: a contract names each part once.
                 warn("repeated part", at: property.schema, "multipart part \"\(property.name)\" is an array (the same part sent several times); the parts are not checked")
-                _ = items
                 return nil
             }
             let isFile = reader.isFile(property.schema)

@@ -76,22 +76,40 @@ extension OperationTranslator {
         return result
     }
 
-    /// The header a single security scheme puts on every request (`Authorization: Bearer …`, an API key).
-    /// Alternatives (`security: [a, b]`) and optional security (`{}`) add nothing: any one may be sent.
+    /// The header security puts on every request (`Authorization: Bearer …`, an API key). With
+    /// alternatives (`security: [basic, bearer]`) it is required only when every alternative sends
+    /// the same header, with any of their prefixes; optional security (`{}`) adds nothing.
     func securityHeaders(except declared: [ContractDraft.Header]) -> [ContractDraft.Header] {
         let requirements = (operation["security"] ?? document.root["security"])?.elements ?? []
-        guard requirements.count == 1, let requirement = requirements.first?.members, requirement.count == 1,
-              let schemes = document.root["components"]?["securitySchemes"], let named = schemes[requirement[0].key],
-              let scheme = document.resolve(named) else { return [] }
+        var name: String?
+        var prefixes: [String] = []
+        var anyValue = false
+        for requirement in requirements {
+            let schemes = requirement.members
+            guard schemes.count == 1, let header = securityHeader(named: schemes[0].key) else { return [] }
+            guard name == nil || name?.lowercased() == header.name.lowercased() else { return [] }
+            name = header.name
+            if let prefix = header.prefixes.first {
+                if !prefixes.contains(prefix) { prefixes.append(prefix) }
+            } else {
+                anyValue = true   // an API key: any value
+            }
+        }
+        if anyValue { prefixes = [] }
+        guard let name, !declared.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return [] }
+        return [ContractDraft.Header(name: name, prefixes: prefixes)]
+    }
+
+    /// The header one security scheme sends; nil for a cookie, a query key or an unknown scheme.
+    private func securityHeader(named reference: String) -> ContractDraft.Header? {
+        guard let named = document.root["components"]?["securitySchemes"]?[reference], let scheme = document.resolve(named) else { return nil }
         let kind = scheme["scheme"]?.string?.lowercased()
-        let header: ContractDraft.Header? = switch scheme["type"]?.string {
+        return switch scheme["type"]?.string {
         case "apiKey" where scheme["in"]?.string == "header": scheme["name"]?.string.map { ContractDraft.Header(name: $0) }
         case "http" where kind == "bearer": ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
         case "http" where kind == "basic": ContractDraft.Header(name: "Authorization", prefix: "Basic ")
         case "oauth2", "openIdConnect": ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
         default: nil
         }
-        guard let header, !declared.contains(where: { $0.name.lowercased() == header.name.lowercased() }) else { return [] }
-        return [header]
     }
 }
