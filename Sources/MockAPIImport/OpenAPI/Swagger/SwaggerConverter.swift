@@ -3,7 +3,8 @@ import MockAPICore
 /// A Swagger 2.0 document rewritten as the OpenAPI 3.0 document that says the same, so one
 /// importer reads both. What moves:
 ///
-/// - `basePath` is prefixed to every path; `definitions`, top-level `parameters` and `responses`
+/// - `host` and `basePath` become `servers` (as OpenAPI 3 says them; like a 3.x server URL's path,
+///   not part of a contract's path, so a client's base URL carries it); `definitions`, top-level `parameters` and `responses`
 ///   and `securityDefinitions` go under `components`, and every local `$ref` follows them;
 /// - an `in: body` parameter becomes a request body of each `consumes` type; `in: formData` ones
 ///   become a multipart (a `type: file` among them, or `multipart/form-data` consumed) or
@@ -20,11 +21,16 @@ enum SwaggerConverter {
         out["info"] = root["info"] ?? .object(JSONObject([("title", .string("")), ("version", .string(""))]))
         if let security = root["security"] { out["security"] = security }
         if let tags = root["tags"] { out["tags"] = tags }
+        let base = root["basePath"]?.stringValue ?? ""
+        if let host = root["host"]?.stringValue ?? (base.isEmpty ? nil : "") {
+            let scheme = root["schemes"].flatMap(Context.strings)?.first ?? "https"
+            out["servers"] = .array([.object(JSONObject([("url", .string((host.isEmpty ? "" : "\(scheme)://\(host)") + base))]))])
+        }
 
         var paths = JSONObject()
         for (key, item) in root["paths"]?.objectValue?.members ?? [] {
             guard case .object(let pathItem) = item else { continue }
-            paths[context.basePath + key] = .object(context.pathItem(pathItem))
+            paths[key] = .object(context.pathItem(pathItem))
         }
         out["paths"] = .object(paths)
 
@@ -102,14 +108,11 @@ enum SwaggerConverter {
     /// The document-wide settings an operation reads.
     struct Context {
         let root: JSONObject
-        let basePath: String
         let consumes: [String]
         let produces: [String]
 
         init(root: JSONObject) {
             self.root = root
-            let base = root["basePath"]?.stringValue ?? ""
-            basePath = base == "/" ? "" : (base.hasSuffix("/") ? String(base.dropLast()) : base)
             consumes = Self.strings(root["consumes"]) ?? ["application/json"]
             produces = Self.strings(root["produces"]) ?? ["application/json"]
         }
