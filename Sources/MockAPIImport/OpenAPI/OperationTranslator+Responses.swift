@@ -15,7 +15,12 @@ extension OperationTranslator {
             } else if code.count == 3, let digit = code.first?.wholeNumberValue, (1...5).contains(digit), code.hasSuffix("XX") || code.hasSuffix("xx") {
                 outcomes.append((digit * 100, response))
             } else if code == "default" {
-                if written.count == 1 { outcomes.append((200, response)) } else {
+                if written.count == 1 {
+                    outcomes.append((200, response))
+                } else if !securityHeaders(except: []).isEmpty, !written.contains(where: { $0.key == "401" }) {
+                    // The document's answer for any other status is its answer to a request without credentials.
+                    outcomes.append((401, response))
+                } else {
                     warn("default response", at: node, "response \"default\" (any other status) has no status of its own; left out")
                 }
             } else {
