@@ -22,7 +22,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -62,9 +61,7 @@ let package = Package(
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerifyClientKit"]),
         // `mockapi import` and `mockapi export`: contracts from OpenAPI documents and HAR captures, and back to OpenAPI.
         .target(name: "MockAPIImport", dependencies: [
-            "MockAPICore",
-            .product(name: "OpenAPIKit", package: "OpenAPIKit"), .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
-            .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"), .product(name: "Yams", package: "Yams"),
+            "MockAPICore", .product(name: "Yams", package: "Yams"),
         ]),
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),

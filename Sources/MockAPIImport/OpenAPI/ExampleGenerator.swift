@@ -1,12 +1,12 @@
 import MockAPICore
-import OpenAPIKit
 
-/// A response body made up from a schema when the document gives no example.
+/// A body made up from a schema when the document gives no example, valid against that schema.
 ///
 /// Deterministic, so re-importing gives the same fixtures: the schema's own example, default
-/// or first enum value when it has one, otherwise `"string"`, `1`, `1.5`, `true`, one array
-/// element, and every property of an object. Recursion through `$ref`s stops at the second
-/// visit (the property is left out, an array is empty).
+/// or first enum value when it has one, otherwise `"string"` (or a value of its `format`, at
+/// its `minLength`/`maxLength`), a number within its bounds, `true`, `minItems` elements (at
+/// least one), every property of an object, `allOf` parts merged into one value. Recursion
+/// through `$ref`s stops at the second visit (the property is left out, an array is empty).
 ///
 /// Bounded, so a small document cannot make a huge fixture (11 schemas whose 12 properties each
 /// `$ref` the next are 12¹⁰ values): at most `maxValues` values, `maxTextBytes` of keys and
@@ -20,9 +20,13 @@ struct ExampleGenerator {
     let reader: SchemaReader
     /// Leave out `writeOnly` properties (responses) or `readOnly` ones (requests).
     var forResponse = true
+    /// Serve a schema's own `example` where it has one (off: every value made up, as the oracle tests check).
+    var usesSchemaExamples = true
 
     /// Why the example is not whole, naming the schema (a JSON pointer) where it was cut; nil when whole.
     private(set) var cut: String?
+    /// Bounds that could not be kept exactly (beyond Int64), one line each.
+    private(set) var notes: [String] = []
     private var values = 0
     private var textBytes = 0
 
@@ -31,12 +35,12 @@ struct ExampleGenerator {
         self.forResponse = forResponse
     }
 
-    mutating func example(for schema: JSONSchema) -> JSONValue {
+    mutating func example(for schema: DocumentNode) -> JSONValue {
         value(for: schema, visiting: [], depth: 0, within: reader.referenceName(schema) ?? "the inline schema") ?? .null
     }
 
     /// `within`: the innermost `$ref` on the way here, to name where a cut happened.
-    private mutating func value(for schema: JSONSchema, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+    private mutating func value(for schema: DocumentNode, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
         var visiting = visiting
         var within = within
         if let name = reader.referenceName(schema) {
@@ -47,44 +51,167 @@ struct ExampleGenerator {
         guard values < Self.maxValues, textBytes < Self.maxTextBytes else {
             return stop("it reached \(Self.maxValues) values or \(Self.maxTextBytes) bytes of text", at: within)
         }
-        guard let resolved = reader.resolve(schema) else { return .null }
-        if let example = resolved.examples.first ?? schema.examples.first { return counted(JSONValue(example)) }
-        if let fallback = resolved.defaultValue ?? resolved.allowedValues?.first { return counted(JSONValue(fallback)) }
+        guard let view = reader.resolve(schema) else { return .null }
+        // A schema's own example of another type (`example: "1644009612"` for an integer) is not served.
+        if usesSchemaExamples, let example = view.example, Self.fits(example, view) { return counted(example) }
+        if let fallback = view.defaultValue ?? view.enumValues?.first(where: { $0 != .null }) ?? view.enumValues?.first { return counted(fallback) }
         values += 1
-        switch resolved.value {
-        case .null: return .null
-        case .boolean: return .bool(true)
-        case .integer(_, let integer):
-            return .int(integer.minimum.map { max($0.value, 1) } ?? 1)
-        case .number(_, let number):
-            return .double(number.minimum.map { max($0.value, 1.5) } ?? 1.5)
-        case .string(let core, _): return counted(.string(Self.string(format: core.format.rawValue)), alreadyCounted: true)
-        case .array(_, let array):
-            guard let items = array.items, let element = value(for: items, visiting: visiting, depth: depth + 1, within: within) else { return .array([]) }
-            return .array([element])
-        case .object, .all:
-            guard let properties = reader.properties(of: resolved) else {
-                if case .all(let parts, _) = resolved.value, let first = parts.first {
-                    return value(for: first, visiting: visiting, depth: depth + 1, within: within)
-                }
-                return .object(JSONObject())
-            }
-            var object = JSONObject()
-            for property in properties {
-                let resolvedProperty = reader.resolve(property.schema)
-                if forResponse ? resolvedProperty?.writeOnly == true : resolvedProperty?.readOnly == true { continue }
-                if let element = value(for: property.schema, visiting: visiting, depth: depth + 1, within: within) {
-                    object[property.name] = element
-                    textBytes += property.name.utf8.count
-                }
-            }
-            return .object(object)
-        case .one(let options, _), .any(let options, _):
-            return options.first.flatMap { value(for: $0, visiting: visiting, depth: depth + 1, within: within) } ?? .null
-        case .not, .reference, .fragment:
-            return .null
+        if !view.allOf.isEmpty || (view.type == nil && !(view.oneOf + view.anyOf).isEmpty) {
+            return combined(view, visiting: visiting, depth: depth, within: within)
+        }
+        // A type with `oneOf` constants (`type: integer, oneOf: [{const: 8}, …]`): the first option says which values.
+        if view.allOf.isEmpty, !view.hasProperties, let option = (view.oneOf + view.anyOf).first,
+           let chosen = value(for: option, visiting: visiting, depth: depth + 1, within: within) {
+            return chosen
+        }
+        // `type: [object, "null", array]`: the first named type.
+        switch view.type ?? view.types.first {
+        case "null": return .null
+        case "boolean": return .bool(true)
+        case "integer": return integer(view)
+        case "number": return number(view)
+        case "string", "file": return counted(.string(Self.string(view)), alreadyCounted: true)
+        case "array":
+            guard let items = view.items else { return .array(Array(repeating: .string("string"), count: max(view.minItems ?? 0, 0).clamped(to: 0...10))) }
+            guard let element = value(for: items, visiting: visiting, depth: depth + 1, within: within) else { return .array([]) }
+            var count = max(1, view.minItems ?? 1)
+            if let most = view.maxItems { count = min(count, most) }
+            // Distinct elements are not made up: `uniqueItems` with several required is left at one.
+            if view.node["uniqueItems"]?.bool == true { count = min(count, 1) }
+            return .array(Array(repeating: element, count: min(count, 10)))
+        case "object":
+            return object(view, schema: schema, visiting: visiting, depth: depth, within: within)
+        default:
+            if view.hasProperties { return object(view, schema: schema, visiting: visiting, depth: depth, within: within) }
+            return .string("string")
         }
     }
+
+    /// `allOf` parts merged into one value (objects' keys together, else the first part that makes a value);
+    /// `oneOf`/`anyOf` without a type: the first option.
+    private mutating func combined(_ view: SchemaView, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+        var merged: JSONObject?
+        var scalar: JSONValue?
+        var parts = view.allOf
+        if view.hasProperties || view.type == "object" { parts.insert(view.node, at: 0) }
+        for part in parts {
+            let produced: JSONValue?
+            if part.pointer == view.node.pointer, part.file == view.node.file {
+                produced = object(view, schema: part, visiting: visiting, depth: depth, within: within)
+            } else {
+                produced = value(for: part, visiting: visiting, depth: depth + 1, within: within)
+            }
+            switch produced {
+            case .object(let object)?:
+                var into = merged ?? JSONObject()
+                for (key, member) in object.members where into[key] == nil { into[key] = member }
+                merged = into
+            case .some(let other) where other != .null && scalar == nil:
+                scalar = other
+            default: continue
+            }
+        }
+        if let option = (view.oneOf + view.anyOf).first, merged == nil, scalar == nil {
+            return value(for: option, visiting: visiting, depth: depth + 1, within: within)
+        }
+        if let merged { return .object(merged) }
+        return scalar ?? (view.nullable ? .null : .object(JSONObject()))
+    }
+
+    private mutating func object(_ view: SchemaView, schema: DocumentNode, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+        var object = JSONObject()
+        let required = view.required
+        for (name, property) in view.properties {
+            let propertyView = reader.resolve(property)
+            if forResponse ? propertyView?.writeOnly == true : propertyView?.readOnly == true, !required.contains(name) { continue }
+            if let element = value(for: property, visiting: visiting, depth: depth + 1, within: within) {
+                object[name] = element
+                textBytes += name.utf8.count
+            } else if required.contains(name) {
+                // Recursion or a bound stopped here, but the key is required: a value of its type, not followed further.
+                object[name] = shallow(propertyView)
+            }
+        }
+        // A required name the schema does not declare (`required: [id]` beside `Id`) is present too.
+        for name in view.required.sorted() where object[name] == nil && !view.properties.contains(where: { $0.name == name }) {
+            object[name] = .string("string")
+        }
+        // A map with no named keys but a minimum number of them gets that many.
+        if object.isEmpty, let least = view.minProperties, least > 0, case .schema(let other)? = view.additionalProperties {
+            for index in 0..<min(least, 10) {
+                if let element = value(for: other, visiting: visiting, depth: depth + 1, within: within) { object["key\(index)"] = element }
+            }
+        }
+        return .object(object)
+    }
+
+    /// Whether a value is of the schema's named type (a schema naming none takes anything).
+    private static func fits(_ value: JSONValue, _ view: SchemaView) -> Bool {
+        guard !view.types.isEmpty else { return true }
+        if value == .null { return view.nullable }
+        return view.types.contains { type in
+            switch (type, value) {
+            case ("string", .string), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
+                 ("object", .object), ("array", .array), ("file", _): true
+            case ("integer", .double(let number)): number.rounded() == number
+            default: false
+            }
+        }
+    }
+
+    /// A value of the schema's type without following anything inside it.
+    private mutating func shallow(_ view: SchemaView?) -> JSONValue {
+        guard let view else { return .null }
+        if let example = (usesSchemaExamples ? view.example : nil) ?? view.defaultValue ?? view.enumValues?.first { return example }
+        switch view.type {
+        case "string": return .string(Self.string(view))
+        case "integer": return integer(view)
+        case "number": return number(view)
+        case "boolean": return .bool(true)
+        case "array": return .array([])
+        case "null": return .null
+        default: return .object(JSONObject())
+        }
+    }
+
+    private mutating func integer(_ view: SchemaView) -> JSONValue {
+        var low = view.minimum.map { $0.exclusive ? ($0.value + 1).rounded(.down) : $0.value.rounded(.up) }
+        var high = view.maximum.map { $0.exclusive ? ($0.value - 1).rounded(.up) : $0.value.rounded(.down) }
+        low = clamp(low, view)
+        high = clamp(high, view)
+        var chosen = max(low ?? 1, 1)
+        if let high, chosen > high { chosen = max(low ?? high, high) }
+        if let step = view.multipleOf, step.rounded() == step, step >= 1 {
+            let up = (chosen / step).rounded(.up) * step
+            chosen = high.map { up <= $0 } ?? true ? up : (chosen / step).rounded(.down) * step
+        }
+        // 2⁶³ is Int.max + 1 as a Double: the end of Int64 is Int.max.
+        return .int(chosen >= Self.int64End ? Int.max : chosen <= -Self.int64End ? Int.min : Int(chosen))
+    }
+
+    private mutating func number(_ view: SchemaView) -> JSONValue {
+        let low = view.minimum, high = view.maximum
+        var chosen = 1.5
+        if let low, chosen < low.value || (low.exclusive && chosen == low.value) { chosen = low.value + (low.exclusive ? 0.5 : 0) }
+        if let high, chosen > high.value || (high.exclusive && chosen == high.value) {
+            chosen = low.map { ($0.value + high.value) / 2 } ?? high.value - (high.exclusive ? 0.5 : 0)
+        }
+        if let step = view.multipleOf {
+            let rounded = (chosen / step).rounded(.up) * step
+            chosen = high.map { rounded <= $0.value } ?? true ? rounded : (chosen / step).rounded(.down) * step
+        }
+        return .double(chosen)
+    }
+
+    /// A bound beyond Int64 (`maximum: 18446744073709551615`) is kept at Int64's end, with a note.
+    private mutating func clamp(_ bound: Double?, _ view: SchemaView) -> Double? {
+        guard let bound, abs(bound) > Self.int64End else { return bound }
+        let note = "\(reader.document.location(view.node)): bound \(bound) is beyond Int64; clamped"
+        if !notes.contains(note) { notes.append(note) }
+        return bound > 0 ? Self.int64End : -Self.int64End
+    }
+
+    private static let int64End = 9_223_372_036_854_775_808.0
 
     private mutating func stop(_ reason: String, at schema: String) -> JSONValue? {
         if cut == nil { cut = "\(reason) in \(schema); the rest is left out" }
@@ -111,18 +238,40 @@ struct ExampleGenerator {
         return value
     }
 
-    private static func string(format: String) -> String {
+    /// A value of the string's format, padded or cut to its length bounds.
+    private static func string(_ view: SchemaView) -> String {
+        if let pattern = view.pattern, let matching = PatternExample.string(matching: pattern, atLeast: view.minLength ?? 0),
+           matching.count <= view.maxLength ?? Int.max {
+            return matching
+        }
+        var text = string(format: view.format ?? "")
+        if let least = view.minLength, text.count < least { text += String(repeating: "x", count: min(least, 100_000) - text.count) }
+        if let most = view.maxLength, text.count > most { text = String(text.prefix(most)) }
+        return text
+    }
+
+    static func string(format: String) -> String {
         switch format {
         case "date": "2024-01-01"
         case "date-time": "2024-01-01T00:00:00Z"
         case "time": "00:00:00Z"
-        case "email": "user@example.com"
+        case "duration": "P1D"
+        case "email", "idn-email": "user@example.com"
         case "uuid": "00000000-0000-0000-0000-000000000001"
         case "uri", "url", "iri": "https://example.com"
-        case "hostname": "example.com"
+        case "uri-reference", "iri-reference": "/example"
+        case "hostname", "idn-hostname": "example.com"
         case "ipv4": "192.0.2.1"
         case "ipv6": "2001:db8::1"
+        case "byte": "c3RyaW5n"
+        case "int32", "int64": "1"
+        case "regex": ".*"
+        case "json-pointer": "/example"
         default: "string"
         }
     }
+}
+
+private extension Comparable {
+    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

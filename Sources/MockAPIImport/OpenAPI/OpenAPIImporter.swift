@@ -1,66 +1,138 @@
 import Foundation
 import MockAPICore
-import OpenAPIKit
 
-/// `mockapi import openapi`: one contract per operation of an OpenAPI 3.0/3.1/3.2 document.
+/// `mockapi import openapi`: one contract per operation of an OpenAPI 3.0/3.1/3.2 document or a
+/// Swagger 2.0 one (converted on import), in one file or split across files by `$ref`s.
 ///
-/// An operation the contract format cannot express (a path segment mixing text and a parameter,
-/// a deepObject query, a non-object JSON body, repeated file parts, TRACE) is left out with a
-/// warning rather than imported wrong; a detail it can only loosen (a cookie, a form-encoded
-/// body) is imported with a warning.
+/// No one part fails the whole document: an operation the contract format cannot express (a
+/// deepObject query, TRACE) is left out, and a detail it can only loosen (a cookie, a form-encoded
+/// body, a `$ref` that cannot be followed) is imported loosened; each with a warning naming the
+/// JSON pointer. The last warning counts them by reason. Only an entry file that cannot be read,
+/// or is not OpenAPI at all, is an error.
 public struct OpenAPIImporter {
     public init() {}
 
+    static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
+
     public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
-        if let exported = try Self.exportedSet(url) { return exported }
-        let document = try OpenAPIDocumentLoader.load(url)
-        return importDocument(document, file: url.lastPathComponent)
+        let document = try Self.open(url)
+        // A document `mockapi export openapi` wrote carries its contracts as they were: read those.
+        if let exported = ExportedSetReader.read(document.root.value, file: url.lastPathComponent) { return exported }
+        let imported = importDocument(document, file: url.lastPathComponent)
+        // Every operation left out: say why the first one was, as an error.
+        if imported.contracts.isEmpty, imported.skipped > 0, let first = imported.warnings.first {
+            throw ImportError("\(url.path): no operation could be imported; \(first.drop { $0 != ":" }.dropFirst(2))")
+        }
+        return imported
     }
 
-    func importDocument(_ document: OpenAPI.Document, file: String) -> ImportedSet {
+    /// The entry file as an OpenAPI 3 document: checked for its version, a Swagger 2.0 one converted.
+    static func open(_ url: URL) throws(ImportError) -> OpenAPIDocument {
+        let document = try OpenAPIDocument(entry: url)
+        let file = url.path
+        guard document.root.isObject else {
+            throw ImportError("\(file): not an OpenAPI document (the top level is not a mapping with an \"openapi\" key)")
+        }
+        if let swagger = document.root["swagger"] {
+            guard swagger.string == "2.0" else { throw ImportError("\(file): #/swagger: version \(swagger.value.serialized) is not supported (2.0, 3.0, 3.1 and 3.2 are)") }
+            return OpenAPIDocument(converted: SwaggerConverter.convert(document.root.value), from: url)
+        }
+        guard let version = document.root["openapi"]?.string ?? document.root["openapi"]?.number.map({ "\($0)" }) else {
+            throw ImportError("\(file): #: missing key \"openapi\" (is this an OpenAPI 3 document?)")
+        }
+        guard version.hasPrefix("3.") else {
+            throw ImportError("\(file): #/openapi: version \"\(version)\" is not supported (2.0, 3.0, 3.1 and 3.2 are)")
+        }
+        return document
+    }
+
+    func importDocument(_ document: OpenAPIDocument, file: String) -> ImportedSet {
         var result = ImportedSet()
         var names: Set<String> = []
-        let reader = SchemaReader(components: document.components)
-        for (path, item) in document.paths {
-            guard let pathItem = try? document.components.lookup(item) else {
-                result.warnings.append("\(file): \(path.rawValue): path item reference cannot be resolved; skipped")
+        var tally = ImportTally()
+        var routes = RouteClaims()
+        for (pathKey, written) in document.root["paths"]?.members ?? [] {
+            guard let pathItem = document.resolve(written) else {
+                tally.skip("unresolvable path item")
                 result.skipped += 1
                 continue
             }
-            for endpoint in pathItem.endpoints {
-                var translator = OperationTranslator(document: document, reader: reader, path: path, pathItem: pathItem,
-                                                     method: endpoint.method, operation: endpoint.operation)
-                let location = "\(file): \(endpoint.method.rawValue.uppercased()) \(path.rawValue)"
+            for method in Self.methods {
+                guard let writtenOperation = pathItem[method], let operation = document.resolve(writtenOperation) else { continue }
+                var translator = OperationTranslator(document: document, pathKey: pathKey, pathItem: pathItem, method: method, operation: operation)
+                let prefix = "\(file): \(method.uppercased()) \(pathKey): "
                 do {
                     let (draft, fixtures) = try translator.translate(names: &names)
+                    try routes.claim(draft)
                     result.contracts.append(draft)
                     result.fixtures += fixtures
-                    result.warnings += translator.warnings.map { "\(location): \($0)" }
                 } catch {
-                    result.warnings += translator.warnings.map { "\(location): \($0)" }
-                    result.warnings.append("\(location): \(error.reason); operation skipped")
+                    translator.warn(error.reason, at: operation, "\(error.message); operation skipped")
+                    tally.skip(error.reason)
                     result.skipped += 1
+                }
+                for warning in translator.warnings {
+                    tally.warn(warning.reason)
+                    result.warnings.append("\(prefix)\(warning.location): \(warning.message)")
                 }
             }
         }
+        for warning in document.warnings {
+            tally.warn("unresolvable $ref")
+            result.warnings.append("\(file): \(warning)")
+        }
+        if let summary = tally.summary { result.warnings.append("\(file): \(summary)") }
         return result
     }
 }
 
-extension OpenAPIImporter {
-    /// A document `mockapi export openapi` wrote carries its contracts as they were: read those.
-    static func exportedSet(_ url: URL) throws(ImportError) -> ImportedSet? {
-        let data = try InputFile.read(url, maxBytes: OpenAPIDocumentLoader.maxDocumentBytes, bound: "100 MB")
-        let bytes = [UInt8](data)
-        guard bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
-              data.range(of: Data("\"\(OpenAPIExporter.setExtension)\"".utf8)) != nil,
-              let document = try? JSONParser.parse(bytes) else { return nil }
-        return ExportedSetReader.read(document, file: url.lastPathComponent)
+/// Skipped operations and warnings counted by reason, for the import's last warning line.
+struct ImportTally {
+    private(set) var skipped: [String: Int] = [:]
+    private(set) var warnings: [String: Int] = [:]
+
+    mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+    mutating func warn(_ reason: String) { warnings[reason, default: 0] += 1 }
+
+    /// `2 operations skipped (1 deepObject query, 1 method); 5 warnings (3 cookie, 2 optional body)`; nil when nothing to say.
+    var summary: String? {
+        let skips = skipped.values.reduce(0, +)
+        // A skip is also one of the warnings; count the rest.
+        var others = warnings
+        for (reason, count) in skipped { others[reason] = (others[reason] ?? 0) - count }
+        others = others.filter { $0.value > 0 }
+        let rest = others.values.reduce(0, +)
+        guard skips + rest > 0 else { return nil }
+        func list(_ counts: [String: Int]) -> String {
+            counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        if skips > 0 { parts.append("\(skips) operation\(skips == 1 ? "" : "s") skipped (\(list(skipped)))") }
+        if rest > 0 { parts.append("\(rest) warning\(rest == 1 ? "" : "s") (\(list(others)))") }
+        return "in all, " + parts.joined(separator: "; ")
     }
 }
 
-/// Why an operation cannot become a contract.
-struct Unexpressible: Error {
-    var reason: String
-    init(_ reason: String) { self.reason = reason }
+/// Method and path templates already taken, so two operations that would answer the same
+/// requests (`/files/{id}` and `/files/{name}`, or `/files` beside `/files?beta=true`) do not
+/// make a set that refuses to load: the later one is skipped. Contracts may share a route only
+/// when each has a `match` of its own.
+struct RouteClaims {
+    private var taken: [String: (name: String, matches: [RequestMatch?])] = [:]
+
+    mutating func claim(_ draft: ContractDraft) throws(Unexpressible) {
+        // Parameters of any name take the same segments; an `int` one and a text one are told apart.
+        let shape = draft.path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            segment.hasPrefix("{") ? (segment.hasSuffix(":int}") ? "{:int}" : "{}") : String(segment)
+        }
+        let key = "\(draft.method.rawValue) \(shape.joined(separator: "/"))"
+        guard let existing = taken[key] else {
+            taken[key] = (draft.name, [draft.match])
+            return
+        }
+        guard draft.match != nil, !existing.matches.contains(where: { $0 == nil || $0 == draft.match }) else {
+            throw Unexpressible("same route", "\(draft.method.rawValue) \(draft.path) answers the same requests as contract \"\(existing.name)\" (contracts share a path only when each has a match)")
+        }
+        taken[key]?.matches.append(draft.match)
+    }
 }

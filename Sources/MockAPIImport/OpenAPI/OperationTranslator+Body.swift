@@ -1,38 +1,50 @@
+import Foundation
 import MockAPICore
-import OpenAPIKit
 
 extension OperationTranslator {
-    /// A JSON object body becomes `json` keys, a multipart/form-data one `multipart` parts;
-    /// other bodies are not checked.
-    mutating func translateBody(into draft: inout ContractDraft) throws(Unexpressible) {
-        guard let either = operation.requestBody else { return }
-        guard let body = try? components.lookup(either) else { throw Unexpressible("the request body reference cannot be resolved") }
+    /// A JSON object body becomes `json` keys (other keys allowed unless the schema says
+    /// `additionalProperties: false`), a multipart/form-data one `multipart` parts, both when the
+    /// document offers both; `required` and `nullable` as the document says. Other media types are
+    /// not checked, and neither is a body the contract cannot describe key by key (an array, a
+    /// string, a repeated part): each with a warning.
+    mutating func translateBody(into draft: inout ContractDraft) {
+        guard let written = operation["requestBody"] else { return }
+        guard let body = document.resolve(written) else { return }   // the document warned
         if draft.method == .GET || draft.method == .HEAD {
-            warnings.append("a \(draft.method.rawValue) request body is not checked (contracts give GET no body)")
+            warn("GET body", at: written, "a \(draft.method.rawValue) request body is not checked (contracts give GET no body)")
             return
         }
-        let contents = contents(body.content)
+        let contents = contents(body["content"])
         let json = contents.first { Self.isJSON($0.type) }
         let multipart = contents.first { $0.type == "multipart/form-data" }
+        // An optional body (the document's default) may be left out; JSON or multipart, whichever the request sends.
+        draft.body.required = body["required"]?.bool == true
         if let json {
-            guard let schema = json.content.schema else {
-                warnings.append("the JSON request body has no schema; its keys are not checked")
-                return
+            if let schema = json.content["schema"], schema.isObject {
+                draft.json = jsonKeys(schema)   // nil: not an object body, not checked
+                draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema) != nil
+                draft.body.nullable = reader.resolve(schema)?.nullable == true
+            } else {
+                // No schema: any JSON object.
+                draft.json = []
+                draft.body.otherKeys = true
             }
-            draft.json = try jsonKeys(schema)
-        } else if let multipart {
-            guard let schema = multipart.content.schema else {
-                warnings.append("the multipart request body has no schema; its parts are not checked")
-                return
+        }
+        if let multipart {
+            if let schema = multipart.content["schema"], schema.isObject, let parts = parts(schema, encoding: multipart.content["encoding"]) {
+                draft.multipart = parts
+            } else if json == nil {
+                warn("body unchecked", at: multipart.content, "the multipart request body has no readable parts; its parts are not checked")
             }
-            draft.multipart = try parts(schema, encoding: multipart.content.encodingMap)
-        } else if !contents.isEmpty {
-            warnings.append("request body \(contents.map(\.type).joined(separator: ", ")) is not checked (contracts check JSON and multipart bodies)")
-            return
         }
-        if !body.required {
-            warnings.append("the request body is optional in the document; the contract requires one")
+        let others = contents.filter { !Self.isJSON($0.type) && $0.type != "multipart/form-data" }
+        if !others.isEmpty {
+            let alternative = draft.json != nil || draft.multipart != nil
+            warn(alternative ? "alternative body" : "body unchecked", at: body,
+                 "request body \(others.map(\.type).joined(separator: ", ")) is not checked (contracts check JSON and multipart bodies)")
         }
+        // Nothing checks the body, so it is not required either.
+        if draft.json == nil, draft.multipart == nil { draft.body = BodyRules() }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
@@ -40,33 +52,36 @@ extension OperationTranslator {
         return lower == "application/json" || lower.hasSuffix("+json")
     }
 
-    private func jsonKeys(_ schema: JSONSchema) throws(Unexpressible) -> [ContractDraft.JSONKey] {
-        guard let properties = reader.properties(of: schema) else {
-            throw Unexpressible("the JSON request body is not an object with named properties (a contract checks an object's keys)")
+    /// Top-level keys: an object's named properties, the union of `oneOf` objects, or none (a free-form
+    /// map, or a body the contract cannot describe key by key, then with a warning) with other keys allowed.
+    private mutating func jsonKeys(_ schema: DocumentNode) -> [ContractDraft.JSONKey]? {
+        if let keys = reader.objectKeys(schema) { return keys }
+        if let union = reader.unionKeys(schema) {
+            warn("body loosened", at: schema, "the JSON request body is one of several objects; the contract takes the keys of any of them")
+            return union
         }
-        if reader.admitsOtherKeys(schema) {
-            throw Unexpressible("the JSON request body admits keys it does not name (additionalProperties), which a contract would refuse")
-        }
-        return properties.compactMap { property in
-            // readOnly keys are the server's (an id, a timestamp): a client does not send them.
-            if reader.resolve(property.schema)?.readOnly == true { return nil }
-            return ContractDraft.JSONKey(key: property.name, type: reader.valueType(property.schema), required: property.required)
-        }
+        if reader.properties(of: schema) != nil || reader.isFreeFormMap(schema) || reader.resolve(schema)?.type == "object" { return [] }
+        warn("body unchecked", at: schema, "the JSON request body is not an object with named properties; it is not checked")
+        return nil
     }
 
-    private func parts(_ schema: JSONSchema, encoding: OrderedDictionary<String, OpenAPI.Content.Encoding>?) throws(Unexpressible) -> [ContractDraft.Part] {
+    private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> [ContractDraft.Part]? {
         guard let properties = reader.properties(of: schema) else {
-            throw Unexpressible("the multipart request body is not an object with named parts")
+            warn("body unchecked", at: schema, "the multipart request body is not an object with named parts; its parts are not checked")
+            return nil
         }
         var result: [ContractDraft.Part] = []
         for property in properties {
             if reader.arrayItems(property.schema) != nil {
-                throw Unexpressible("multipart part \"\(property.name)\" is an array (the same part sent several times), which a contract refuses")
+                // The same part sent several times: a contract names each part once.
+                warn("repeated part", at: property.schema, "multipart part \"\(property.name)\" is an array (the same part sent several times); the parts are not checked")
+                return nil
             }
             let isFile = reader.isFile(property.schema)
             var part = ContractDraft.Part(name: property.name, required: property.required, filename: isFile)
             if isFile {
-                let declared = encoding?[property.name]?.contentTypes.map(\.typeAndSubtype).map { $0.lowercased() }
+                let written = encoding?[property.name]?["contentType"]?.string
+                let declared = written.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
                     ?? reader.contentMediaType(property.schema).map { [$0.lowercased()] } ?? []
                 // A contract matches exact types; `image/*` or `*/*` means any.
                 if !declared.isEmpty, !declared.contains(where: { $0.contains("*") }) { part.contentTypes = declared }

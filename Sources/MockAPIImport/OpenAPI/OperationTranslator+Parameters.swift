@@ -1,31 +1,41 @@
 import MockAPICore
-import OpenAPIKit
 
 extension OperationTranslator {
     /// Query parameters: type from the schema, `array: true` for array schemas (sent as `key[]=…`,
     /// the only array form a contract knows), required as declared.
-    mutating func queryExpectations(_ parameters: [OpenAPI.Parameter]) throws(Unexpressible) -> [ContractDraft.Query] {
+    mutating func queryExpectations(_ parameters: [DocumentNode]) throws(Unexpressible) -> [ContractDraft.Query] {
         var result: [ContractDraft.Query] = []
         for parameter in parameters {
-            if parameter.location == .querystring { throw Unexpressible("a whole-querystring parameter cannot be described key by key") }
-            guard parameter.location == .query else { continue }
-            if case .a(let context) = parameter.schemaOrContent, context.style == .deepObject {
-                throw Unexpressible("query parameter \"\(parameter.name)\" is a deepObject (\(parameter.name)[key]=…), which contracts cannot describe")
+            let location = parameter["in"]?.string ?? ""
+            let rawName = parameter["name"]?.string ?? ""
+            if location == "querystring" { throw Unexpressible("whole-querystring parameter", "a whole-querystring parameter cannot be described key by key") }
+            guard location == "query" else { continue }
+            if parameter["style"]?.string == "deepObject" {
+                let message = "query parameter \"\(rawName)\" is a deepObject (\(rawName)[key]=…), which contracts cannot describe"
+                guard parameter["required"]?.bool != true else { throw Unexpressible("deepObject query", message) }
+                // Optional: the operation is kept for the requests that leave it out.
+                warn("deepObject query", at: parameter, "\(message); left out, so a request that sends it is refused")
+                continue
             }
-            let bracketed = parameter.name.hasSuffix("[]")
-            let name = bracketed ? String(parameter.name.dropLast(2)) : parameter.name
-            var query = ContractDraft.Query(name: name, required: parameter.required)
+            let bracketed = rawName.hasSuffix("[]")
+            let name = bracketed ? String(rawName.dropLast(2)) : rawName
+            var query = ContractDraft.Query(name: name, required: parameter["required"]?.bool == true)
             if let schema = schema(of: parameter) {
                 if let items = reader.arrayItems(schema) {
-                    query.array = true
                     query.type = reader.queryType(items) ?? .string
-                    if !bracketed {
-                        warnings.append("query parameter \"\(name)\" is an array: the contract expects it as \(name)[]=a&\(name)[]=b")
+                    query.enumValues = reader.queryEnum(items)
+                    query.arrayStyle = arrayStyle(parameter, bracketed: bracketed)
+                    if query.arrayStyle == nil {
+                        // Space- or pipe-separated in one value: checked as one text value.
+                        query.type = .string
+                        query.enumValues = nil
                     }
                 } else if let type = reader.queryType(schema) {
                     query.type = type
+                    query.array = bracketed
+                    query.enumValues = reader.queryEnum(schema)
                 } else {
-                    throw Unexpressible("query parameter \"\(parameter.name)\" is an object, which contracts cannot describe")
+                    throw Unexpressible("object query", "query parameter \"\(rawName)\" is an object, which contracts cannot describe")
                 }
             }
             result.append(query)
@@ -33,17 +43,32 @@ extension OperationTranslator {
         return result
     }
 
+    /// How an array query is sent: `name[]=a&name[]=b` for a bracketed name, `name=a&name=b` for
+    /// OpenAPI's default (form, exploded), `name=a,b` for `explode: false`; nil (with a warning) for
+    /// space- and pipe-delimited lists, which a contract cannot split.
+    private mutating func arrayStyle(_ parameter: DocumentNode, bracketed: Bool) -> ContractDraft.Query.ArrayStyle? {
+        if bracketed { return .brackets }
+        let style = parameter["style"]?.string ?? "form"
+        let explode = parameter["explode"]?.bool ?? (style == "form")
+        if explode { return .repeated }
+        if style == "form" { return .comma }
+        warn("array query form", at: parameter, "query parameter \"\(parameter["name"]?.string ?? "")\" is a \(style) list, which a contract cannot split; checked as one text value")
+        return nil
+    }
+
     /// Header parameters (required as declared); cookies are not checked.
-    mutating func headerExpectations(_ parameters: [OpenAPI.Parameter]) -> [ContractDraft.Header] {
+    mutating func headerExpectations(_ parameters: [DocumentNode]) -> [ContractDraft.Header] {
         var result: [ContractDraft.Header] = []
         for parameter in parameters {
-            switch parameter.location {
-            case .header:
+            let name = parameter["name"]?.string ?? ""
+            switch parameter["in"]?.string {
+            case "header":
                 // OpenAPI: header parameters named Accept, Content-Type or Authorization are ignored.
-                guard !["accept", "content-type", "authorization"].contains(parameter.name.lowercased()) else { continue }
-                result.append(ContractDraft.Header(name: parameter.name, required: parameter.required))
-            case .cookie:
-                warnings.append("cookie parameter \"\(parameter.name)\" is not checked (contracts do not read cookies)")
+                guard !["accept", "content-type", "authorization"].contains(name.lowercased()) else { continue }
+                let values = schema(of: parameter).flatMap { reader.queryEnum($0) }
+                result.append(ContractDraft.Header(name: name, required: parameter["required"]?.bool == true, enumValues: values))
+            case "cookie":
+                warn("cookie", at: parameter, "cookie parameter \"\(name)\" is not checked (contracts do not read cookies)")
             default:
                 continue
             }
@@ -51,20 +76,40 @@ extension OperationTranslator {
         return result
     }
 
-    /// The header a single security scheme puts on every request (`Authorization: Bearer …`, an API key).
-    /// Alternatives (`security: [a, b]`) and optional security (`{}`) add nothing: any one may be sent.
+    /// The header security puts on every request (`Authorization: Bearer …`, an API key). With
+    /// alternatives (`security: [basic, bearer]`) it is required only when every alternative sends
+    /// the same header, with any of their prefixes; optional security (`{}`) adds nothing.
     func securityHeaders(except declared: [ContractDraft.Header]) -> [ContractDraft.Header] {
-        let requirements = operation.security ?? document.security
-        guard requirements.count == 1, let requirement = requirements.first, requirement.count == 1,
-              let reference = requirement.keys.first, let scheme = components[reference] else { return [] }
-        let header: ContractDraft.Header? = switch scheme.type {
-        case .apiKey(let name, .header): ContractDraft.Header(name: name)
-        case .http(let kind, _) where kind.lowercased() == "bearer": ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
-        case .http(let kind, _) where kind.lowercased() == "basic": ContractDraft.Header(name: "Authorization", prefix: "Basic ")
-        case .oauth2, .openIdConnect: ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
+        let requirements = (operation["security"] ?? document.root["security"])?.elements ?? []
+        var name: String?
+        var prefixes: [String] = []
+        var anyValue = false
+        for requirement in requirements {
+            let schemes = requirement.members
+            guard schemes.count == 1, let header = securityHeader(named: schemes[0].key) else { return [] }
+            guard name == nil || name?.lowercased() == header.name.lowercased() else { return [] }
+            name = header.name
+            if let prefix = header.prefixes.first {
+                if !prefixes.contains(prefix) { prefixes.append(prefix) }
+            } else {
+                anyValue = true   // an API key: any value
+            }
+        }
+        if anyValue { prefixes = [] }
+        guard let name, !declared.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return [] }
+        return [ContractDraft.Header(name: name, prefixes: prefixes)]
+    }
+
+    /// The header one security scheme sends; nil for a cookie, a query key or an unknown scheme.
+    private func securityHeader(named reference: String) -> ContractDraft.Header? {
+        guard let named = document.root["components"]?["securitySchemes"]?[reference], let scheme = document.resolve(named) else { return nil }
+        let kind = scheme["scheme"]?.string?.lowercased()
+        return switch scheme["type"]?.string {
+        case "apiKey" where scheme["in"]?.string == "header": scheme["name"]?.string.map { ContractDraft.Header(name: $0) }
+        case "http" where kind == "bearer": ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
+        case "http" where kind == "basic": ContractDraft.Header(name: "Authorization", prefix: "Basic ")
+        case "oauth2", "openIdConnect": ContractDraft.Header(name: "Authorization", prefix: "Bearer ")
         default: nil
         }
-        guard let header, !declared.contains(where: { $0.name.lowercased() == header.name.lowercased() }) else { return [] }
-        return [header]
     }
 }

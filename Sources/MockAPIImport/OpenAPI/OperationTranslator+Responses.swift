@@ -1,27 +1,33 @@
+import Foundation
 import MockAPICore
-import OpenAPIKit
 
 extension OperationTranslator {
     /// One named response per example of each status, bodies written as fixtures. The first
     /// example of the first 2xx status is `default`; the first of every other status is named
     /// after it (`not_found`), so `Prefer: code=404` and `Prefer: example=not_found` both reach it.
     mutating func translateResponses(into draft: inout ContractDraft) throws(Unexpressible) -> [ImportedSet.Fixture] {
-        var outcomes: [(status: Int, response: OpenAPI.Response)] = []
-        for (code, either) in operation.responses {
-            guard let response = try? components.lookup(either) else {
-                warnings.append("response \(code.rawValue): reference cannot be resolved; left out")
-                continue
-            }
-            switch code.value {
-            case .status(let status): outcomes.append((status, response))
-            case .range(let range): outcomes.append(((Int(range.rawValue.prefix(1)) ?? 5) * 100, response))
-            case .default:
-                if operation.responses.count == 1 { outcomes.append((200, response)) } else {
-                    warnings.append("response \"default\" (any other status) has no status of its own; left out")
+        var outcomes: [(status: Int, response: DocumentNode)] = []
+        let written = operation["responses"]?.members ?? []
+        for (code, node) in written {
+            guard let response = document.resolve(node) else { continue }   // the document warned
+            if let status = Int(code), (100...599).contains(status) {
+                outcomes.append((status, response))
+            } else if code.count == 3, let digit = code.first?.wholeNumberValue, (1...5).contains(digit), code.hasSuffix("XX") || code.hasSuffix("xx") {
+                outcomes.append((digit * 100, response))
+            } else if code == "default" {
+                if written.count == 1 {
+                    outcomes.append((200, response))
+                } else if !securityHeaders(except: []).isEmpty, !written.contains(where: { $0.key == "401" }) {
+                    // The document's answer for any other status is its answer to a request without credentials.
+                    outcomes.append((401, response))
+                } else {
+                    warn("default response", at: node, "response \"default\" (any other status) has no status of its own; left out")
                 }
+            } else {
+                warn("unreadable response", at: node, "response \"\(code)\" is not an HTTP status; left out")
             }
         }
-        guard !outcomes.isEmpty else { throw Unexpressible("no response with a status") }
+        guard !outcomes.isEmpty else { throw Unexpressible("no response", "no response with a status") }
         let defaultStatus = outcomes.first { (200..<300).contains($0.status) }?.status ?? outcomes[0].status
 
         var fixtures: [ImportedSet.Fixture] = []
@@ -45,6 +51,7 @@ extension OperationTranslator {
                 if let body = example.body {
                     let file = "\(draft.folder)/\(draft.name)\(name == "default" ? "" : "_" + name).\(body.fileExtension)"
                     definition.fixture = file
+                    definition.placeholders = !Self.readAsTemplate(body.bytes)
                     fixtures.append(ImportedSet.Fixture(path: file, bytes: body.bytes))
                 }
                 draft.responses.append(definition)
@@ -63,52 +70,70 @@ extension OperationTranslator {
         var fileExtension: String
     }
 
+    /// Whether mockapi would read a body as a template (`{{item.name}}` in a document's example):
+    /// such a response says `"placeholders": false`, so its text is served as written.
+    static func readAsTemplate(_ bytes: [UInt8]) -> Bool {
+        guard bytes.contains(UInt8(ascii: "{")), String(decoding: bytes, as: UTF8.self).contains("{{") else { return false }
+        do throws(ResponseTemplate.UnknownPlaceholder) {
+            return try ResponseTemplate.parse(bytes, escaping: .json) != nil
+        } catch {
+            return true
+        }
+    }
+
     /// The response's named examples, else its single example, else one made up from its schema;
     /// one body-less entry for a response without content.
-    private mutating func examples(of response: OpenAPI.Response, status: Int) -> [Example] {
-        let contents = contents(response.content)
+    private mutating func examples(of response: DocumentNode, status: Int) -> [Example] {
+        let contents = contents(response["content"])
         guard let (type, content) = contents.first(where: { Self.isJSON($0.type) }) ?? contents.first else {
             return [Example(key: "example", body: nil)]
         }
         var values: [(String, JSONValue)] = []
-        for (key, either) in content.examples ?? [:] {
-            guard let example = try? components.lookup(either), let value = example.dataOrLegacyValue else {
-                warnings.append("response \(status) example \"\(key)\" has no inline value (externalValue or an unresolvable $ref); left out")
+        for (key, node) in content["examples"]?.members ?? [] {
+            guard let example = document.resolve(node), let value = example["value"] ?? example["dataValue"] else {
+                warn("example unreadable", at: node, "response \(status) example \"\(key)\" has no inline value (externalValue or an unresolvable $ref); left out")
                 continue
             }
-            values.append((key, JSONValue(value)))
+            values.append((key, value.value))
         }
-        if values.isEmpty, let example = content.example { values.append(("example", JSONValue(example))) }
-        if values.isEmpty, Self.isJSON(type), let schema = content.schema {
+        if values.isEmpty, let example = content["example"] { values.append(("example", example.value)) }
+        let schema = content["schema"].flatMap { $0.isObject ? $0 : nil }
+        if values.isEmpty, Self.isJSON(type), let schema {
             var generator = ExampleGenerator(reader: reader)
             values.append(("example", generator.example(for: schema)))
-            if let cut = generator.cut { warnings.append("response \(status): the example made up from the schema stops: \(cut)") }
+            for note in generator.notes { warn("bound clamped", at: schema, note) }
+            if let cut = generator.cut { warn("example cut", at: schema, "response \(status): the example made up from the schema stops: \(cut)") }
+        }
+        if values.isEmpty, !Self.isJSON(type), schema.map({ reader.isFile($0) || reader.resolve($0)?.type == "string" }) ?? true {
+            // A download (`format: binary`, `type: file`) or text: a small body of its media type.
+            let fileExtension = Self.fileExtension(forMediaType: type) ?? Self.binaryExtension(forMediaType: type)
+            return [Example(key: "example", body: Body(bytes: Array("example \(type) body\n".utf8), fileExtension: fileExtension))]
         }
         guard !values.isEmpty else {
-            warnings.append("response \(status) (\(type)) has no example to serve; its body is left empty")
+            warn("no example", at: content, "response \(status) (\(type)) has no example to serve; its body is left empty")
             return [Example(key: "example", body: nil)]
         }
         return values.map { key, value in
             if Self.isJSON(type) {
                 return Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"))
             }
-            guard case .string(let text) = value, let fileExtension = Self.fileExtension(forMediaType: type) else {
-                warnings.append("response \(status) example \"\(key)\" (\(type)) cannot be written as a fixture; its body is left empty")
+            guard case .string(let text) = value else {
+                warn("example unreadable", at: content, "response \(status) example \"\(key)\" (\(type)) is not text; its body is left empty")
                 return Example(key: key, body: nil)
             }
+            let fileExtension = Self.fileExtension(forMediaType: type) ?? Self.binaryExtension(forMediaType: type)
             return Example(key: key, body: Body(bytes: Array(text.utf8), fileExtension: fileExtension))
         }
     }
 
     /// Response headers the document gives a value for (an example, or a schema example or default).
-    private func responseHeaders(_ response: OpenAPI.Response) -> [(name: String, value: String)] {
-        (response.headers ?? [:]).compactMap { name, either in
-            guard name.lowercased() != "content-type", let header = try? components.lookup(either),
-                  case .a(let context) = header.schemaOrContent else { return nil }
-            let schema = reader.resolve(Self.schema(context.schema))
-            let example = context.example ?? context.examples?.first.flatMap { try? components.lookup($0.value) }?.dataOrLegacyValue
-                ?? schema?.examples.first ?? schema?.defaultValue
-            switch example.map(JSONValue.init) {
+    private func responseHeaders(_ response: DocumentNode) -> [(name: String, value: String)] {
+        (response["headers"]?.members ?? []).compactMap { name, node in
+            guard name.lowercased() != "content-type", let header = document.resolve(node) else { return nil }
+            let schema = header["schema"].flatMap { reader.resolve($0) }
+            let namedExample = header["examples"]?.members.first.flatMap { document.resolve($0.node)?["value"]?.value }
+            let example = header["example"]?.value ?? namedExample ?? schema?.example ?? schema?.defaultValue
+            switch example {
             case .string(let text)?: return (name, text)
             case .int(let number)?: return (name, String(number))
             case .double(let number)?: return (name, String(number))
@@ -118,7 +143,7 @@ extension OperationTranslator {
         }
     }
 
-    /// The fixture extension that makes mockapi serve a media type as itself.
+    /// The fixture extension that makes mockapi serve a text media type as itself.
     static func fileExtension(forMediaType type: String) -> String? {
         switch type {
         case "text/plain": "txt"
@@ -127,6 +152,19 @@ extension OperationTranslator {
         case "application/xml", "text/xml": "xml"
         case "image/svg+xml": "svg"
         default: nil
+        }
+    }
+
+    /// The extension for a binary media type mockapi knows, else `bin` (served as application/octet-stream).
+    static func binaryExtension(forMediaType type: String) -> String {
+        switch type {
+        case "image/png": "png"
+        case "image/jpeg": "jpg"
+        case "image/gif": "gif"
+        case "image/webp": "webp"
+        case "application/pdf": "pdf"
+        case "video/mp4": "mp4"
+        default: "bin"
         }
     }
 }

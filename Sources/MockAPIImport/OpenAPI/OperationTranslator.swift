@@ -1,102 +1,172 @@
+import Foundation
 import MockAPICore
-import OpenAPIKit
 
 /// One OpenAPI operation → one contract and its fixtures. Problems that only loosen the
 /// contract land in `warnings`; ones that would make it wrong throw `Unexpressible`.
 struct OperationTranslator {
-    let document: OpenAPI.Document
+    let document: OpenAPIDocument
     let reader: SchemaReader
-    let path: OpenAPI.Path
-    let pathItem: OpenAPI.PathItem
-    let method: OpenAPI.HttpMethod
-    let operation: OpenAPI.Operation
-    var warnings: [String] = []
+    /// The path key as written (`/files/{id}`, `/files?beta=true`).
+    let pathKey: String
+    let pathItem: DocumentNode
+    /// Lowercase, as the document writes it (`get`).
+    let method: String
+    let operation: DocumentNode
+    var warnings: [ImportWarning] = []
 
-    init(document: OpenAPI.Document, reader: SchemaReader, path: OpenAPI.Path, pathItem: OpenAPI.PathItem,
-         method: OpenAPI.HttpMethod, operation: OpenAPI.Operation) {
+    init(document: OpenAPIDocument, pathKey: String, pathItem: DocumentNode, method: String, operation: DocumentNode) {
         self.document = document
-        self.reader = reader
-        self.path = path
+        self.reader = SchemaReader(document: document)
+        self.pathKey = pathKey
         self.pathItem = pathItem
         self.method = method
         self.operation = operation
     }
 
-    var components: OpenAPI.Components { document.components }
+    mutating func warn(_ reason: String, at node: DocumentNode, _ message: String) {
+        warnings.append(ImportWarning(location: document.location(node), reason: reason, message: message))
+    }
 
     mutating func translate(names: inout Set<String>) throws(Unexpressible) -> (ContractDraft, [ImportedSet.Fixture]) {
-        guard let contractMethod = HTTPMethod(rawValue: method.rawValue.uppercased()) else {
-            throw Unexpressible("method \(method.rawValue.uppercased()) has no contract equivalent")
+        guard let contractMethod = HTTPMethod(rawValue: method.uppercased()) else {
+            throw Unexpressible("method", "method \(method.uppercased()) has no contract equivalent")
         }
-        let parameters = try resolvedParameters()
-        let template = try pathTemplate(parameters: parameters)
-        let baseName = operation.operationId.map(Naming.snakeCase)
-            ?? Naming.snakeCase(([method.rawValue] + path.components).joined(separator: "_"))
-        let tag = operation.tags?.first.map { String(Naming.snakeCase($0).prefix(Naming.maxLength)) }
-        var draft = ContractDraft(name: Naming.unique(baseName, in: &names),
-                                  description: (operation.summary ?? operation.description).map(Self.firstLine),
-                                  folder: tag ?? Naming.folder(forPathSegments: path.components),
-                                  method: contractMethod, path: template)
+        let parameters = resolvedParameters()
+        let (pathPart, pathQuery) = splitPathKey()
+        let components = pathPart.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let template = pathTemplate(components: components, parameters: parameters)
+        let operationId = operation["operationId"]?.string
+        let baseName = operationId.map(Naming.snakeCase) ?? Naming.snakeCase(([method] + components).joined(separator: "_"))
+        let tag = operation["tags"]?.elements.first?.string.map { String(Naming.snakeCase($0).prefix(Naming.maxLength)) }
+        let summary = operation["summary"]?.string ?? operation["description"]?.string
+        var draft = ContractDraft(name: Naming.unique(baseName, in: &names), description: summary.map(Self.firstLine),
+                                  folder: tag ?? Naming.folder(forPathSegments: components), method: contractMethod, path: template)
         draft.query = try queryExpectations(parameters)
+        if !pathQuery.isEmpty {
+            // `/files?beta=true`: the document's way to tell two operations on one path apart.
+            draft.match = RequestMatch(query: pathQuery)
+            for (name, _) in pathQuery where !draft.query.contains(where: { $0.name == name }) {
+                draft.query.append(ContractDraft.Query(name: name, required: true))
+            }
+        }
         let headers = headerExpectations(parameters)
         draft.headers = headers + securityHeaders(except: headers)
-        try translateBody(into: &draft)
+        translateBody(into: &draft)
         let fixtures = try translateResponses(into: &draft)
+        setRefusals(of: &draft)
         return (draft, fixtures)
     }
 
-    /// Path-item parameters overridden by operation ones with the same name and location.
-    private func resolvedParameters() throws(Unexpressible) -> [OpenAPI.Parameter] {
-        var result: [OpenAPI.Parameter] = []
-        for either in pathItem.parameters + operation.parameters {
-            guard let parameter = try? components.lookup(either) else { throw Unexpressible("a parameter reference cannot be resolved") }
-            result.removeAll { $0.name == parameter.name && $0.location == parameter.location }
+    /// A request that breaks the contract gets the document's own answer for it: its 400 (or 422)
+    /// response; one without the security header its 401.
+    private func setRefusals(of draft: inout ContractDraft) {
+        let responses = draft.responses
+        let byStatus = { (status: Int) in responses.first { $0.status == status }?.name }
+        draft.refusal = byStatus(400) ?? byStatus(422)
+        if let unauthorized = byStatus(401), let last = draft.headers.indices.last, securityHeaders(except: []).first?.name == draft.headers[last].name {
+            draft.headers[last].refusal = unauthorized
+        }
+    }
+
+    /// `/files?beta=true` → (`/files`, [beta: true]); a `#fragment` is no part of a request path and is dropped.
+    private mutating func splitPathKey() -> (String, [(name: String, value: String)]) {
+        var path = pathKey
+        if let hash = path.firstIndex(of: "#") {
+            warn("path fragment", at: pathItem, "the path's fragment \"\(path[hash...])\" is not sent in a request; left out")
+            path = String(path[..<hash])
+        }
+        guard let mark = path.firstIndex(of: "?") else { return (path, []) }
+        let query = path[path.index(after: mark)...].split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) in (String(text).removingPercentEncoding ?? String(text)) }
+            return (name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : "")
+        }
+        return (String(path[..<mark]), query.filter { !$0.name.isEmpty })
+    }
+
+    /// Path-item parameters overridden by operation ones with the same name and location; one
+    /// that cannot be read is left out with a warning.
+    private mutating func resolvedParameters() -> [DocumentNode] {
+        var result: [DocumentNode] = []
+        for either in (pathItem["parameters"]?.elements ?? []) + (operation["parameters"]?.elements ?? []) {
+            guard let parameter = document.resolve(either) else { continue }   // the document warned
+            guard let name = parameter["name"]?.string, let location = parameter["in"]?.string else {
+                warn("unreadable parameter", at: either, "a parameter without \"name\" or \"in\"; left out")
+                continue
+            }
+            result.removeAll { $0["name"]?.string == name && $0["in"]?.string == location }
             result.append(parameter)
         }
         return result
     }
 
-    /// `/pets/{petId}` → `/pets/{petId:int}` when petId's schema is an integer.
-    private func pathTemplate(parameters: [OpenAPI.Parameter]) throws(Unexpressible) -> String {
+    /// `/pets/{petId}` → `/pets/{petId:int}` when petId's schema is an integer. A segment that
+    /// mixes text and parameters (`photo.{format}`) is one parameter, checked as any segment.
+    private mutating func pathTemplate(components: [String], parameters: [DocumentNode]) -> String {
         var segments: [String] = []
         var used: Set<String> = []
-        for component in path.components {
+        for component in components {
             guard component.contains("{") || component.contains("}") else {
                 segments.append(component)
                 continue
             }
-            guard component.hasPrefix("{"), component.hasSuffix("}"), component.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" }) else {
-                throw Unexpressible("path segment \"\(component)\" mixes text and a parameter; a template segment is all literal or one parameter")
+            let names = Self.parameterNames(in: component)
+            guard component.hasPrefix("{"), component.hasSuffix("}"), names.count == 1 else {
+                let name = names.isEmpty ? "segment" : names.joined(separator: "_")
+                warn("mixed path segment", at: pathItem, "path segment \"\(component)\" mixes text and a parameter; the contract takes any segment there")
+                segments.append("{\(Naming.unique(Naming.parameterName(name), in: &used))}")
+                continue
             }
-            let name = String(component.dropFirst().dropLast())
-            let schema = parameters.first { $0.location == .path && $0.name == name }.flatMap(schema(of:))
-            let type = schema.flatMap { reader.resolve($0) }.map { if case .integer = $0.value { ":int" } else { "" } } ?? ""
+            let name = names[0]
+            let schema = parameters.first { $0["in"]?.string == "path" && $0["name"]?.string == name }.flatMap(schema(of:))
+            let type = schema.flatMap { reader.resolve($0) }.map { $0.type == "integer" ? ":int" : "" } ?? ""
             segments.append("{\(Naming.unique(Naming.parameterName(name), in: &used))\(type)}")
         }
         return "/" + segments.joined(separator: "/")
     }
 
-    /// A parameter's schema, whether inline, a `$ref`, or under `content`.
-    func schema(of parameter: OpenAPI.Parameter) -> JSONSchema? {
-        switch parameter.schemaOrContent {
-        case .a(let context): return Self.schema(context.schema)
-        case .b(let content): return contents(content).first?.content.schema
+    private static func parameterNames(in segment: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(segment)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            names.append(String(rest[rest.index(after: open)..<close]))
+            rest = rest[rest.index(after: close)...]
         }
+        return names
     }
 
-    /// A content map with its `$ref`s resolved (ones that cannot be are dropped), media types lowercased.
-    func contents(_ map: OpenAPI.Content.Map) -> [(type: String, content: OpenAPI.Content)] {
-        map.compactMap { type, either in (try? components.lookup(either)).map { (type.typeAndSubtype.lowercased(), $0) } }
+    /// A parameter's schema, whether inline, a `$ref`, or under `content`.
+    func schema(of parameter: DocumentNode) -> DocumentNode? {
+        if let schema = parameter["schema"], schema.isObject { return schema }
+        return parameter["content"]?.members.first?.node["schema"]
     }
 
-    static func schema(_ either: Either<OpenAPI.Reference<JSONSchema>, JSONSchema>) -> JSONSchema {
-        switch either {
-        case .a(let reference): .reference(reference.jsonReference, .init())
-        case .b(let schema): schema
+    /// A content map's entries with media types lowercased (parameters such as `; charset=utf-8` dropped).
+    func contents(_ map: DocumentNode?) -> [(type: String, content: DocumentNode)] {
+        (map?.members ?? []).compactMap { type, node in
+            let bare = type.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? type.lowercased()
+            return node.isObject ? (bare, node) : nil
         }
     }
 
     static func firstLine(_ text: String) -> String {
         String(text.split(separator: "\n", omittingEmptySubsequences: true).first ?? "").trimmingCharacters(in: .whitespaces)
     }
+}
+
+/// Why an operation cannot become a contract: a short reason (for the summary) and the whole message.
+struct Unexpressible: Error {
+    var reason: String
+    var message: String
+    init(_ reason: String, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+}
+
+/// One thing an import loosened or left out: where (a JSON pointer), why in a word, and what.
+struct ImportWarning {
+    var location: String
+    var reason: String
+    var message: String
 }

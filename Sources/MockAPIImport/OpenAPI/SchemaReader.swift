@@ -1,127 +1,159 @@
 import MockAPICore
-import OpenAPIKit
 
 /// Answers the questions the importer asks of a schema (its type, its object properties, whether
-/// it is a file), following `$ref`s through the document's components and merging `allOf`.
+/// it is a file), following `$ref`s through the document and merging `allOf`.
 ///
 /// References are followed one level at a time, never dereferenced up front: recursive schemas
 /// (a category with child categories) are common, and a full dereference refuses them.
 struct SchemaReader {
-    let components: OpenAPI.Components
+    let document: OpenAPIDocument
 
     /// The schema a reference points to (through chains of references); nil when it cannot be found.
-    func resolve(_ schema: JSONSchema) -> JSONSchema? {
-        try? components.lookup(schema)
+    func resolve(_ schema: DocumentNode) -> SchemaView? {
+        document.resolve(schema).map(SchemaView.init)
     }
 
-    /// The component name of a `$ref` schema, used to stop recursion.
-    func referenceName(_ schema: JSONSchema) -> String? {
-        guard case .reference(let reference, _) = schema.value else { return nil }
-        return reference.absoluteString
+    /// The name of a `$ref` schema, used to stop recursion.
+    func referenceName(_ schema: DocumentNode) -> String? {
+        document.referenceName(schema)
     }
 
     struct Property {
         var name: String
-        var schema: JSONSchema
+        var schema: DocumentNode
         var required: Bool
     }
 
     /// An object's properties in document order with their required flags, `allOf` parts merged;
     /// nil when the schema is not an object with named properties.
-    func properties(of schema: JSONSchema) -> [Property]? {
+    func properties(of schema: DocumentNode) -> [Property]? {
         var merged: Set<String> = []
         return properties(of: schema, depth: 0, merged: &merged)
     }
 
     /// `merged`: `allOf` parts already merged, so one merged again adds nothing (without it,
     /// schemas whose `allOf` names the next one twice take 2^depth steps).
-    private func properties(of schema: JSONSchema, depth: Int, merged visited: inout Set<String>) -> [Property]? {
-        guard depth < 16, let schema = resolve(schema) else { return nil }
-        switch schema.value {
-        case .object(_, let object):
-            // OpenAPIKit keeps "required" on each property schema, read before its $ref is followed.
-            return object.properties.map { Property(name: $0.key, schema: $0.value, required: $0.value.required) }
-        case .all(let parts, _):
-            var merged: [Property] = []
-            for part in parts {
-                if let name = referenceName(part), !visited.insert(name).inserted { continue }
-                guard let more = properties(of: part, depth: depth + 1, merged: &visited) else {
-                    if case .fragment = resolve(part)?.value { continue }   // e.g. a description-only fragment
-                    return nil
-                }
-                for property in more {
-                    if let index = merged.firstIndex(where: { $0.name == property.name }) {
-                        merged[index].required = merged[index].required || property.required
-                    } else {
-                        merged.append(property)
-                    }
-                }
-            }
-            return merged
-        default:
+    private func properties(of schema: DocumentNode, depth: Int, merged visited: inout Set<String>) -> [Property]? {
+        guard depth < 16, let view = resolve(schema) else { return nil }
+        var result: [Property] = []
+        var named = view.hasProperties
+        if named {
+            let required = view.required
+            result = view.properties.map { Property(name: $0.name, schema: $0.schema, required: required.contains($0.name)) }
+        } else if view.type == "object", view.allOf.isEmpty {
             return nil
         }
+        for part in view.allOf {
+            if let name = referenceName(part), !visited.insert(name).inserted { continue }
+            guard let more = properties(of: part, depth: depth + 1, merged: &visited) else {
+                // A part with no properties of its own (a description, `required: [a]`) adds its required names.
+                guard let partView = resolve(part), partView.type == nil || partView.type == "object", partView.oneOf.isEmpty, partView.anyOf.isEmpty else { return nil }
+                let required = partView.required
+                for index in result.indices where required.contains(result[index].name) { result[index].required = true }
+                continue
+            }
+            named = true
+            for property in more {
+                if let index = result.firstIndex(where: { $0.name == property.name }) {
+                    result[index].required = result[index].required || property.required
+                } else {
+                    result.append(property)
+                }
+            }
+        }
+        // Required names written beside an allOf apply to the merged properties.
+        let required = view.required
+        for index in result.indices where required.contains(result[index].name) { result[index].required = true }
+        return named ? result : nil
     }
 
-    /// Whether an object schema also admits keys it does not name (a free-form map).
-    func admitsOtherKeys(_ schema: JSONSchema) -> Bool {
-        guard let schema = resolve(schema), case .object(_, let object) = schema.value else { return false }
-        switch object.additionalProperties {
-        case .a(let allowed)?: return allowed && object.properties.isEmpty
-        case .b?: return true
-        case nil: return object.properties.isEmpty
-        }
+    /// Whether an object schema also admits keys it does not name: unless `additionalProperties: false`
+    /// (JSON Schema's default is open), through `allOf` parts too.
+    func admitsOtherKeys(_ schema: DocumentNode) -> Bool {
+        var seen: Set<String> = []
+        return admitsOtherKeys(schema, depth: 0, seen: &seen)
+    }
+
+    /// `seen`: `allOf` parts already asked (schemas whose `allOf` names the next one twice would take 2^depth steps).
+    private func admitsOtherKeys(_ schema: DocumentNode, depth: Int, seen: inout Set<String>) -> Bool {
+        if let name = referenceName(schema), !seen.insert(name).inserted { return true }
+        guard depth < 16, let view = resolve(schema) else { return true }
+        if case .forbidden? = view.additionalProperties { return false }
+        if view.node["unevaluatedProperties"]?.bool == false { return false }
+        for part in view.allOf where !admitsOtherKeys(part, depth: depth + 1, seen: &seen) { return false }
+        return true
+    }
+
+    /// Whether an object is a free-form map: no named properties, other keys allowed.
+    func isFreeFormMap(_ schema: DocumentNode) -> Bool {
+        guard let view = resolve(schema), view.type == "object" || view.additionalProperties != nil else { return false }
+        return properties(of: schema) == nil && admitsOtherKeys(schema)
     }
 
     /// The contract type of a JSON body value: a nullable value is `any`, since a contract names one type.
-    func valueType(_ schema: JSONSchema) -> JSONValueType {
-        guard let resolved = resolve(schema), !schema.nullable, !resolved.nullable else { return .any }
-        switch resolved.value {
-        case .null: return .null
-        case .boolean: return .bool
-        case .integer: return .int
-        case .number: return .number
-        case .string: return .string
-        case .object: return .object
-        case .array: return .array
-        case .all: return properties(of: resolved) != nil ? .object : .any
-        case .one, .any, .not, .reference, .fragment: return .any
+    func valueType(_ schema: DocumentNode) -> JSONValueType {
+        guard let view = resolve(schema), !view.nullable else { return .any }
+        switch view.type {
+        case "null": return .null
+        case "boolean": return .bool
+        case "integer": return .int
+        case "number": return .number
+        case "string": return .string
+        case "object": return .object
+        case "array": return .array
+        default: return view.allOf.isEmpty ? .any : (properties(of: schema) != nil ? .object : .any)
         }
     }
 
     /// The contract type of a query value.
-    func queryType(_ schema: JSONSchema, depth: Int = 0) -> QueryValueType? {
+    func queryType(_ schema: DocumentNode, depth: Int = 0) -> QueryValueType? {
         // `oneOf` options that lead back to themselves: past 16 levels, text.
         guard depth < 16 else { return .string }
-        guard let resolved = resolve(schema) else { return nil }
-        switch resolved.value {
-        case .boolean: return .bool
-        case .integer: return .int
-        case .number: return .number
-        case .string, .fragment: return .string
-        case .one(let options, _), .any(let options, _):
+        guard let view = resolve(schema) else { return .string }
+        switch view.type {
+        case "boolean": return .bool
+        case "integer": return .int
+        case "number": return .number
+        case "string", "null": return .string
+        case "object", "array": return nil
+        default:
+            let options = view.oneOf + view.anyOf + view.allOf
+            guard !options.isEmpty else { return .string }
             let types = Set(options.compactMap { queryType($0, depth: depth + 1) })
             return types.count == 1 ? types.first : .string
-        default: return nil
         }
     }
 
-    /// The items of an array schema.
-    func arrayItems(_ schema: JSONSchema) -> JSONSchema? {
-        guard let resolved = resolve(schema), case .array(_, let array) = resolved.value else { return nil }
-        return array.items ?? .fragment(.init())
+    /// The items of an array schema (an empty schema when it names none); nil for anything else.
+    func arrayItems(_ schema: DocumentNode) -> DocumentNode? {
+        guard let view = resolve(schema), view.type == "array" else { return nil }
+        return view.items ?? DocumentNode(value: .object(JSONObject()), file: view.node.file, pointer: view.node.pointer + "/items")
     }
 
-    /// Whether a multipart property is a file: `format: binary` (3.0), `contentEncoding` or
-    /// `contentMediaType` (3.1).
-    func isFile(_ schema: JSONSchema) -> Bool {
-        guard let resolved = resolve(schema), case .string(let core, let string) = resolved.value else { return false }
-        return core.format.rawValue == "binary" || string.contentEncoding == .binary || string.contentMediaType != nil
+    /// Whether a multipart property is a file.
+    func isFile(_ schema: DocumentNode) -> Bool {
+        resolve(schema)?.isFile == true
     }
 
     /// The media type a 3.1 file property declares (`contentMediaType: image/png`).
-    func contentMediaType(_ schema: JSONSchema) -> String? {
-        guard let resolved = resolve(schema), case .string(_, let string) = resolved.value else { return nil }
-        return string.contentMediaType?.typeAndSubtype
+    func contentMediaType(_ schema: DocumentNode) -> String? {
+        resolve(schema)?.contentMediaType
+    }
+
+    /// Enum values of a scalar as query text (`[1, 2]` → `["1", "2"]`); nil when there is no enum or one is not a scalar.
+    func queryEnum(_ schema: DocumentNode) -> [String]? {
+        guard let values = resolve(schema)?.enumValues else { return nil }
+        var texts: [String] = []
+        for value in values {
+            switch value {
+            case .string(let text): texts.append(text)
+            case .int(let number): texts.append(String(number))
+            case .double(let number): texts.append(String(number))
+            case .bool(let flag): texts.append(String(flag))
+            case .null: continue
+            default: return nil
+            }
+        }
+        return texts.isEmpty ? nil : texts
     }
 }

@@ -1,0 +1,76 @@
+import MockAPICore
+
+extension SchemaReader {
+    /// Nesting a contract's value schema follows; deeper values are left unchecked.
+    static let maxValueSchemaDepth = 8
+
+    /// What a request's JSON value must be, as a contract says it: its type, its enum, an object's
+    /// named keys (through `allOf`), an array's items. A `$ref` met a second time on the way down
+    /// (a recursive schema) is left unchecked there. `readOnly` keys are left out: a client does not send them.
+    func valueSchema(_ schema: DocumentNode) -> JSONValueSchema {
+        valueSchema(schema, visiting: [], depth: 0)
+    }
+
+    private func valueSchema(_ schema: DocumentNode, visiting: Set<String>, depth: Int) -> JSONValueSchema {
+        var visiting = visiting
+        if let name = referenceName(schema), !visiting.insert(name).inserted { return JSONValueSchema() }
+        guard depth < Self.maxValueSchemaDepth, let view = resolve(schema) else { return JSONValueSchema() }
+        let type = valueType(schema)
+        var enumValues = view.enumValues
+        if view.nullable, let values = enumValues, !values.contains(.null) { enumValues = values + [.null] }
+        var properties: [JSONKeyExpectation]?
+        var items: JSONValueSchema?
+        var otherKeys = false
+        if type == .object || (type == .any && !view.allOf.isEmpty) {
+            properties = objectKeys(schema, visiting: visiting, depth: depth)
+            otherKeys = properties != nil && admitsOtherKeys(schema)
+        } else if type == .array, let element = view.items {
+            items = valueSchema(element, visiting: visiting, depth: depth + 1)
+        }
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items)
+    }
+
+    /// An object's keys, or nil (unchecked) when it names none or is a free-form map.
+    func objectKeys(_ schema: DocumentNode, visiting: Set<String> = [], depth: Int = 0) -> [JSONKeyExpectation]? {
+        guard let named = properties(of: schema), !named.isEmpty else { return nil }
+        return named.compactMap { property in
+            if resolve(property.schema)?.readOnly == true { return nil }
+            return JSONKeyExpectation(key: property.name, required: property.required,
+                                      schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1))
+        }
+    }
+
+    /// A map whose values follow a schema (`additionalProperties: {…}`): its keys are data, not names.
+    func isMap(_ schema: DocumentNode) -> Bool {
+        guard let view = resolve(schema) else { return false }
+        if case .schema? = view.additionalProperties { return true }
+        return false
+    }
+}
+
+extension SchemaReader {
+    /// The objects a `oneOf`/`anyOf` body may be, as one looser set of keys: every key any option
+    /// names, required only where every option requires it, other keys allowed. Nil when an option
+    /// is not an object with named properties.
+    func unionKeys(_ schema: DocumentNode) -> [JSONKeyExpectation]? {
+        guard let view = resolve(schema) else { return nil }
+        let options = view.oneOf + view.anyOf
+        guard !options.isEmpty, view.allOf.isEmpty, !view.hasProperties else { return nil }
+        var keys: [JSONKeyExpectation] = []
+        var requiredEverywhere: Set<String>?
+        for option in options {
+            guard let named = objectKeys(option) else { return nil }
+            for key in named where !keys.contains(where: { $0.key == key.key }) {
+                keys.append(JSONKeyExpectation(key: key.key, required: false, schema: key.schema))
+            }
+            let required = Set(named.filter(\.required).map(\.key))
+            requiredEverywhere = requiredEverywhere.map { $0.intersection(required) } ?? required
+        }
+        for index in keys.indices where requiredEverywhere?.contains(keys[index].key) == true { keys[index].required = true }
+        // A key two options type differently is checked as any.
+        return keys.map { key in
+            let types = Set(options.compactMap { objectKeys($0)?.first { $0.key == key.key }?.schema.type })
+            return types.count > 1 ? JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema()) : key
+        }
+    }
+}

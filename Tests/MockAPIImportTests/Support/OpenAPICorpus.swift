@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// The public documents in `../shared/openapi-corpus/` (see its SOURCES.md), read where they are:
+/// they are never copied into this repository.
+enum OpenAPICorpus {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/openapi-corpus")
+
+    /// Single-file documents, by file name.
+    static let documents = ["01-stripe-spec3.json", "02-kubernetes-swagger.json", "03-moby-engine-swagger.yaml", "04-slack-web-api.json",
+                            "05-twilio-api-v2010.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json", "08-xero-files.yaml",
+                            "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml"]
+    static let multiFileArchive = "10-influxdata-src-multifile.tar.gz"
+    static let multiFileEntry = "influxdata-openapi-src/src/svc-notebooksd.yml"
+
+    /// The corpus folder, or a failure that says where it was looked for.
+    static func require() throws -> URL {
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent("SOURCES.md").path) else {
+            throw MissingCorpus(path: folder.path)
+        }
+        return folder
+    }
+
+    struct MissingCorpus: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "the OpenAPI corpus is missing: expected \(path)/SOURCES.md (CI has ../shared beside the repository)" }
+    }
+
+    /// The multi-file archive unpacked into `scratch`; the entry file's URL.
+    static func unpackMultiFile(into scratch: URL) throws -> URL {
+        let tar = Process()
+        tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        tar.arguments = ["tar", "xzf", try require().appendingPathComponent(multiFileArchive).path, "-C", scratch.path]
+        try tar.run()
+        tar.waitUntilExit()
+        #expect(tar.terminationStatus == 0)
+        return scratch.appendingPathComponent(multiFileEntry)
+    }
+}
