@@ -68,7 +68,11 @@ struct OpenAPIReaderTests {
         let cover = try #require(set.contract("get_cover"))
         #expect(cover.responses[0].contentType == "image/png" && !cover.responses[0].body.isEmpty)
         #expect(set.contract("put_cover")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.required)" } == ["image:true:true", "caption:false:false"])
-        #expect(imported.warnings.last == "swagger2.yaml: in all, 1 warning (1 body unchecked)")
+        // The document secures every operation (an API key) and defines no 401: a request without
+        // the key gets a made-up 401, as the header's refusal.
+        #expect(imported.warnings.last == "swagger2.yaml: in all, 7 warnings (6 made-up 401, 1 body unchecked)")
+        let unauthorized = try #require(get.refusal?.byHeader.first)
+        #expect(get.responses[unauthorized.response].status == 401)
     }
 
     /// Parts that used to fail a whole document: each is read, loosened or left out with a warning.

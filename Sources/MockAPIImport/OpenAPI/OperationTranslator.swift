@@ -58,14 +58,22 @@ struct OperationTranslator {
     }
 
     /// A request that breaks the contract gets the document's own answer for it: its 400 (or 422)
-    /// response; one without the security header its 401.
-    private func setRefusals(of draft: inout ContractDraft) {
-        let responses = draft.responses
-        let byStatus = { (status: Int) in responses.first { $0.status == status }?.name }
+    /// response; one without the security header its 401. A document that secures an operation
+    /// but defines no 401 (nor a `default` standing for it) still means one: a made-up 401 is
+    /// added, as every real API answers a request without credentials.
+    private mutating func setRefusals(of draft: inout ContractDraft) {
+        func byStatus(_ status: Int) -> String? { draft.responses.first { $0.status == status }?.name }
         draft.refusal = byStatus(400) ?? byStatus(422)
-        if let unauthorized = byStatus(401), let last = draft.headers.indices.last, securityHeaders(except: []).first?.name == draft.headers[last].name {
-            draft.headers[last].refusal = unauthorized
+        guard let last = draft.headers.indices.last, securityHeaders(except: []).first?.name == draft.headers[last].name,
+              draft.headers[last].required else { return }
+        if byStatus(401) == nil {
+            var taken = Set(draft.responses.map(\.name))
+            let name = Naming.unique("unauthorized", in: &taken)
+            draft.responses.append(ContractFile.Response(name: name, status: 401, body: ["error": "unauthorized",
+                "message": .string("\(draft.headers[last].name) is missing or not accepted")]))
+            warn("made-up 401", at: operation, "the operation needs \(draft.headers[last].name) but defines no 401: a request without it gets a made-up 401 (response \"\(name)\")")
         }
+        draft.headers[last].refusal = byStatus(401)
     }
 
     /// `/files?beta=true` → (`/files`, [beta: true]); a `#fragment` is no part of a request path and is dropped.
