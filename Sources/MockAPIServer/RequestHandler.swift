@@ -191,7 +191,11 @@ final class RequestHandler: Sendable {
         switch decision.answer {
         case .prepared(let contract, let response):
             return queuePrepared(contract: contract, response: response, decision, context, connection, path: path)
-        case .generated(let response):
+        case .generated(var response):
+            if let source = response.placeholdersOf {
+                response.body = context.state.prepared.render(contract: source.contract, response: source.response,
+                                                              path: String(decoding: path, as: UTF8.self), query: context.query).body
+            }
             return queue(response, decision, context, connection, path: path)
         case .journal(let query, let lastID):
             let response = JournalStream.response(journal: journal, query: query, lastID: lastID, headers: decision.headers)

@@ -41,6 +41,9 @@ struct ExportRoundTripTests {
         let scratch = try ScratchFolder()
         let file = scratch.url.appendingPathComponent("openapi.json")
         try Data(OpenAPIExporter().document(for: original).prettySerialized.utf8).write(to: file)
+        // What carries the set must still be OpenAPI to other tools (extensions, anyOf bodies, list styles).
+        let valid = try SpecValidator.run(file)
+        #expect(valid.status == 0 && valid.output.contains("OK"), "\(valid.output)")
         let imported = try OpenAPIImporter().importFile(file)
         #expect(imported.skipped == 0 && imported.warnings.isEmpty, "\(imported.warnings)")
         let back = try scratch.writeAndLoad(imported)

@@ -139,4 +139,19 @@ struct RefusalTests {
             #expect(error.problems.map(\.description).contains { $0.hasSuffix(#"$.refusal: no response named "invalidd" (have: default, invalid, unauthorized)"#) })
         }
     }
+
+    @Test func aRefusalsPlaceholdersAreFilledForTheRequest() async throws {
+        let contract = #"""
+        {"name": "get_pet", "request": {"method": "GET", "path": "/pets/{id:int}", "headers": {"Authorization": {"refusal": "unauthorized"}}},
+         "responses": {"default": {"status": 200, "body": {"id": 1}},
+                       "unauthorized": {"status": 401, "body": {"login": "{{baseURL}}/login?next=/pets/{{path.id}}"}}}}
+        """#
+        let set = try TemporaryContractSet(contracts: ["pet.json": contract])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let answer = try RawHTTP.request(server.port, "GET", "/pets/42")
+            #expect(answer.status == 401)
+            #expect(answer.text == #"{"login":"http://127.0.0.1:\#(server.port)/login?next=/pets/42"}"#)
+            #expect(server.journal().last?.problem == "header.Authorization: required header is missing")
+        }
+    }
 }

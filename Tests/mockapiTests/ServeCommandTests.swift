@@ -80,15 +80,6 @@ func curlStatus(_ arguments: String...) throws -> String {
 @Suite struct WatchTests {
     private func body(_ url: String) throws -> String { try curl([url]) }
 
-    /// Polls for up to 2 s until `condition` holds.
-    private func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
-        for _ in 0..<40 {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
     @Test func editedFixtureIsServedAndABrokenEditKeepsThePreviousSet() throws {
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
@@ -97,7 +88,7 @@ func curlStatus(_ arguments: String...) throws -> String {
 
         try set.write(#"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
                       to: "fixtures/categories/category.json")
-        #expect(try eventually { try body(url).contains("Board Games") }, "picked up within 2 s")
+        #expect(try within(2) { try body(url).contains("Board Games") }, "picked up within 2 s")
 
         try set.write("{oops", to: "contracts/oops.json")
         usleep(600_000)
@@ -106,16 +97,6 @@ func curlStatus(_ arguments: String...) throws -> String {
         #expect(stderr.contains("mockapi: reloaded (19 routes)"))
         #expect(stderr.contains("oops.json:1:2: not valid JSON"))
         #expect(stderr.contains("mockapi: still serving the previous set"))
-    }
-
-    /// Polls for up to `seconds` until `condition` holds.
-    private func within(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return false
     }
 
     private func category(_ name: String) -> String { Self.category(name) }

@@ -57,16 +57,6 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
-    /// Polls for up to `seconds` until `condition` holds.
-    private func within(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return false
-    }
-
     @Test func aDocumentIsServedWithItsExampleAndItsImportLeavesNothingBehind() throws {
         let folder = try DocumentFolder()
         let server = try CommandLineRunner.Server(["--quiet", "--openapi", folder.document], environment: ["TMPDIR": folder.temporary])

@@ -110,7 +110,7 @@ extension Responder {
     private func timed(contract index: Int, response: Int, prefer: Prefer) -> Decision {
         let contract = set.contracts[index]
         if let violation = prefer.timingViolation {
-            return refusal(ErrorResponses.contractViolation(contract, set: set, violations: [violation]), about: index)
+            return refusal(ErrorResponses.contractViolation(contract, index: index, set: set, violations: [violation]), about: index)
         }
         let note = JournalNote(contract: index, response: response)
         if let fault = prefer.fault ?? contract.responses[response].fault {

@@ -115,7 +115,7 @@ public final class Responder: Sendable {
                 violations.append(violation)
             }
         }
-        return .generated(ErrorResponses.contractViolation(contract, set: set, violations: violations), contract: index)
+        return .generated(ErrorResponses.contractViolation(contract, index: index, set: set, violations: violations), contract: index)
     }
 
     /// The answer for a request that matched no contract.

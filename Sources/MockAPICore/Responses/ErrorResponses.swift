@@ -50,13 +50,15 @@ public enum ErrorResponses {
 
     /// mockapi's 422 problem+json, or the contract's own refusal (`"refusal": "invalid"`) with the
     /// same journal problem, so `coverage` and `verify` still see a refused request.
-    public static func contractViolation(_ contract: Contract, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
+    public static func contractViolation(_ contract: Contract, index: Int, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
         let problem = violations.map { "\($0.location): \($0.message)" }.joined(separator: "; ")
-        if let index = contract.refusal?.response(for: violations) {
-            let response = contract.responses[index]
-            return GeneratedResponse(status: response.status, contentType: response.contentType ?? "", body: response.body,
-                                     headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
-                                     problem: problem)
+        if let refusal = contract.refusal?.response(for: violations) {
+            let response = contract.responses[refusal]
+            var answer = GeneratedResponse(status: response.status, contentType: response.contentType ?? "", body: response.body,
+                                           headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
+                                           problem: problem)
+            if response.template != nil { answer.placeholdersOf = (index, refusal) }
+            return answer
         }
         return GeneratedResponse(status: 422, contentType: problemType, json: ProblemDocument(
             kind: .contractViolation, title: "request does not match contract \"\(contract.name)\"", status: 422,

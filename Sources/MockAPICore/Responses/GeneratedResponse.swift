@@ -6,6 +6,9 @@ public struct GeneratedResponse: Sendable {
     public var headers: [(name: String, value: String)]
     /// Why mockapi refused the request, in one line, for the journal; nil for admin answers.
     public var problem: String?
+    /// A contract's response whose body has placeholders (a contract's own refusal): the server,
+    /// which knows its base URL, fills them for this request as it does for the response served.
+    public var placeholdersOf: (contract: Int, response: Int)?
 
     public init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
                 problem: String? = nil) {
