@@ -37,6 +37,18 @@ struct BackendRequest {
             query.append(URLQueryItem(name: key.arrayStyle == .brackets ? key.name + "[]" : key.name, value: value))
         }
 
+        // One of several credentials: the first, unless --header or the example gives one.
+        let given = Set((extraHeaders + (example?.headers.map { ($0.name, $0.value) } ?? [])).map { $0.name.lowercased() })
+        var credentialHeader: (name: String, value: String)?
+        if let credentials = expectation.credentials, let first = credentials.anyOf.first,
+           !credentials.anyOf.contains(where: { credential in
+               credential.place == .header ? given.contains(credential.name.lowercased()) : query.contains { $0.name == credential.name }
+           }) {
+            let value = (first.prefix ?? "") + "example"
+            guesses.append("\(first.place.rawValue) \(first.name) = \(value) (pass a real credential with --header)")
+            if first.place == .query { query.append(URLQueryItem(name: first.name, value: value)) } else { credentialHeader = (first.name, value) }
+        }
+
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
         components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
         components.queryItems = query.isEmpty ? nil : query
@@ -48,6 +60,7 @@ struct BackendRequest {
             request.setValue(header.value, forHTTPHeaderField: header.name)
             sent.insert(header.name.lowercased())
         }
+        if let credentialHeader { request.setValue(credentialHeader.value, forHTTPHeaderField: credentialHeader.name) }
         for header in expectation.headers where header.required && !sent.contains(header.name.lowercased()) {
             let value = header.enumValues?.first ?? (header.prefixes.first.map { $0 + "example" } ?? "example")
             guesses.append("header \(header.name) = \(value) (pass a real one with --header)")

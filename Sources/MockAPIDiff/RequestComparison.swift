@@ -14,6 +14,7 @@ struct RequestComparison {
     mutating func compare(_ old: RequestExpectation, _ new: RequestExpectation) {
         compareQuery(old.query, new.query)
         compareHeaders(old.headers, new.headers)
+        compareCredentials(old.credentials, new.credentials)
         switch (old.json, new.json) {
         case (nil, let keys?):
             note("request.json", .breaking, "a JSON body is now checked (\(keys.filter(\.required).count) required keys)")
@@ -72,6 +73,22 @@ struct RequestComparison {
         }
         for before in old where before.required && !new.contains(where: { $0.name.lowercased() == before.name.lowercased() }) {
             note("request.headers.\(before.name)", .compatible, "header \(before.name) is no longer checked")
+        }
+    }
+
+    /// Credentials are alternatives: one dropped breaks the clients that sent it; one added breaks none.
+    private mutating func compareCredentials(_ old: CredentialExpectation?, _ new: CredentialExpectation?) {
+        switch (old, new) {
+        case (nil, let after?):
+            note("request.credentials", .breaking, "one of \(after.anyOf.map(\.summary).joined(separator: "; ")) is now required")
+        case (_?, nil):
+            note("request.credentials", .compatible, "credentials are no longer checked")
+        case (let before?, let after?):
+            for credential in before.anyOf where !after.anyOf.contains(credential) {
+                note("request.credentials", .breaking, "\(credential.summary) is no longer accepted")
+            }
+        case (nil, nil):
+            break
         }
     }
 

@@ -47,6 +47,11 @@ public enum ContractGenerator {
         if Bool.random(using: &random) { contract.sequence = names.shuffled(using: &random) }
         if Bool.random(using: &random) { contract.refusal = names.randomElement(using: &random) }
         if !contract.headers.isEmpty, Bool.random(using: &random) { contract.headers[0].refusal = names.randomElement(using: &random) }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            let all: [CredentialExpectation.Credential] = [.header("X-API-Key"), .header("Authorization", prefix: "Basic "), .query("clientKey")]
+            contract.credentials = CredentialExpectation(anyOf: Array(all.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))),
+                                                         refusal: Bool.random(using: &random) ? names.randomElement(using: &random) : nil)
+        }
         return contract
     }
 

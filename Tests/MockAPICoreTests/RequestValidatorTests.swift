@@ -24,6 +24,23 @@ struct RequestValidatorTests {
         ])
     }
 
+    /// An integer as JSON Schema reads it: any length of digits in a query (Docker's
+    /// `w=-19067981269028397020872704`), and a JSON number without a fraction however large.
+    @Test func integersAreNotBoundToInt64() throws {
+        let contract = try Contract.make(method: .POST, query: [QueryExpectation(name: "w", type: .int)], json: [JSONKeyExpectation(key: "tick", type: .int)])
+        func request(_ w: String, _ tick: Double) -> IncomingRequest {
+            IncomingRequest(query: [("w", w)], contentType: "application/json", body: .json(["tick": .double(tick)]))
+        }
+        #expect(violations(request("-19067981269028397020872704", 1e20), contract) == [])
+        #expect(violations(request("+7", 3.0), contract) == [])
+        #expect(violations(request("1.5", 1.5), contract) == [
+            #"query.w: expected int, found "1.5""#, "body.tick: expected int, found number",
+        ])
+        #expect(violations(request("-", .infinity), contract) == [
+            #"query.w: expected int, found "-""#, "body.tick: expected int, found number",
+        ])
+    }
+
     @Test func headersRequiredAndPrefixCaseInsensitive() throws {
         let contract = try Contract.make(headers: [HeaderExpectation(name: "Authorization", prefix: "token ")])
         #expect(violations(IncomingRequest(headers: [("authorization", "token abc")]), contract) == [])

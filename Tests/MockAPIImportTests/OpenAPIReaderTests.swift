@@ -129,6 +129,28 @@ struct OpenAPIReaderTests {
         #expect(imported.warnings.contains(##"quirks.yaml: GET /files/{id}#meta: #/paths/~1files~1{id}#meta: the path's fragment "#meta" is not sent in a request; left out"##))
     }
 
+    /// What public documents say that a request or answer must keep: Adyen's three alternative
+    /// credentials (a key header, Basic, a query key), Kubernetes' paths that end in a slash,
+    /// and Harbor's `produces` on answers without a body.
+    @Test func credentialsTrailingSlashesAndBodilessTypesOfPublicDocumentsAreKept() throws {
+        let corpus = try OpenAPICorpus.require()
+        let adyen = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("07-adyen-balanceplatform-v2.json")))
+        let holder = try #require(adyen.contracts.first { $0.request.method == .GET && $0.request.path.text == "/accountHolders/{id}" })
+        #expect(holder.request.credentials?.anyOf.map(\.summary) == ["clientKey query key", #"Authorization header starting "Basic ""#, "X-API-Key header"])
+        let refusal = try #require(holder.refusal?.byHeader.first { $0.location == CredentialExpectation.location })
+        #expect(holder.responses[refusal.response].status == 401)
+        #expect(holder.request.headers.isEmpty)
+
+        let kubernetes = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("02-kubernetes-swagger.json")))
+        let paths = Set(kubernetes.contracts.map(\.request.path.text))
+        #expect(paths.contains("/apis/apps/") && paths.contains("/api/") && !paths.contains("/apis/apps"))
+
+        let harbor = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("12-harbor-api-v2.yaml")))
+        let delete = try #require(harbor.contracts.first { $0.request.method == .DELETE && $0.request.path.text == "/labels/{label_id:int}" })
+        #expect(delete.responses[0].body.isEmpty)
+        #expect(delete.responses[0].headers.map { "\($0.name): \($0.value)" } == ["Content-Type: application/json"])
+    }
+
     /// Every corpus document imports into a set that loads; the counts are the figures the README reports.
     @Test func everyCorpusDocumentImportsIntoALoadableSet() throws {
         let corpus = try OpenAPICorpus.require()

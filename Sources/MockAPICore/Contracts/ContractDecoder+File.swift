@@ -19,7 +19,8 @@ extension ContractDecoder {
         }
         if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
         contract.refusal = optionalString(object, "refusal", at: "$")
-        let refusals = [("$.refusal", contract.refusal)] + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
+        let refusals = [("$.refusal", contract.refusal), ("$.request.credentials.refusal", contract.credentials?.refusal)]
+            + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
         for case let (path, name?) in refusals where !contract.responses.contains(where: { $0.name == name }) {
             problem(at: path, "no response named \"\(name)\" (have: \(contract.responses.map(\.name).joined(separator: ", ")))")
         }
@@ -30,7 +31,7 @@ extension ContractDecoder {
 
     private mutating func decodeRequest(_ value: JSONValue, into contract: inout ContractFile, at path: String) {
         guard let object = expectObject(value, at: path) else { return }
-        checkKeys(object, allowed: ["method", "path", "query", "headers", "json", "multipart", "body", "match", "example"], at: path)
+        checkKeys(object, allowed: ["method", "path", "query", "headers", "credentials", "json", "multipart", "body", "match", "example"], at: path)
         var method: HTTPMethod?
         if let text = requireString(object, "method", at: path) {
             method = HTTPMethod(rawValue: text)
@@ -44,6 +45,7 @@ extension ContractDecoder {
         if let text = requireString(object, "path", at: path) { contract.path = text }
         contract.query = object["query"].map { decodeQuery($0, at: "\(path).query") } ?? []
         contract.headers = object["headers"].map { decodeHeaders($0, at: "\(path).headers") } ?? []
+        contract.credentials = object["credentials"].flatMap { decodeCredentials($0, at: "\(path).credentials") }
         contract.json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
         contract.multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
         if let rules = object["body"] { contract.body = decodeBodyRules(rules, hasJSON: contract.json != nil, hasParts: contract.multipart != nil, at: "\(path).body") }
@@ -146,6 +148,36 @@ extension ContractDecoder {
                                      enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") },
                                      refusal: optionalString(spec, "refusal", at: here))
         }
+    }
+
+    /// `{"anyOf": [{"header": "X-API-Key"}, {"header": "Authorization", "prefix": "Basic "}, {"query": "clientKey"}], "refusal": "unauthorized"}`.
+    private mutating func decodeCredentials(_ value: JSONValue, at path: String) -> CredentialExpectation? {
+        guard let object = expectObject(value, at: path) else { return nil }
+        checkKeys(object, allowed: ["anyOf", "refusal"], at: path)
+        guard case .array(let elements)? = object["anyOf"], !elements.isEmpty else {
+            problem(at: "\(path).anyOf", object["anyOf"] == nil ? "missing key \"anyOf\" (a list of credentials, any one of which keeps the contract)"
+                : "expected a non-empty list of credentials like {\"header\": \"X-API-Key\"} or {\"query\": \"clientKey\"}")
+            return nil
+        }
+        var anyOf: [CredentialExpectation.Credential] = []
+        for (offset, element) in elements.enumerated() {
+            let here = "\(path).anyOf[\(offset)]"
+            guard let spec = expectObject(element, at: here) else { continue }
+            checkKeys(spec, allowed: ["header", "query", "prefix"], at: here)
+            let places = CredentialExpectation.Credential.Place.allCases.filter { spec[$0.rawValue] != nil }
+            guard places.count == 1, let place = places.first else {
+                problem(at: here, "give exactly one of \"header\" or \"query\" (the name the credential is sent under)")
+                continue
+            }
+            guard let name = requireString(spec, place.rawValue, at: here), !name.isEmpty else { continue }
+            let prefix = optionalString(spec, "prefix", at: here)
+            if prefix != nil, place == .query { problem(at: "\(here).prefix", "a prefix is for a header credential (\"Basic \", \"Bearer \")") }
+            if anyOf.contains(where: { $0.place == place && $0.name.lowercased() == name.lowercased() && $0.prefix == prefix }) {
+                problem(at: here, "the same credential is listed twice")
+            }
+            anyOf.append(CredentialExpectation.Credential(place: place, name: name, prefix: place == .header ? prefix : nil))
+        }
+        return CredentialExpectation(anyOf: anyOf, refusal: optionalString(object, "refusal", at: path))
     }
 
     private mutating func decodeJSONKeys(_ value: JSONValue, at path: String) -> [JSONKeyExpectation] {

@@ -15,7 +15,8 @@ extension ContractDecoder {
 
     private static func refusal(of source: ContractFile, responses: [ResponseDefinition]) -> Contract.Refusal? {
         func index(_ name: String?) -> Int? { name.flatMap { name in responses.firstIndex { $0.name == name } } }
-        let byHeader = source.headers.compactMap { header in index(header.refusal).map { ("header.\(header.name)", $0) } }
+        var byHeader = source.headers.compactMap { header in index(header.refusal).map { ("header.\(header.name)", $0) } }
+        if let response = index(source.credentials?.refusal) { byHeader.append((CredentialExpectation.location, response)) }
         guard source.refusal != nil || !byHeader.isEmpty else { return nil }
         return Contract.Refusal(response: index(source.refusal), byHeader: byHeader)
     }
@@ -45,7 +46,7 @@ extension ContractDecoder {
                 problem(at: "$.request.example.path", "no value for the path parameter \"\(name)\"")
             }
         }
-        return RequestExpectation(method: source.method, path: template, query: query, headers: headers, json: source.json,
+        return RequestExpectation(method: source.method, path: template, query: query, headers: headers, credentials: source.credentials, json: source.json,
                                   multipart: source.multipart, body: source.body, match: source.match, example: source.example)
     }
 

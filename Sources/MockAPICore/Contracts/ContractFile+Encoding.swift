@@ -28,6 +28,7 @@ extension ContractFile {
         var request = JSONObject([("method", .string(method.rawValue)), ("path", .string(path))])
         if !query.isEmpty { request["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
         if !headers.isEmpty { request["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
+        if let credentials { request["credentials"] = .object(credentials.fileJSON) }
         if let json { request["json"] = .object(JSONObject(json.map { ($0.key, .object($0.fileJSON)) })) }
         if let multipart { request["multipart"] = .array(multipart.map { .object($0.fileJSON) }) }
         if !body.isDefault {
@@ -85,6 +86,18 @@ extension QueryExpectation {
         if repeated { spec["repeated"] = true }
         if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
         return spec
+    }
+}
+
+extension CredentialExpectation {
+    var fileJSON: JSONObject {
+        var object = JSONObject([("anyOf", .array(anyOf.map { credential in
+            var spec = JSONObject([(credential.place.rawValue, .string(credential.name))])
+            if let prefix = credential.prefix { spec["prefix"] = .string(prefix) }
+            return .object(spec)
+        }))])
+        if let refusal { object["refusal"] = .string(refusal) }
+        return object
     }
 }
 

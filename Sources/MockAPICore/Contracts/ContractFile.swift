@@ -12,6 +12,8 @@ public struct ContractFile: Sendable, Equatable {
     public var path: String
     public var query: [QueryExpectation] = []
     public var headers: [HeaderExpectation] = []
+    /// `request.credentials`: one of several credentials must be given; nil for none.
+    public var credentials: CredentialExpectation?
     /// Top-level JSON body keys; nil when the contract expects no JSON body.
     public var json: [JSONKeyExpectation]?
     /// Multipart parts; nil when the contract expects no upload. With `json`, either is accepted.

@@ -7,7 +7,8 @@ public enum JSONValueType: String, Sendable, CaseIterable {
         case (.any, _), (.string, .string), (.int, .int), (.number, .int), (.number, .double), (.bool, .bool),
              (.object, .object), (.array, .array), (.null, .null):
             true
-        case (.int, .double(let d)): d.rounded() == d && abs(d) < 9e15
+        // JSON has one number type: 1.0 and 1e20 are integers too (as JSON Schema reads them).
+        case (.int, .double(let d)): d.isFinite && d.rounded() == d
         default: false
         }
     }

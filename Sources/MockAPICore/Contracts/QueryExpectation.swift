@@ -5,10 +5,17 @@ public enum QueryValueType: String, Sendable, CaseIterable {
     func accepts(_ value: String) -> Bool {
         switch self {
         case .string: true
-        case .int: Int(value) != nil
+        case .int: Self.isInteger(value)
         case .number: Double(value) != nil
         case .bool: ["true", "false", "1", "0"].contains(value)
         }
+    }
+
+    /// Digits with an optional sign, of any length: an integer as JSON Schema reads it, not
+    /// only one that fits Int64 (`w=-19067981269028397020872704` is valid for Docker's API).
+    private static func isInteger(_ value: String) -> Bool {
+        let digits = value.utf8.first == UInt8(ascii: "-") || value.utf8.first == UInt8(ascii: "+") ? value.utf8.dropFirst() : value.utf8[...]
+        return !digits.isEmpty && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
 

@@ -5,6 +5,8 @@ public final class RequestExpectation: Sendable {
     public let path: PathTemplate
     public let query: [QueryExpectation]
     public let headers: [HeaderExpectation]
+    /// One of several credentials the request must carry; nil when the contract names none.
+    public let credentials: CredentialExpectation?
     /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
     public let json: [JSONKeyExpectation]?
     /// Parts of a multipart/form-data body; nil when the contract expects no upload. With `json`
@@ -18,12 +20,13 @@ public final class RequestExpectation: Sendable {
     public let example: RequestExample?
 
     public init(method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil, body: BodyRules = BodyRules(),
-                match: RequestMatch? = nil, example: RequestExample? = nil) {
+                credentials: CredentialExpectation? = nil, json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
+                body: BodyRules = BodyRules(), match: RequestMatch? = nil, example: RequestExample? = nil) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.credentials = credentials
         self.json = json
         self.multipart = multipart
         self.body = body

@@ -4,8 +4,11 @@ public enum RequestValidator {
         // Each check is skipped when it has nothing to look at: most mock requests have no
         // query and most contracts name no headers, and this runs on every request.
         var found: [Violation] = []
-        if !request.query.isEmpty || !expectation.query.isEmpty { found += queryViolations(request.query, expectation.query) }
+        if !request.query.isEmpty || !expectation.query.isEmpty {
+            found += queryViolations(request.query, expectation.query, credentialKeys: expectation.credentials?.queryNames ?? [])
+        }
         if !expectation.headers.isEmpty { found += headerViolations(request, expectation.headers) }
+        if let credentials = expectation.credentials, let violation = credentialViolation(request, credentials) { found.append(violation) }
         if expectation.json != nil || expectation.multipart != nil { found += bodyViolations(request, expectation) }
         return found
     }
@@ -27,7 +30,7 @@ public enum RequestValidator {
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every
     /// request, so no dictionaries or sets are built.
-    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation]) -> [Violation] {
+    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation], credentialKeys: [String] = []) -> [Violation] {
         if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
         for spec in expected {
@@ -64,7 +67,7 @@ public enum RequestValidator {
         }
         for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
             let known = expected.contains { $0.arrayStyle == .brackets ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
-            if !known {
+            if !known, !credentialKeys.contains(name) {
                 found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
             }
         }
@@ -82,6 +85,18 @@ public enum RequestValidator {
     /// `ids[]` for `ids`, without building the string.
     private static func isArrayKey(_ name: String, of base: String) -> Bool {
         name.utf8.count == base.utf8.count + 2 && name.hasPrefix(base) && name.hasSuffix("[]")
+    }
+
+    /// Nil when any one of the credentials is there: a header (with its prefix) or a query key.
+    static func credentialViolation(_ request: IncomingRequest, _ credentials: CredentialExpectation) -> Violation? {
+        let given = credentials.anyOf.contains { credential in
+            switch credential.place {
+            case .header: request.header(credential.name).map { value in credential.prefix.map(value.hasPrefix) ?? true } ?? false
+            case .query: request.query.contains { $0.name == credential.name }
+            }
+        }
+        if given { return nil }
+        return Violation(CredentialExpectation.location, "no credential given (any one of: \(credentials.anyOf.map(\.summary).joined(separator: "; ")))")
     }
 
     static func headerViolations(_ request: IncomingRequest, _ expected: [HeaderExpectation]) -> [Violation] {

@@ -66,16 +66,32 @@ extension OpenAPIExporter {
     static func securityScheme(_ request: RequestExpectation) -> (name: String, definition: JSONObject)? {
         guard let header = request.headers.first(where: { isAuthorization($0.name) && $0.required }) else { return nil }
         // Several accepted prefixes: the first names the scheme.
-        let prefix = header.prefixes.first
+        return headerScheme(name: header.name, prefix: header.prefixes.first)
+    }
+
+    /// One of a contract's `credentials` as a security scheme: a query key or a header as an API
+    /// key, `Basic `/`Bearer ` as HTTP schemes.
+    static func securityScheme(_ credential: CredentialExpectation.Credential) -> (name: String, definition: JSONObject) {
+        switch credential.place {
+        case .query:
+            (Naming.snakeCase(credential.name) + "_query", JSONObject([("type", "apiKey"), ("in", "query"), ("name", .string(credential.name))]))
+        case .header where isAuthorization(credential.name):
+            headerScheme(name: credential.name, prefix: credential.prefix)
+        case .header:
+            (Naming.snakeCase(credential.name) + "_header", JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(credential.name))]))
+        }
+    }
+
+    private static func headerScheme(name: String, prefix: String?) -> (name: String, definition: JSONObject) {
         switch prefix?.lowercased() {
         case "bearer "?: return ("bearer", JSONObject([("type", "http"), ("scheme", "bearer")]))
         case "basic "?: return ("basic", JSONObject([("type", "http"), ("scheme", "basic")]))
         case let lowered?:
             return (Naming.snakeCase(lowered) + "_authorization",
-                    JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(header.name)),
+                    JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(name)),
                                 ("description", .string("Authorization: \(prefix ?? "")…"))]))
         case nil:
-            return ("authorization", JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(header.name))]))
+            return ("authorization", JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(name))]))
         }
     }
 

@@ -98,7 +98,14 @@ public struct OpenAPIExporter {
         let parameters = Self.parameters(contract.request)
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
         if let body = Self.requestBody(contract.request) { operation["requestBody"] = .object(body) }
-        if let scheme = Self.securityScheme(contract.request) {
+        if let credentials = contract.request.credentials {
+            // Alternatives: OpenAPI's `security` is a list of which any one is enough.
+            operation["security"] = .array(credentials.anyOf.map { credential in
+                let scheme = Self.securityScheme(credential)
+                schemes[scheme.name] = .object(scheme.definition)
+                return .object(JSONObject([(scheme.name, .array([]))]))
+            })
+        } else if let scheme = Self.securityScheme(contract.request) {
             schemes[scheme.name] = .object(scheme.definition)
             operation["security"] = [.object(JSONObject([(scheme.name, .array([]))]))]
         }

@@ -76,28 +76,39 @@ extension OperationTranslator {
         return result
     }
 
-    /// The header security puts on every request (`Authorization: Bearer …`, an API key). With
-    /// alternatives (`security: [basic, bearer]`) it is required only when every alternative sends
-    /// the same header, with any of their prefixes; optional security (`{}`) adds nothing.
-    func securityHeaders(except declared: [ContractDraft.Header]) -> [ContractDraft.Header] {
+    /// What `security` asks of every request.
+    enum SecurityNeed {
+        /// One header every alternative sends (`Authorization` with any of their prefixes): a required header.
+        case header(ContractDraft.Header)
+        /// Alternatives sent in different places (an API key header, HTTP Basic, a query key): any one of them.
+        case credentials(CredentialExpectation)
+    }
+
+    /// What `security` puts on every request; nil for none, for optional security (`{}`), or when
+    /// an alternative is one a contract cannot check (a cookie), so no valid request is refused.
+    /// A requirement of several schemes together is read as its first: leniency over a refusal.
+    func securityNeed(except declared: [ContractDraft.Header]) -> SecurityNeed? {
         let requirements = (operation["security"] ?? document.root["security"])?.elements ?? []
-        var name: String?
-        var prefixes: [String] = []
-        var anyValue = false
+        var alternatives: [CredentialExpectation.Credential] = []
         for requirement in requirements {
-            let schemes = requirement.members
-            guard schemes.count == 1, let header = securityHeader(named: schemes[0].key) else { return [] }
-            guard name == nil || name?.lowercased() == header.name.lowercased() else { return [] }
-            name = header.name
-            if let prefix = header.prefixes.first {
-                if !prefixes.contains(prefix) { prefixes.append(prefix) }
-            } else {
-                anyValue = true   // an API key: any value
-            }
+            guard let first = requirement.members.first, let credential = securityCredential(named: first.key) else { return nil }
+            if !alternatives.contains(credential) { alternatives.append(credential) }
         }
-        if anyValue { prefixes = [] }
-        guard let name, !declared.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return [] }
-        return [ContractDraft.Header(name: name, prefixes: prefixes)]
+        guard let name = alternatives.first?.name else { return nil }
+        if alternatives.allSatisfy({ $0.place == .header && $0.name.lowercased() == name.lowercased() }) {
+            guard !declared.contains(where: { $0.name.lowercased() == name.lowercased() }) else { return nil }
+            // An API key among them takes any value, so no prefix is required.
+            let prefixes = alternatives.contains { $0.prefix == nil } ? [] : alternatives.compactMap(\.prefix)
+            return .header(ContractDraft.Header(name: name, prefixes: prefixes))
+        }
+        return .credentials(CredentialExpectation(anyOf: alternatives))
+    }
+
+    /// The credential one security scheme sends; nil for a cookie or an unknown scheme.
+    private func securityCredential(named reference: String) -> CredentialExpectation.Credential? {
+        guard let named = document.root["components"]?["securitySchemes"]?[reference], let scheme = document.resolve(named) else { return nil }
+        if scheme["type"]?.string == "apiKey", scheme["in"]?.string == "query", let name = scheme["name"]?.string { return .query(name) }
+        return securityHeader(named: reference).map { .header($0.name, prefix: $0.prefixes.first) }
     }
 
     /// The header one security scheme sends; nil for a cookie, a query key or an unknown scheme.

@@ -17,7 +17,7 @@ extension OperationTranslator {
             } else if code == "default" {
                 if written.count == 1 {
                     outcomes.append((200, response))
-                } else if !securityHeaders(except: []).isEmpty, !written.contains(where: { $0.key == "401" }) {
+                } else if securityNeed(except: []) != nil, !written.contains(where: { $0.key == "401" }) {
                     // The document's answer for any other status is its answer to a request without credentials.
                     outcomes.append((401, response))
                 } else {
@@ -48,6 +48,11 @@ extension OperationTranslator {
                 }
                 var definition = ContractDraft.Response(name: name, status: status)
                 definition.headers = headers.map { ContractFile.HeaderField($0.name, $0.value) }
+                if example.body == nil, let type = example.mediaType {
+                    // No body to serve, but the document says what type its answer is (Swagger's
+                    // `produces` applies to every response): a client reads the type, not the void.
+                    definition.headers.append(ContractFile.HeaderField("Content-Type", type))
+                }
                 if let body = example.body {
                     let file = "\(draft.folder)/\(draft.name)\(name == "default" ? "" : "_" + name).\(body.fileExtension)"
                     definition.fixture = file
@@ -63,6 +68,8 @@ extension OperationTranslator {
     struct Example {
         var key: String
         var body: Body?
+        /// The media type the document gives a response it has no body for.
+        var mediaType: String?
     }
 
     struct Body {
@@ -110,8 +117,10 @@ extension OperationTranslator {
             return [Example(key: "example", body: Body(bytes: Array("example \(type) body\n".utf8), fileExtension: fileExtension))]
         }
         guard !values.isEmpty else {
-            warn("no example", at: content, "response \(status) (\(type)) has no example to serve; its body is left empty")
-            return [Example(key: "example", body: nil)]
+            if schema != nil {   // a body the document describes but gives no way to make
+                warn("no example", at: content, "response \(status) (\(type)) has no example to serve; its body is left empty")
+            }
+            return [Example(key: "example", body: nil, mediaType: type)]
         }
         return values.map { key, value in
             if Self.isJSON(type) {
@@ -119,7 +128,7 @@ extension OperationTranslator {
             }
             guard case .string(let text) = value else {
                 warn("example unreadable", at: content, "response \(status) example \"\(key)\" (\(type)) is not text; its body is left empty")
-                return Example(key: key, body: nil)
+                return Example(key: key, body: nil, mediaType: type)
             }
             let fileExtension = Self.fileExtension(forMediaType: type) ?? Self.binaryExtension(forMediaType: type)
             return Example(key: key, body: Body(bytes: Array(text.utf8), fileExtension: fileExtension))

@@ -33,8 +33,10 @@ struct OperationTranslator {
         }
         let parameters = resolvedParameters()
         let (pathPart, pathQuery) = splitPathKey()
-        let components = pathPart.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        let template = pathTemplate(components: components, parameters: parameters)
+        // Empty segments are kept: `/apis/apps/` and `/v1//self` are other paths than without them.
+        let segments = pathPart.dropFirst(pathPart.hasPrefix("/") ? 1 : 0).split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let template = pathTemplate(components: segments, parameters: parameters)
+        let components = segments.filter { !$0.isEmpty }
         let operationId = operation["operationId"]?.string
         let baseName = operationId.map(Naming.snakeCase) ?? Naming.snakeCase(([method] + components).joined(separator: "_"))
         let tag = operation["tags"]?.elements.first?.string.map { String(Naming.snakeCase($0).prefix(Naming.maxLength)) }
@@ -50,7 +52,11 @@ struct OperationTranslator {
             }
         }
         let headers = headerExpectations(parameters)
-        draft.headers = headers + securityHeaders(except: headers)
+        switch securityNeed(except: headers) {
+        case .header(let header)?: draft.headers = headers + [header]
+        case .credentials(let credentials)?: draft.headers = headers; draft.credentials = credentials
+        case nil: draft.headers = headers
+        }
         translateBody(into: &draft)
         let fixtures = try translateResponses(into: &draft)
         setRefusals(of: &draft)
@@ -58,22 +64,32 @@ struct OperationTranslator {
     }
 
     /// A request that breaks the contract gets the document's own answer for it: its 400 (or 422)
-    /// response; one without the security header its 401. A document that secures an operation
-    /// but defines no 401 (nor a `default` standing for it) still means one: a made-up 401 is
-    /// added, as every real API answers a request without credentials.
+    /// response; one without credentials its 401. A document that secures an operation but
+    /// defines no 401 (nor a `default` standing for it) still means one: a made-up 401 is added,
+    /// as every real API answers a request without credentials.
     private mutating func setRefusals(of draft: inout ContractDraft) {
         func byStatus(_ status: Int) -> String? { draft.responses.first { $0.status == status }?.name }
         draft.refusal = byStatus(400) ?? byStatus(422)
-        guard let last = draft.headers.indices.last, securityHeaders(except: []).first?.name == draft.headers[last].name,
-              draft.headers[last].required else { return }
-        if byStatus(401) == nil {
-            var taken = Set(draft.responses.map(\.name))
-            let name = Naming.unique("unauthorized", in: &taken)
-            draft.responses.append(ContractFile.Response(name: name, status: 401, body: ["error": "unauthorized",
-                "message": .string("\(draft.headers[last].name) is missing or not accepted")]))
-            warn("made-up 401", at: operation, "the operation needs \(draft.headers[last].name) but defines no 401: a request without it gets a made-up 401 (response \"\(name)\")")
+        if let credentials = draft.credentials {
+            let refusal = unauthorized(in: &draft, needing: credentials.anyOf.map(\.summary).joined(separator: " or "))
+            draft.credentials?.refusal = refusal
+            return
         }
-        draft.headers[last].refusal = byStatus(401)
+        guard let last = draft.headers.indices.last, case .header(let security)? = securityNeed(except: []),
+              security.name == draft.headers[last].name, draft.headers[last].required else { return }
+        let refusal = unauthorized(in: &draft, needing: draft.headers[last].name)
+        draft.headers[last].refusal = refusal
+    }
+
+    /// The document's 401, or a made-up one (with a warning) when it defines none.
+    private mutating func unauthorized(in draft: inout ContractDraft, needing credential: String) -> String {
+        if let name = draft.responses.first(where: { $0.status == 401 })?.name { return name }
+        var taken = Set(draft.responses.map(\.name))
+        let name = Naming.unique("unauthorized", in: &taken)
+        draft.responses.append(ContractFile.Response(name: name, status: 401, body: ["error": "unauthorized",
+            "message": .string("\(credential) is missing or not accepted")]))
+        warn("made-up 401", at: operation, "the operation needs \(credential) but defines no 401: a request without it gets a made-up 401 (response \"\(name)\")")
+        return name
     }
 
     /// `/files?beta=true` → (`/files`, [beta: true]); a `#fragment` is no part of a request path and is dropped.

@@ -11,6 +11,8 @@ import MockAPICore
 ///   form-encoded body with one property each;
 /// - a response's `schema` becomes its content for each `produces` type, its `examples` (by media
 ///   type) that content's examples; a `type: file` response is `application/octet-stream` binary;
+///   one without a schema still has its `produces` types (as empty media types): schemathesis and
+///   Swagger servers hold every answer to them;
 /// - a query array's `collectionFormat` becomes `style`/`explode` (`multi` → form, exploded).
 enum SwaggerConverter {
     static func convert(_ swagger: JSONValue) -> JSONValue {
@@ -45,7 +47,7 @@ enum SwaggerConverter {
         var responses = JSONObject()
         for (name, response) in root["responses"]?.objectValue?.members ?? [] {
             guard case .object(let object) = response else { continue }
-            responses[name] = .object(context.response(object, produces: context.produces))
+            responses[name] = .object(context.response(object, produces: context.produces, declared: context.declaredProduces))
         }
         if !responses.isEmpty { components["responses"] = .object(responses) }
         var schemes = JSONObject()
@@ -110,11 +112,14 @@ enum SwaggerConverter {
         let root: JSONObject
         let consumes: [String]
         let produces: [String]
+        /// Only what the document says: a bodiless answer gets no type the document did not give it.
+        let declaredProduces: [String]
 
         init(root: JSONObject) {
             self.root = root
             consumes = Self.strings(root["consumes"]) ?? ["application/json"]
-            produces = Self.strings(root["produces"]) ?? ["application/json"]
+            declaredProduces = Self.strings(root["produces"]) ?? []
+            produces = declaredProduces.isEmpty ? ["application/json"] : declaredProduces
         }
 
         static func strings(_ value: JSONValue?) -> [String]? {
@@ -152,7 +157,8 @@ enum SwaggerConverter {
             var out = JSONObject()
             for key in ["operationId", "tags", "summary", "description", "deprecated", "security"] { out[key] = operation[key] }
             let consumes = Self.strings(operation["consumes"]) ?? self.consumes
-            let produces = Self.strings(operation["produces"]) ?? self.produces
+            let declaredProduces = Self.strings(operation["produces"]) ?? self.declaredProduces
+            let produces = declaredProduces.isEmpty ? self.produces : declaredProduces
             var parameters = shared
             for parameter in operation["parameters"].map(parameterList) ?? [] {
                 parameters.removeAll { $0["name"] == parameter["name"] && $0["in"] == parameter["in"] && parameter["$ref"] == nil }
@@ -172,7 +178,7 @@ enum SwaggerConverter {
             var responses = JSONObject()
             for (code, response) in operation["responses"]?.objectValue?.members ?? [] {
                 guard case .object(let object) = response else { continue }
-                responses[code] = object["$ref"] != nil ? .object(object) : .object(self.response(object, produces: produces))
+                responses[code] = object["$ref"] != nil ? .object(object) : .object(self.response(object, produces: produces, declared: declaredProduces))
             }
             out["responses"] = .object(responses)
             return out
@@ -245,7 +251,7 @@ enum SwaggerConverter {
                                ("content", .object(JSONObject([(type, .object(JSONObject([("schema", .object(schema))])))])))])
         }
 
-        func response(_ response: JSONObject, produces: [String]) -> JSONObject {
+        func response(_ response: JSONObject, produces: [String], declared: [String]) -> JSONObject {
             var out = JSONObject()
             out["description"] = response["description"] ?? .string("")
             if case .object(let headers)? = response["headers"] {
@@ -273,6 +279,10 @@ enum SwaggerConverter {
             }
             for (type, example) in examples.members where content[type] == nil {
                 content[type] = .object(JSONObject([("example", example)]))
+            }
+            if content.isEmpty {
+                // Swagger's `produces` is the type of every answer, one without a schema included.
+                for type in declared { content[type] = .object(JSONObject()) }
             }
             if !content.isEmpty { out["content"] = .object(content) }
             return out
