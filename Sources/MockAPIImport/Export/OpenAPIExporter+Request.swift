@@ -48,7 +48,7 @@ extension OpenAPIExporter {
     private static func multipartContent(_ request: RequestExpectation) -> JSONObject? {
         if let parts = request.multipart {
             let schema = objectSchema(parts.map { part in
-                (part.name, part.filename ? ["type": "string", "format": "binary"] : ["type": "string"], part.required)
+                (part.name, part.filename ? ["type": "string", "format": "binary", Self.filenameExtension: true] : ["type": "string"], part.required)
             })
             var media = JSONObject([("schema", schema)])
             let encoding = parts.compactMap { part -> (String, JSONValue)? in

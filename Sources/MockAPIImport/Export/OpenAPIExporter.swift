@@ -54,6 +54,8 @@ public struct OpenAPIExporter {
     }
 
     static let contractsExtension = "x-mockapi-contracts"
+    /// On a binary part: the contract requires a filename, which OpenAPI has no word for.
+    static let filenameExtension = "x-mockapi-filename"
     static let setExtension = "x-mockapi"
 
     /// OpenAPI has one operation per method and path; contracts told apart by `match` share it:

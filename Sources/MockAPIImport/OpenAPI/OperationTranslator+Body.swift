@@ -78,7 +78,10 @@ extension OperationTranslator {
                 return nil
             }
             let isFile = reader.isFile(property.schema)
-            var part = ContractDraft.Part(name: property.name, required: property.required, filename: isFile)
+            // A filename is required only where our export said so: OpenAPI cannot say it, and
+            // clients (schemathesis among them) send binary parts without one.
+            let filename = isFile && reader.resolve(property.schema)?.node[OpenAPIExporter.filenameExtension]?.bool == true
+            var part = ContractDraft.Part(name: property.name, required: property.required, filename: filename)
             if isFile {
                 let written = encoding?[property.name]?["contentType"]?.string
                 let declared = written.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }

@@ -8,18 +8,25 @@ extension OperationTranslator {
     mutating func translateResponses(into draft: inout ContractDraft) throws(Unexpressible) -> [ImportedSet.Fixture] {
         var outcomes: [(status: Int, response: DocumentNode)] = []
         let written = operation["responses"]?.members ?? []
+        // A secured operation without a 401 of its own: its `4XX` or `default` answer is the one a
+        // request without credentials gets (rather than a made-up body its schema would not allow).
+        var standsFor401 = securityNeed(except: []) != nil && !written.contains { $0.key == "401" }
         for (code, node) in written {
             guard let response = document.resolve(node) else { continue }   // the document warned
             if let status = Int(code), (100...599).contains(status) {
                 outcomes.append((status, response))
             } else if code.count == 3, let digit = code.first?.wholeNumberValue, (1...5).contains(digit), code.hasSuffix("XX") || code.hasSuffix("xx") {
                 outcomes.append((digit * 100, response))
+                if digit == 4, standsFor401 {
+                    outcomes.append((401, response))
+                    standsFor401 = false
+                }
             } else if code == "default" {
                 if written.count == 1 {
                     outcomes.append((200, response))
-                } else if securityNeed(except: []) != nil, !written.contains(where: { $0.key == "401" }) {
-                    // The document's answer for any other status is its answer to a request without credentials.
+                } else if standsFor401 {
                     outcomes.append((401, response))
+                    standsFor401 = false
                 } else {
                     warn("default response", at: node, "response \"default\" (any other status) has no status of its own; left out")
                 }

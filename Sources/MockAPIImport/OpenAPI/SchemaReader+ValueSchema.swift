@@ -67,10 +67,16 @@ extension SchemaReader {
             requiredEverywhere = requiredEverywhere.map { $0.intersection(required) } ?? required
         }
         for index in keys.indices where requiredEverywhere?.contains(keys[index].key) == true { keys[index].required = true }
-        // A key two options type differently is checked as any.
+        // A key two options type differently is checked as any; typed alike but otherwise
+        // different (Discord's `trigger_type` is 1 in one option, 4 in another), by its type alone.
         return keys.map { key in
-            let types = Set(options.compactMap { objectKeys($0)?.first { $0.key == key.key }?.schema.type })
-            return types.count > 1 ? JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema()) : key
+            let schemas = options.compactMap { objectKeys($0)?.first { $0.key == key.key }?.schema }
+            let types = Set(schemas.map(\.type))
+            if types.count > 1 { return JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema()) }
+            if schemas.contains(where: { $0 != key.schema }) {
+                return JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema(type: key.schema.type))
+            }
+            return key
         }
     }
 }
