@@ -61,6 +61,7 @@ final class RequestContext {
         self.query = query
         self.headers = headers
         body = Self.body(planned: head.body)
+        if case .multipart(_, let collector) = body { self.collector = collector }
     }
 
     deinit { budget.release(reserved) }
@@ -68,6 +69,7 @@ final class RequestContext {
     /// Stops keeping the body: what is left of it is only counted.
     func dropBody() {
         body = .discard
+        collector = nil
         budget.release(reserved)
         reserved = 0
     }
@@ -124,6 +126,7 @@ final class RequestContext {
                 body = .multipart(parser, collector)
             } catch {
                 body = .malformed("multipart body: \(error.description)")
+                self.collector = nil
             }
         }
         return true
@@ -155,10 +158,11 @@ final class RequestContext {
         return []
     }
 
-    var receivedParts: [ReceivedPart] {
-        if case .multipart(_, let collector) = body { return collector.parts }
-        return []
-    }
+    /// The multipart body's parts, while `body` is `.multipart`: every request reads them when it
+    /// is journaled, and matching on `body` would copy the enum (a retain and release per payload).
+    private var collector: MultipartCollector?
+
+    var receivedParts: [ReceivedPart] { collector?.parts ?? [] }
 
 }
 

@@ -217,8 +217,7 @@ final class RequestHandler: Sendable {
             let rendered = state.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
-        // The status read in place: copying the ResponseDefinition (body, headers) cost more.
-        let status = state.responder.set.contracts[index].responses[response].status
+        let status = state.responder.status(contract: index, response: response)
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: decision.journal)
         return result
@@ -237,15 +236,14 @@ final class RequestHandler: Sendable {
     /// Journals and logs the request as the note says; nothing for a request with no note (admin).
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
-        // Names read in place: copying a Contract costs a retain per field.
-        let set = context.state.responder.set
-        let contractName = note.contract.map { set.contracts[$0].name }
-        let responseName = note.contract.flatMap { contract in note.response.map { set.contracts[contract].responses[$0].name } }
+        let responder = context.state.responder
+        let contractName = note.contract.map { responder.contractName($0) }
+        let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
         let record = RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
                                    bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
                                    response: responseName, status: status, problem: problem)
-        journal.record(record, path: UnsafeRawBufferPointer(path))
         log(record, context, path: path)
+        journal.record(record, path: UnsafeRawBufferPointer(path))
     }
 }
 

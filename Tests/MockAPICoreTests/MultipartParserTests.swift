@@ -1,3 +1,4 @@
+import MockAPITestSupport
 import Testing
 @testable import MockAPICore
 
@@ -44,6 +45,32 @@ struct MultipartParserTests {
         #expect(expected[1].data == Array("\u{FF}\u{D8}data with \r\n--XyZnot a boundary".utf8))
         for size in 1...40 {
             #expect(try parse(Self.body, chunkSize: size) == expected, "chunk size \(size)")
+        }
+    }
+
+    /// The boundary search skips to candidate bytes (`memchr`): a binary part full of CRs, CRLFs
+    /// and delimiter prefixes must come out byte for byte, wherever the chunks split it.
+    @Test func binaryPartWithManyFalseDelimiterStartsComesOutWhole() throws {
+        var generator = SplitMix64(seed: 20)
+        let pieces: [[UInt8]] = [[0x0D], [0x0D, 0x0A], Array("\r\n-".utf8), Array("\r\n--".utf8), Array("\r\n--Xy".utf8),
+                                 Array("\r\n--XyZ!".utf8), [0x0A, 0x2D]]
+        var data: [UInt8] = []
+        while data.count < 50_000 {
+            if generator.next() % 4 == 0 {
+                data += pieces[Int(generator.next() % UInt64(pieces.count))]
+            } else {
+                // Never a random "Z": "\r\n--Xy" + "Z" + a CRLF would be a real delimiter.
+                let byte = UInt8(truncatingIfNeeded: generator.next())
+                data.append(byte == UInt8(ascii: "Z") ? byte + 1 : byte)
+            }
+        }
+        data.append(0x0D) // a CR right before the closing delimiter
+        let body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.bin\"\r\n\r\n".utf8)
+            + data + Array("\r\n--XyZ--\r\n".utf8)
+        for size in [1, 2, 3, 7, 64, 1000, 4096, body.count] {
+            let parts = try parse(body, chunkSize: size)
+            #expect(parts.count == 1, "chunk size \(size)")
+            #expect(parts.first?.data == data, "chunk size \(size)")
         }
     }
 

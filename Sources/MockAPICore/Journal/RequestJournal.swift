@@ -45,32 +45,38 @@ public final class RequestJournal: Sendable {
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
     public func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
-        let headers = record.headers.forJournal(redacting: redaction)
+        // Read through a pointer: the closures below capturing the record itself copied it (a
+        // retain and release per field, on every request).
+        withUnsafePointer(to: record) { store($0, path: path) }
+    }
+
+    private func store(_ record: UnsafePointer<RequestRecord>, path: UnsafeRawBufferPointer) {
+        let headers = record.pointee.headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
-            writer.int(Int(record.receivedAt))
-            writer.int(record.status)
-            writer.int(record.bodyBytes)
-            writer.string(record.method)
+            writer.int(Int(record.pointee.receivedAt))
+            writer.int(record.pointee.status)
+            writer.int(record.pointee.bodyBytes)
+            writer.string(record.pointee.method)
             writer.bytes(path)
-            writer.int(record.query.count)
-            for (name, value) in record.query {
+            writer.int(record.pointee.query.count)
+            for (name, value) in record.pointee.query {
                 writer.string(name)
                 writer.optionalString(value)
             }
             headers.withPackedBytes { writer.bytes($0) }
-            writer.optionalString(record.contract)
-            writer.optionalString(record.response)
-            writer.int(record.parts.count)
-            for part in record.parts {
+            writer.optionalString(record.pointee.contract)
+            writer.optionalString(record.pointee.response)
+            writer.int(record.pointee.parts.count)
+            for part in record.pointee.parts {
                 writer.string(part.name)
                 writer.optionalString(part.filename)
                 writer.optionalString(part.contentType)
                 writer.int(part.bytes)
                 writer.string(part.sha256)
             }
-            writer.optionalString(record.problem)
+            writer.optionalString(record.pointee.problem)
         }
         var measure = RecordWriter.measuring
         encode(&measure, id: 0)

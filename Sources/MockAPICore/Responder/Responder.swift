@@ -70,6 +70,15 @@ public final class Responder: Sendable {
         return plainResponses[index]
     }
 
+    // Read in place, for the request path: binding `set` (or a `Contract`) to a local copies it,
+    // a retain and a release per field on every request.
+    /// The name of contract `index`.
+    public func contractName(_ index: Int) -> String { set.contracts[index].name }
+    /// The name of response `response` of contract `index`.
+    public func responseName(contract index: Int, response: Int) -> String { set.contracts[index].responses[response].name }
+    /// The status of response `response` of contract `index`.
+    public func status(contract index: Int, response: Int) -> Int { set.contracts[index].responses[response].status }
+
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
     public func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
         if path.starts(with: Self.adminPrefixBytes) { return .admin }
