@@ -55,9 +55,11 @@ extension OperationTranslator {
                 }
                 var definition = ContractDraft.Response(name: name, status: status)
                 definition.headers = headers.map { ContractFile.HeaderField($0.name, $0.value) }
-                if example.body == nil, let type = example.mediaType {
-                    // No body to serve, but the document says what type its answer is (Swagger's
-                    // `produces` applies to every response): a client reads the type, not the void.
+                if let type = example.mediaType, !type.contains("*"),
+                   example.body.map({ MediaType.essence(of: MediaType.forFile(named: "x.\($0.fileExtension)")) != type.lowercased() }) ?? true {
+                    // The document's type where the fixture's extension would say another
+                    // (`application/problem+json`, Docker's raw stream) or there is no body at all
+                    // (Swagger's `produces` applies to every answer): a client reads the type.
                     definition.headers.append(ContractFile.HeaderField("Content-Type", type))
                 }
                 if let body = example.body {
@@ -75,7 +77,7 @@ extension OperationTranslator {
     struct Example {
         var key: String
         var body: Body?
-        /// The media type the document gives a response it has no body for.
+        /// The media type the document gives the response.
         var mediaType: String?
     }
 
@@ -121,7 +123,7 @@ extension OperationTranslator {
         if values.isEmpty, !Self.isJSON(type), schema.map({ reader.isFile($0) || reader.resolve($0)?.type == "string" }) ?? true {
             // A download (`format: binary`, `type: file`) or text: a small body of its media type.
             let fileExtension = Self.fileExtension(forMediaType: type) ?? Self.binaryExtension(forMediaType: type)
-            return [Example(key: "example", body: Body(bytes: Array("example \(type) body\n".utf8), fileExtension: fileExtension))]
+            return [Example(key: "example", body: Body(bytes: Array("example \(type) body\n".utf8), fileExtension: fileExtension), mediaType: type)]
         }
         guard !values.isEmpty else {
             if schema != nil {   // a body the document describes but gives no way to make
@@ -131,14 +133,14 @@ extension OperationTranslator {
         }
         return values.map { key, value in
             if Self.isJSON(type) {
-                return Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"))
+                return Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"), mediaType: type)
             }
             guard case .string(let text) = value else {
                 warn("example unreadable", at: content, "response \(status) example \"\(key)\" (\(type)) is not text; its body is left empty")
                 return Example(key: key, body: nil, mediaType: type)
             }
             let fileExtension = Self.fileExtension(forMediaType: type) ?? Self.binaryExtension(forMediaType: type)
-            return Example(key: key, body: Body(bytes: Array(text.utf8), fileExtension: fileExtension))
+            return Example(key: key, body: Body(bytes: Array(text.utf8), fileExtension: fileExtension), mediaType: type)
         }
     }
 
