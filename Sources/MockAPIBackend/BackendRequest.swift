@@ -31,10 +31,11 @@ struct BackendRequest {
         if expectation.path.segments.isEmpty { path = "/" }
 
         var query: [URLQueryItem] = example?.query.map { URLQueryItem(name: $0.name, value: $0.value) } ?? []
-        for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name }) {
+        for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name || $0.name.hasPrefix(key.name + "[") }) {
             let value = Self.sample(key)
-            guesses.append("query \(key.name) = \(value)")
-            query.append(URLQueryItem(name: key.arrayStyle == .brackets ? key.name + "[]" : key.name, value: value))
+            let name = Self.sentName(key)
+            guesses.append("query \(name) = \(value)")
+            query.append(URLQueryItem(name: name, value: value))
         }
 
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
@@ -67,6 +68,13 @@ struct BackendRequest {
         }
         self.request = request
         self.guesses = guesses
+    }
+
+    /// The name a made-up value goes under: `ids[]` for a bracketed list, `created[gt]` for a key
+    /// that takes only nested parts, the bare name otherwise.
+    private static func sentName(_ key: QueryExpectation) -> String {
+        if let nested = key.nested, !nested.plain, !key.array { return "\(key.name)[\(nested.keys?.first ?? "key")]" }
+        return key.arrayStyle == .brackets ? key.name + "[]" : key.name
     }
 
     private static func sample(_ key: QueryExpectation) -> String {

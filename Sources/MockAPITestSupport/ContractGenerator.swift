@@ -62,9 +62,19 @@ public enum ContractGenerator {
         case .number: ["1.5", "2", "0.25"]
         case .bool: ["true", "0"]
         }
-        return QueryExpectation(name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
-                                required: Bool.random(using: &random), array: Bool.random(using: &random),
-                                repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
+        var query = QueryExpectation(name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
+                                     required: Bool.random(using: &random), array: Bool.random(using: &random),
+                                     repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
+        // Nested parts: a list's positions (its bare form repeated), an object's named or any parts, with or without the bare key.
+        switch Int.random(in: 0...3, using: &random) {
+        case 0 where query.array:
+            query.arrayStyle = .repeated
+            query.nested = .init()
+        case 0, 1 where !query.array:
+            query.nested = .init(keys: Bool.random(using: &random) ? ["gt", "lte"] : nil, plain: Bool.random(using: &random))
+        default: break
+        }
+        return query
     }
 
     static func header(_ random: inout SplitMix64) -> HeaderExpectation {

@@ -84,6 +84,10 @@ extension QueryExpectation {
         if let arrayStyle { spec["array"] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
         if repeated { spec["repeated"] = true }
         if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
+        if let nested {
+            spec["nested"] = nested.keys.map { .array($0.map(JSONValue.string)) } ?? true
+            if nested.plain { spec["plain"] = true }
+        }
         return spec
     }
 }

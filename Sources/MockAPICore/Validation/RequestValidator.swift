@@ -31,6 +31,10 @@ public enum RequestValidator {
         if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
         for spec in expected {
+            if let nested = spec.nested {
+                found += nestedQueryViolations(query, spec, nested)
+                continue
+            }
             let where_ = "query.\(spec.name)"
             var count = 0
             var sentWithoutBrackets = false
@@ -63,7 +67,9 @@ public enum RequestValidator {
             }
         }
         for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
-            let known = expected.contains { $0.arrayStyle == .brackets ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
+            let known = expected.contains {
+                name == $0.name || ($0.nested != nil ? isNestedKey(name, of: $0.name) : $0.arrayStyle == .brackets && isArrayKey(name, of: $0.name))
+            }
             if !known {
                 found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
             }
@@ -71,7 +77,7 @@ public enum RequestValidator {
         return found
     }
 
-    private static func valueViolation(_ value: String, _ spec: QueryExpectation, at location: String) -> Violation? {
+    static func valueViolation(_ value: String, _ spec: QueryExpectation, at location: String) -> Violation? {
         if !spec.type.accepts(value) { return Violation(location, "expected \(spec.type.rawValue), found \"\(value)\"") }
         if let allowed = spec.enumValues, !allowed.contains(value) {
             return Violation(location, "\"\(value)\" is not one of \(allowed.joined(separator: ", "))")
@@ -80,7 +86,7 @@ public enum RequestValidator {
     }
 
     /// `ids[]` for `ids`, without building the string.
-    private static func isArrayKey(_ name: String, of base: String) -> Bool {
+    static func isArrayKey(_ name: String, of base: String) -> Bool {
         name.utf8.count == base.utf8.count + 2 && name.hasPrefix(base) && name.hasSuffix("[]")
     }
 
