@@ -34,10 +34,22 @@ struct RequestComparison {
         case (nil, nil):
             break
         }
+        compareMediaTypes(old, new)
         if old.match != new.match {
             let impact: ContractChange.Impact = new.match == nil ? .compatible : .breaking
             note("request.match", impact, "match rule changed from \(old.match?.description ?? "none") to \(new.match?.description ?? "none")")
         }
+    }
+
+    /// The media types a body may come as: one no longer taken breaks, a new one does not.
+    private mutating func compareMediaTypes(_ old: RequestExpectation, _ new: RequestExpectation) {
+        func taken(_ request: RequestExpectation) -> [String]? {
+            request.body.contentTypes ?? (request.json != nil ? ["application/json"] : nil)
+        }
+        guard let before = taken(old), let after = taken(new), before != after else { return }
+        let removed = before.filter { !after.contains($0) }, added = after.filter { !before.contains($0) }
+        if !removed.isEmpty { note("request.body.contentTypes", .breaking, "no longer takes a body as \(removed.joined(separator: ", "))") }
+        if !added.isEmpty { note("request.body.contentTypes", .compatible, "also takes a body as \(added.joined(separator: ", "))") }
     }
 
     private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {

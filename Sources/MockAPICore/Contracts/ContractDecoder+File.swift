@@ -47,8 +47,8 @@ extension ContractDecoder {
         contract.json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
         contract.multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
         if let rules = object["body"] { contract.body = decodeBodyRules(rules, hasJSON: contract.json != nil, hasParts: contract.multipart != nil, at: "\(path).body") }
-        if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil {
-            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
+        if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil || contract.body.contentTypes != nil {
+            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"/\"body\"")
         }
         contract.match = object["match"].flatMap { decodeMatch($0, at: "\(path).match") }
         if let match = contract.match, match.query.isEmpty && match.json.isEmpty {
@@ -57,17 +57,42 @@ extension ContractDecoder {
         contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
     }
 
-    /// `{"required": false, "nullable": true, "otherKeys": true}`: what the body may be besides its keys or parts.
+    /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...]}`: what the body may be besides its keys or parts.
     private mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
-        checkKeys(object, allowed: ["required", "nullable", "otherKeys"], at: path)
-        let rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
+        checkKeys(object, allowed: ["required", "nullable", "otherKeys", "contentTypes"], at: path)
+        var rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
                               otherKeys: optionalBool(object, "otherKeys", at: path) ?? false)
-        if !hasJSON && !hasParts { problem(at: path, "describes a body the contract does not check: add \"json\" or \"multipart\"") }
+        rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
+        if !hasJSON && !hasParts && rules.contentTypes == nil {
+            problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
+        }
         for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys)] where set && !hasJSON {
             problem(at: "\(path).\(key)", "applies to a JSON body: add \"json\"")
         }
         return rules
+    }
+
+    /// `["application/json", "application/merge-patch+json"]`: the media types a body may come as.
+    private mutating func decodeContentTypes(_ value: JSONValue, hasJSON: Bool, at path: String) -> [String]? {
+        guard let types = stringArray(value, at: path) else { return nil }
+        if types.isEmpty { problem(at: path, "list at least one media type (no list: application/json for \"json\")") }
+        for (offset, type) in types.enumerated() {
+            let here = "\(path)[\(offset)]"
+            let halves = type.split(separator: "/", omittingEmptySubsequences: false)
+            if type != MediaType.essence(of: type) || halves.count != 2 || halves.contains(where: \.isEmpty) || type.contains("*") {
+                problem(at: here, "\"\(type)\" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards")
+            } else if type == "multipart/form-data" {
+                problem(at: here, "multipart/form-data comes with \"multipart\"; list the other types")
+            } else if types[..<offset].contains(type) {
+                problem(at: here, "\"\(type)\" is listed twice")
+            }
+        }
+        if hasJSON, types == ["application/json"] { problem(at: path, "application/json alone is what \"json\" reads without a list; remove \"contentTypes\"") }
+        if hasJSON, !types.isEmpty, !types.contains(where: { MediaType.isJSON($0) || $0 == MediaType.form }) {
+            problem(at: path, "none of these is read by \"json\": add application/json (or a +json type, or \(MediaType.form))")
+        }
+        return types.isEmpty ? nil : types
     }
 
     /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.

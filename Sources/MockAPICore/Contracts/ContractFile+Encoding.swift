@@ -35,6 +35,7 @@ extension ContractFile {
             if !body.required { rules["required"] = false }
             if body.nullable { rules["nullable"] = true }
             if body.otherKeys { rules["otherKeys"] = true }
+            if let contentTypes = body.contentTypes { rules["contentTypes"] = .array(contentTypes.map(JSONValue.string)) }
             request["body"] = .object(rules)
         }
         if let match { request["match"] = .object(match.fileJSON) }

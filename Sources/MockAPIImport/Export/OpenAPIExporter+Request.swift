@@ -58,13 +58,23 @@ extension OpenAPIExporter {
                            ("style", "deepObject"), ("explode", true), ("schema", .object(schema))])
     }
 
-    /// The JSON body, the multipart body, or both (a contract with both takes either).
+    /// The JSON body, the multipart body, or both (a contract with both takes either), and every
+    /// other media type the contract lists: JSON types and a form with the keys' schema, the
+    /// types taken unread as binary strings.
     static func requestBody(_ request: RequestExpectation) -> JSONObject? {
         var content = JSONObject()
+        var keysSchema: JSONValue?
         if let keys = request.json {
             var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
             if request.body.nullable { schema = ["anyOf": [schema, ["type": "null"]]] }
-            content["application/json"] = ["schema": schema]
+            keysSchema = schema
+        }
+        for type in request.body.contentTypes ?? (keysSchema != nil ? ["application/json"] : []) {
+            if let keysSchema, request.body.readsJSON(type) || request.body.readsForm(type) {
+                content[type] = ["schema": keysSchema]
+            } else {
+                content[type] = ["schema": ["type": "string", "format": "binary"]]
+            }
         }
         if let multipart = multipartContent(request) { content["multipart/form-data"] = .object(multipart) }
         guard !content.isEmpty else { return nil }
