@@ -85,3 +85,50 @@ struct NestedQueryTests {
         #expect(problems(#"{"array": "repeated", "nested": ["a"]}"#) == [#"a list's parts are its positions (k[0]=…): write "nested": true"#])
     }
 }
+
+/// `request.body.contentTypes`: which media types a body may come as and how each is read.
+struct BodyMediaTypeTests {
+    private func violations(_ request: IncomingRequest, json: [JSONKeyExpectation]?, types: [String]) throws -> [String] {
+        let expectation = RequestExpectation(method: .POST, path: try PathTemplate("/x"), json: json, body: BodyRules(contentTypes: types))
+        return RequestValidator.violations(of: request, against: expectation).map(\.description)
+    }
+
+    @Test func aFormIsReadByTheKeysAndAnUnlistedTypeIsNamed() throws {
+        let keys = [JSONKeyExpectation(key: "name", type: .string), JSONKeyExpectation(key: "status", required: false,
+                    schema: JSONValueSchema(type: .string, enumValues: ["available", "sold"])), JSONKeyExpectation(key: "tags", type: .array, required: false)]
+        let types = ["application/json", "application/x-www-form-urlencoded"]
+        let form = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("name", "Rex"), ("status", "sold"), ("tags[0]", "a")]))
+        #expect(try violations(form, json: keys, types: types) == [])
+        let bad = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("status", "lost"), ("x", "1"), ("x", "2")]))
+        #expect(try violations(bad, json: keys, types: types) == [
+            "body.name: required key is missing",
+            #"body.status: "lost" is not one of "available", "sold""#,
+            "body.x: unexpected key (the contract names: name, status, tags)",
+        ])
+        let xml = IncomingRequest(contentType: "application/xml", body: .other(bytes: 20))
+        #expect(try violations(xml, json: keys, types: types) == ["body: Content-Type application/xml is not one the contract takes (application/json, application/x-www-form-urlencoded)"])
+        #expect(try violations(IncomingRequest(), json: nil, types: ["application/x-tar"]) == ["body: expected a body with Content-Type one of application/x-tar, found none"])
+        #expect(try violations(IncomingRequest(contentType: "application/x-tar", body: .other(bytes: 9)), json: nil, types: ["application/x-tar"]) == [])
+    }
+
+    @Test func lintNamesBadLists() throws {
+        func problems(_ request: String) -> [String] {
+            let text = #"{"name": "x", "request": {"method": "POST", "path": "/x", \#(request)}, "responses": {"default": {"status": 200}}}"#
+            guard let json = try? JSONParser.parse(Array(text.utf8)) else { return ["unparsable test input"] }
+            do throws(ContractSetError) {
+                _ = try ContractFile.decode(json)
+                return []
+            } catch {
+                return error.problems.map(\.message)
+            }
+        }
+        #expect(problems(#""body": {"contentTypes": ["application/x-tar"]}"#) == [])
+        #expect(problems(#""json": {}, "body": {"contentTypes": ["application/merge-patch+json", "text/plain"]}"#) == [])
+        #expect(problems(#""body": {"contentTypes": ["Application/JSON; charset=utf-8"]}"#) == [#""Application/JSON; charset=utf-8" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#])
+        #expect(problems(#""body": {"contentTypes": ["*/*"]}"#) == [#""*/*" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#])
+        #expect(problems(#""multipart": [{"name": "f"}], "body": {"contentTypes": ["multipart/form-data"]}"#) == [#"multipart/form-data comes with "multipart"; list the other types"#])
+        #expect(problems(#""json": {}, "body": {"contentTypes": ["text/plain"]}"#) == [#"none of these is read by "json": add application/json (or a +json type, or application/x-www-form-urlencoded)"#])
+        #expect(problems(#""json": {}, "body": {"contentTypes": ["application/json"]}"#) == [#"application/json alone is what "json" reads without a list; remove "contentTypes""#])
+        #expect(problems(#""body": {"contentTypes": []}"#) == [#"list at least one media type (no list: application/json for "json")"#])
+    }
+}

@@ -64,7 +64,7 @@ extension ContractDecoder {
         var rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
                               otherKeys: optionalBool(object, "otherKeys", at: path) ?? false)
         rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
-        if !hasJSON && !hasParts && rules.contentTypes == nil {
+        if !hasJSON && !hasParts && object["contentTypes"] == nil {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
         }
         for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys)] where set && !hasJSON {
