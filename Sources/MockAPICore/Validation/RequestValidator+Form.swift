@@ -1,6 +1,7 @@
 /// `application/x-www-form-urlencoded` bodies, read by the contract's `json` keys: each field by
 /// its key (`address[city]` is the key `address`), a scalar's text by its type and enum. A field's
-/// text cannot say more (an object or an array key takes any text).
+/// text cannot say more (an object or an array key takes any text), and an empty list or object
+/// is sent as nothing, so only a required scalar key is missed.
 extension RequestValidator {
     static func formViolations(_ fields: [(name: String, value: String?)], _ expected: [JSONKeyExpectation], otherKeys: Bool) -> [Violation] {
         var found: [Violation] = []
@@ -10,7 +11,10 @@ extension RequestValidator {
                 sent = true
                 if let violation = fieldViolation(value ?? "", spec.schema, at: "body.\(name)") { found.append(violation) }
             }
-            if !sent, spec.required { found.append(Violation("body.\(spec.key)", "required key is missing")) }
+            // An empty list or object is sent as no field at all, so only a required scalar must be there.
+            if !sent, spec.required, [.string, .int, .number, .bool].contains(spec.type) {
+                found.append(Violation("body.\(spec.key)", "required key is missing"))
+            }
         }
         guard !otherKeys else { return found }
         var reported: [Substring] = []
