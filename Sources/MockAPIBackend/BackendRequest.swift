@@ -31,10 +31,11 @@ struct BackendRequest {
         if expectation.path.segments.isEmpty { path = "/" }
 
         var query: [URLQueryItem] = example?.query.map { URLQueryItem(name: $0.name, value: $0.value) } ?? []
-        for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name }) {
+        for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name || $0.name.hasPrefix(key.name + "[") }) {
             let value = Self.sample(key)
-            guesses.append("query \(key.name) = \(value)")
-            query.append(URLQueryItem(name: key.arrayStyle == .brackets ? key.name + "[]" : key.name, value: value))
+            let name = Self.sentName(key)
+            guesses.append("query \(name) = \(value)")
+            query.append(URLQueryItem(name: name, value: value))
         }
 
         // One of several credentials: the first, unless --header or the example gives one.
@@ -67,11 +68,21 @@ struct BackendRequest {
             request.setValue(value, forHTTPHeaderField: header.name)
         }
 
-        if let keys = expectation.json {
+        let types = expectation.body.contentTypes
+        let jsonType = types.map { $0.first(where: expectation.body.readsJSON) } ?? "application/json"
+        if let keys = expectation.json, let jsonType {
             let body = example?.json ?? Self.sample(keys)
             if example?.json == nil { guesses.append("JSON body made from the contract's keys") }
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue(jsonType, forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(body.serialized.utf8)
+        } else if let keys = expectation.json, types?.contains(MediaType.form) == true {
+            guesses.append("form body made from the contract's keys")
+            request.setValue(MediaType.form, forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(Self.form(example?.json ?? Self.sample(keys)).utf8)
+        } else if expectation.multipart == nil, let type = types?.first {
+            guesses.append("\(type) body made up (\"example\")")
+            request.setValue(type, forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data("example".utf8)
         } else if let parts = expectation.multipart {
             let boundary = "mockapi-verify-backend-\(UUID().uuidString)"
             request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
@@ -80,6 +91,13 @@ struct BackendRequest {
         }
         self.request = request
         self.guesses = guesses
+    }
+
+    /// The name a made-up value goes under: `ids[]` for a bracketed list, `created[gt]` for a key
+    /// that takes only nested parts, the bare name otherwise.
+    private static func sentName(_ key: QueryExpectation) -> String {
+        if let nested = key.nested, !nested.plain, !key.array { return "\(key.name)[\(nested.keys?.first ?? "key")]" }
+        return key.arrayStyle == .brackets ? key.name + "[]" : key.name
     }
 
     private static func sample(_ key: QueryExpectation) -> String {
@@ -107,6 +125,16 @@ struct BackendRequest {
         case .object: return schema.properties.map(sample) ?? .object(JSONObject())
         case .array: return .array(schema.items.map { [sample($0)] } ?? [])
         }
+    }
+
+    /// A JSON object's members as form fields (`a=1&b=x`), each scalar as its text.
+    private static func form(_ body: JSONValue) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return (body.objectValue?.members ?? []).map { key, value in
+            let text: String = if case .string(let string) = value { string } else { value.serialized }
+            return "\(key.addingPercentEncoding(withAllowedCharacters: allowed) ?? key)=\(text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text)"
+        }.joined(separator: "&")
     }
 
     private static func multipart(_ parts: [PartExpectation], boundary: String) -> Data {

@@ -35,10 +35,22 @@ struct RequestComparison {
         case (nil, nil):
             break
         }
+        compareMediaTypes(old, new)
         if old.match != new.match {
             let impact: ContractChange.Impact = new.match == nil ? .compatible : .breaking
             note("request.match", impact, "match rule changed from \(old.match?.description ?? "none") to \(new.match?.description ?? "none")")
         }
+    }
+
+    /// The media types a body may come as: one no longer taken breaks, a new one does not.
+    private mutating func compareMediaTypes(_ old: RequestExpectation, _ new: RequestExpectation) {
+        func taken(_ request: RequestExpectation) -> [String]? {
+            request.body.contentTypes ?? (request.json != nil ? ["application/json"] : nil)
+        }
+        guard let before = taken(old), let after = taken(new), before != after else { return }
+        let removed = before.filter { !after.contains($0) }, added = after.filter { !before.contains($0) }
+        if !removed.isEmpty { note("request.body.contentTypes", .breaking, "no longer takes a body as \(removed.joined(separator: ", "))") }
+        if !added.isEmpty { note("request.body.contentTypes", .compatible, "also takes a body as \(added.joined(separator: ", "))") }
     }
 
     private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {
@@ -54,6 +66,33 @@ struct RequestComparison {
                 comparison.note(location, .breaking, "\(now) (was \(style.rawValue))")
             }
             comparison.compareEnum(before.enumValues, after.enumValues, at: location)
+            comparison.compareNested(before, after, at: location)
+        }
+    }
+
+    /// Nested parts (`created[gt]=1`): a form a client sent that is no longer taken breaks; a new one does not.
+    private mutating func compareNested(_ before: QueryExpectation, _ after: QueryExpectation, at location: String) {
+        switch (before.nested, after.nested) {
+        case (nil, nil):
+            break
+        case (nil, let now?):
+            let bareKept = now.plain || after.array
+            note(location, bareKept ? .compatible : .breaking, bareKept ? "now also takes nested parts (\(after.name)[…]=…)"
+                 : "now takes only nested parts (\(after.name)[…]=…), not \(after.name)=…")
+        case (_?, nil):
+            note(location, .breaking, "no longer takes nested parts (\(before.name)[…]=…)")
+        case (let old?, let new?):
+            if old.plain || before.array, !(new.plain || after.array) { note(location, .breaking, "no longer takes the bare \(after.name)=…") }
+            if !(old.plain || before.array), new.plain || after.array { note(location, .compatible, "now also takes the bare \(after.name)=…") }
+            switch (old.keys, new.keys) {
+            case (nil, let keys?): note(location, .breaking, "nested parts now limited to \(keys.joined(separator: ", "))")
+            case (_?, nil): note(location, .compatible, "nested parts no longer limited to a list")
+            case (let was?, let now?):
+                let removed = was.filter { !now.contains($0) }, added = now.filter { !was.contains($0) }
+                if !removed.isEmpty { note(location, .breaking, "no longer takes nested parts \(removed.joined(separator: ", "))") }
+                if !added.isEmpty { note(location, .compatible, "also takes nested parts \(added.joined(separator: ", "))") }
+            case (nil, nil): break
+            }
         }
     }
 

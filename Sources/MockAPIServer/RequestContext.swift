@@ -32,7 +32,7 @@ final class RequestContext {
 
     private enum Body {
         case discard
-        /// Held whole, against the budget every connection shares: a JSON body to parse, or every
+        /// Held whole, against the budget every connection shares: a JSON or form body to parse, or every
         /// byte as sent for a request forwarded to a real backend (`--proxy-unmatched`, `record`).
         case buffered([UInt8], BufferedKind)
         case multipart(MultipartParser, MultipartCollector)
@@ -40,7 +40,7 @@ final class RequestContext {
         case malformed(String)
     }
 
-    private enum BufferedKind { case json, raw }
+    private enum BufferedKind { case json, form, raw }
 
     private var body: Body
     /// Where a JSON body's bytes are counted against every connection's total, and how many this
@@ -91,6 +91,7 @@ final class RequestContext {
         switch plan {
         case .discard: return .discard
         case .json: return .buffered([], .json)
+        case .form: return .buffered([], .form)
         case .raw: return .buffered([], .raw)
         case .malformed(let reason): return .malformed(reason)
         case .multipart(let boundary):
@@ -142,6 +143,8 @@ final class RequestContext {
         case .buffered(let buffer, .json):
             if buffer.isEmpty { return .success(.none) }
             do throws(JSONParser.Failure) { return .success(.json(try JSONParser.parse(buffer))) } catch { return .success(.invalidJSON(error)) }
+        case .buffered(let buffer, .form):
+            return .success(buffer.isEmpty ? .none : .form(buffer.withUnsafeBytes(QueryString.arguments)))
         case .multipart(var parser, let collector):
             do throws(MultipartParser.Failure) {
                 try parser.finish { collector.handle($0) }

@@ -33,6 +33,13 @@ public enum ContractGenerator {
         } else if hasBody, Bool.random(using: &random) {
             contract.multipart = unique((0..<Int.random(in: 1...3, using: &random)).map { _ in part(&random) }, by: \.name)
         }
+        // The media types a body may come as: JSON ones for `json`, a form, and ones taken unread (alone too).
+        if hasBody, Int.random(in: 0...2, using: &random) == 0 {
+            let read: [String] = contract.json != nil ? ["application/json", "application/merge-patch+json", "application/x-www-form-urlencoded"].shuffled(using: &random) : []
+            var types = Array(read.prefix(Int.random(in: 1...3, using: &random))) + ["application/octet-stream", "text/plain"].prefix(Int.random(in: read.isEmpty ? 1...2 : 0...2, using: &random))
+            if types == ["application/json"] { types.append("text/plain") }   // alone, it is the default
+            contract.body.contentTypes = types
+        }
         var match = RequestMatch()
         if let key = contract.query.first, Bool.random(using: &random) { match.query = [(key.name, key.enumValues?.first ?? "x")] }
         if let key = contract.json?.first, Bool.random(using: &random) { match.json = [(key.key, .string("login"))] }
@@ -67,9 +74,20 @@ public enum ContractGenerator {
         case .number: ["1.5", "2", "0.25"]
         case .bool: ["true", "0"]
         }
-        return QueryExpectation(name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
-                                required: Bool.random(using: &random), array: Bool.random(using: &random),
-                                repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
+        var query = QueryExpectation(name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
+                                     required: Bool.random(using: &random), array: Bool.random(using: &random),
+                                     repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
+        // Nested parts: a list's positions (its bare form repeated), an object's named or any parts, with or without the bare key.
+        switch Int.random(in: 0...3, using: &random) {
+        case 0 where query.array:
+            query.arrayStyle = .repeated
+            query.nested = .init()
+        case 0, 1:
+            guard !query.array else { break }
+            query.nested = .init(keys: Bool.random(using: &random) ? ["gt", "lte"] : nil, plain: Bool.random(using: &random))
+        default: break
+        }
+        return query
     }
 
     static func header(_ random: inout SplitMix64) -> HeaderExpectation {

@@ -82,6 +82,23 @@ struct ContractSetDiffTests {
         #expect(widened.breaking.isEmpty)
     }
 
+    @Test func aQueryKeyThatNoLongerTakesAFormOrABodyTypeNoLongerTakenBreaks() throws {
+        let nestedOnly = try diff(editing: "contracts/discover/discover.json") {
+            $0.replacingOccurrences(of: #""page": {"type": "int", "required": false}"#, with: #""page": {"type": "int", "required": false, "nested": ["gt"]}"#)
+        }
+        #expect(breaking(nestedOnly) == ["discover:request.query.page"])
+        let alsoNested = try diff(editing: "contracts/discover/discover.json") {
+            $0.replacingOccurrences(of: #""page": {"type": "int", "required": false}"#, with: #""page": {"type": "int", "required": false, "nested": true, "plain": true}"#)
+        }
+        #expect(alsoNested.breaking.isEmpty && alsoNested.changes.count == 1)
+        let patchTypes = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(of: #""location_id": {"type": "int", "required": false}"#,
+                                    with: #""location_id": {"type": "int", "required": false}}, "body": {"contentTypes": ["application/merge-patch+json"]"#)
+        }
+        #expect(patchTypes.changes.map(\.message) == ["no longer takes a body as application/json", "also takes a body as application/merge-patch+json"])
+        #expect(breaking(patchTypes) == ["update_backing:request.body.contentTypes"])
+    }
+
     @Test func aNewRequiredHeaderBodyKeyOrPartBreaks() throws {
         let header = try diff(editing: "contracts/backings/update_backing.json") {
             $0.replacingOccurrences(of: #""headers": {"Authorization": {"prefix": "token "}}"#,

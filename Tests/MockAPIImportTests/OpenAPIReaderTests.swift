@@ -70,7 +70,11 @@ struct OpenAPIReaderTests {
         #expect(set.contract("put_cover")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.required)" } == ["image:false:true", "caption:false:false"])   // OpenAPI cannot require a filename
         // The document secures every operation (an API key) and defines no 401: a request without
         // the key gets a made-up 401, as the header's refusal.
-        #expect(imported.warnings.last == "swagger2.yaml: in all, 7 warnings (6 made-up 401, 1 body unchecked)")
+        // formData without a file → a form, checked by its keys.
+        let rate = try #require(set.contract("rate_book"))
+        #expect(rate.request.body.contentTypes == ["application/x-www-form-urlencoded"])
+        #expect(rate.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" } == ["stars:int:true"])
+        #expect(imported.warnings.last == "swagger2.yaml: in all, 6 warnings (6 made-up 401)")
         let unauthorized = try #require(get.refusal?.byHeader.first)
         #expect(get.responses[unauthorized.response].status == 401)
     }

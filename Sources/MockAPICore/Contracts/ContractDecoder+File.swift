@@ -49,8 +49,8 @@ extension ContractDecoder {
         contract.json = object["json"].map { decodeJSONKeys($0, at: "\(path).json") }
         contract.multipart = object["multipart"].map { decodeParts($0, at: "\(path).multipart") }
         if let rules = object["body"] { contract.body = decodeBodyRules(rules, hasJSON: contract.json != nil, hasParts: contract.multipart != nil, at: "\(path).body") }
-        if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil {
-            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"")
+        if let method, [.GET, .HEAD].contains(method), contract.json != nil || contract.multipart != nil || contract.body.contentTypes != nil {
+            problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"/\"body\"")
         }
         contract.match = object["match"].flatMap { decodeMatch($0, at: "\(path).match") }
         if let match = contract.match, match.query.isEmpty && match.json.isEmpty {
@@ -59,17 +59,42 @@ extension ContractDecoder {
         contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
     }
 
-    /// `{"required": false, "nullable": true, "otherKeys": true}`: what the body may be besides its keys or parts.
+    /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...]}`: what the body may be besides its keys or parts.
     private mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
-        checkKeys(object, allowed: ["required", "nullable", "otherKeys"], at: path)
-        let rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
+        checkKeys(object, allowed: ["required", "nullable", "otherKeys", "contentTypes"], at: path)
+        var rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
                               otherKeys: optionalBool(object, "otherKeys", at: path) ?? false)
-        if !hasJSON && !hasParts { problem(at: path, "describes a body the contract does not check: add \"json\" or \"multipart\"") }
+        rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
+        if !hasJSON && !hasParts && object["contentTypes"] == nil {
+            problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
+        }
         for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys)] where set && !hasJSON {
             problem(at: "\(path).\(key)", "applies to a JSON body: add \"json\"")
         }
         return rules
+    }
+
+    /// `["application/json", "application/merge-patch+json"]`: the media types a body may come as.
+    private mutating func decodeContentTypes(_ value: JSONValue, hasJSON: Bool, at path: String) -> [String]? {
+        guard let types = stringArray(value, at: path) else { return nil }
+        if types.isEmpty { problem(at: path, "list at least one media type (no list: application/json for \"json\")") }
+        for (offset, type) in types.enumerated() {
+            let here = "\(path)[\(offset)]"
+            let halves = type.split(separator: "/", omittingEmptySubsequences: false)
+            if type != MediaType.essence(of: type) || halves.count != 2 || halves.contains(where: \.isEmpty) || type.contains("*") {
+                problem(at: here, "\"\(type)\" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards")
+            } else if type == "multipart/form-data" {
+                problem(at: here, "multipart/form-data comes with \"multipart\"; list the other types")
+            } else if types[..<offset].contains(type) {
+                problem(at: here, "\"\(type)\" is listed twice")
+            }
+        }
+        if hasJSON, types == ["application/json"] { problem(at: path, "application/json alone is what \"json\" reads without a list; remove \"contentTypes\"") }
+        if hasJSON, !types.isEmpty, !types.contains(where: { MediaType.isJSON($0) || $0 == MediaType.form }) {
+            problem(at: path, "none of these is read by \"json\": add application/json (or a +json type, or \(MediaType.form))")
+        }
+        return types.isEmpty ? nil : types
     }
 
     /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.
@@ -101,7 +126,7 @@ extension ContractDecoder {
             let here = "\(path).\(key)"
             if key.hasSuffix("[]") { problem(at: here, "name the key without \"[]\" and set \"array\": true") }
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "array", "repeated", "enum"], at: here)
+            checkKeys(spec, allowed: ["type", "required", "array", "repeated", "enum", "nested", "plain"], at: here)
             var expectation = QueryExpectation(name: key)
             if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
             expectation.required = optionalBool(spec, "required", at: here) ?? true
@@ -111,8 +136,36 @@ extension ContractDecoder {
             if let allowed = expectation.enumValues, let bad = allowed.first(where: { !expectation.type.accepts($0) }) {
                 problem(at: "\(here).enum", "\"\(bad)\" is not a valid \(expectation.type.rawValue)")
             }
+            expectation.nested = decodeNestedParts(spec, arrayStyle: expectation.arrayStyle, at: here)
             return expectation
         }
+    }
+
+    /// `"nested": true` (any parts) or `["gt", "lt"]` (those first parts), and `"plain": true` (the bare key too).
+    private mutating func decodeNestedParts(_ spec: JSONObject, arrayStyle: QueryExpectation.ArrayStyle?, at path: String) -> QueryExpectation.NestedParts? {
+        let array = arrayStyle != nil
+        let plain = optionalBool(spec, "plain", at: path) ?? false
+        var nested: QueryExpectation.NestedParts?
+        switch spec["nested"] {
+        case nil, .bool(false)?: break
+        case .bool(true)?: nested = .init()
+        case .array(let elements)? where !elements.isEmpty:
+            guard let keys = stringArray(.array(elements), at: "\(path).nested") else { break }
+            if array { problem(at: "\(path).nested", "a list's parts are its positions (\(path.split(separator: ".").last ?? "")[0]=…): write \"nested\": true") }
+            if let bad = keys.first(where: { $0.isEmpty || $0.contains("[") || $0.contains("]") }) {
+                problem(at: "\(path).nested", "\"\(bad)\" is not a part name (no brackets, not empty)")
+            }
+            nested = .init(keys: keys)
+        case let other?:
+            problem(at: "\(path).nested", "expected true or a non-empty array of part names, found \(other.serialized)")
+        }
+        if plain, nested == nil { problem(at: "\(path).plain", "applies to a key with \"nested\" parts") }
+        if plain, array { problem(at: "\(path).plain", "a list always takes its bare form as \"array\" says; remove \"plain\"") }
+        if nested != nil, let arrayStyle, arrayStyle != .repeated {
+            problem(at: "\(path).array", "a list with nested parts takes its bare form repeated (a=1&a=2): write \"array\": \"repeated\", not \"\(arrayStyle.rawValue)\"")
+        }
+        nested?.plain = plain && !array
+        return nested
     }
 
     /// `"array": true` (brackets, as before styles existed), `"brackets"`, `"repeated"` or `"comma"`.

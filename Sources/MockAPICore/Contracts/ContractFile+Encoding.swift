@@ -36,6 +36,7 @@ extension ContractFile {
             if !body.required { rules["required"] = false }
             if body.nullable { rules["nullable"] = true }
             if body.otherKeys { rules["otherKeys"] = true }
+            if let contentTypes = body.contentTypes { rules["contentTypes"] = .array(contentTypes.map(JSONValue.string)) }
             request["body"] = .object(rules)
         }
         if let match { request["match"] = .object(match.fileJSON) }
@@ -85,6 +86,10 @@ extension QueryExpectation {
         if let arrayStyle { spec["array"] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
         if repeated { spec["repeated"] = true }
         if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
+        if let nested {
+            spec["nested"] = nested.keys.map { .array($0.map(JSONValue.string)) } ?? true
+            if nested.plain { spec["plain"] = true }
+        }
         return spec
     }
 }

@@ -29,6 +29,24 @@ public struct QueryExpectation: Sendable, Equatable {
     public var repeated = false
     /// The only values allowed (for a list, for each element); nil allows any of `type`.
     public var enumValues: [String]?
+    /// The key also comes in nested parts, `name[part]=value` (OpenAPI's deepObject, Rails, PHP,
+    /// qs): nil when it does not. `type` and `enum` check every value, bare or nested.
+    public var nested: NestedParts?
+
+    /// What `name[part]…=value` may say: which parts, and whether the bare `name=value` comes too.
+    public struct NestedParts: Sendable, Equatable {
+        /// The allowed first parts (`created[gt]`, `created[lt]`); nil allows any. A list's parts
+        /// are its positions (`expand[]`, `expand[0]`), whatever this says.
+        public var keys: [String]?
+        /// The bare `name=value` keeps the contract too (a value that is an object or a scalar).
+        /// A list (`arrayStyle`) always takes its own bare form, so this is false for one.
+        public var plain: Bool
+
+        public init(keys: [String]? = nil, plain: Bool = false) {
+            self.keys = keys
+            self.plain = plain
+        }
+    }
 
     /// The ways clients send a list in a query string.
     public enum ArrayStyle: String, Sendable, CaseIterable {
@@ -47,12 +65,13 @@ public struct QueryExpectation: Sendable, Equatable {
     }
 
     public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
-                arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil) {
+                arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil, nested: NestedParts? = nil) {
         self.name = name
         self.type = type
         self.required = required
         self.arrayStyle = arrayStyle ?? (array ? .brackets : nil)
         self.repeated = repeated
         self.enumValues = enumValues
+        self.nested = nested
     }
 }

@@ -33,6 +33,9 @@ public final class RequestExpectation: Sendable {
         self.match = match
         self.example = example
     }
+
+    /// Whether the body is checked at all: by its keys, its parts or its media type.
+    public var checksBody: Bool { json != nil || multipart != nil || body.contentTypes != nil }
 }
 
 /// What a request's body may be beyond its keys or parts: absent, `null`, or an object with keys
@@ -44,12 +47,29 @@ public struct BodyRules: Sendable, Equatable {
     public var nullable = false
     /// True: top-level JSON keys the contract does not name are allowed (an open object).
     public var otherKeys = false
+    /// The media types the body may come as (lowercased, without parameters), besides
+    /// multipart/form-data for `multipart`: a JSON type (`application/json`, any `+json`) is read
+    /// by `json`, `application/x-www-form-urlencoded` by `json`'s keys, any other is taken unread.
+    /// Nil: `application/json` for `json`.
+    public var contentTypes: [String]?
 
-    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false) {
+    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, contentTypes: [String]? = nil) {
         self.required = required
         self.nullable = nullable
         self.otherKeys = otherKeys
+        self.contentTypes = contentTypes
     }
 
     public var isDefault: Bool { self == BodyRules() }
+
+    /// Whether a body of this type (an essence) is parsed as JSON for the contract's `json`.
+    public func readsJSON(_ essence: String) -> Bool {
+        guard let contentTypes else { return essence == "application/json" }
+        return MediaType.isJSON(essence) && contentTypes.contains(essence)
+    }
+
+    /// Whether a body of this type is read as form fields for the contract's `json` keys.
+    public func readsForm(_ essence: String) -> Bool {
+        essence == MediaType.form && contentTypes?.contains(essence) == true
+    }
 }

@@ -1,5 +1,12 @@
 /// Small helpers for `Content-Type` values.
 public enum MediaType {
+    public static let form = "application/x-www-form-urlencoded"
+
+    /// `application/json` or a structured-syntax `+json` type (RFC 6839): `application/merge-patch+json`.
+    public static func isJSON(_ essence: String) -> Bool {
+        essence == "application/json" || essence.hasSuffix("+json")
+    }
+
     /// The bare type, lowercased, without parameters: `multipart/form-data; boundary=x` → `multipart/form-data`.
     public static func essence(of value: String) -> String {
         let end = value.firstIndex(of: ";") ?? value.endIndex

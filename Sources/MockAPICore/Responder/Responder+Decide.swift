@@ -11,7 +11,7 @@ extension Responder {
         case .contract(let index):
             let expectation = contractForBody(routedTo: index).request
             // Only a contract that expects a body looks at its type; most requests skip the lookup.
-            if expectation.json != nil || expectation.multipart != nil {
+            if expectation.checksBody {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
             }
@@ -21,7 +21,7 @@ extension Responder {
         case .admin:
             break
         }
-        let json = plan == .json && policy.maxJSONBytes < policy.maxBodyBytes
+        let json = (plan == .json || plan == .form) && policy.maxJSONBytes < policy.maxBodyBytes
         return RoutedHead(route: route, body: plan, contentType: contentType,
                           bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
                           bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
@@ -35,7 +35,8 @@ extension Responder {
             }
             return .multipart(boundary: boundary)
         }
-        if expectation.json != nil, essence == "application/json" { return .json }
+        if expectation.json != nil, let essence, expectation.body.readsJSON(essence) { return .json }
+        if expectation.json != nil, let essence, expectation.body.readsForm(essence) { return .form }
         return .discard
     }
 

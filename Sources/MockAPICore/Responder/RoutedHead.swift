@@ -3,8 +3,8 @@
 public struct RoutedHead: Sendable {
     public var route: Responder.Route
     public var body: BodyPlan
-    /// The request's `Content-Type`, read only when its contract expects a JSON or multipart
-    /// body (the only checks that use it).
+    /// The request's `Content-Type`, read only when its contract checks a body (the only checks
+    /// that use it).
     public var contentType: String?
     /// The most body bytes the request may send, and the flag that sets that limit.
     public var bodyLimit: Int
@@ -16,6 +16,8 @@ public struct RoutedHead: Sendable {
         case discard
         /// Buffered whole, to be parsed.
         case json
+        /// Buffered whole, to be read as `application/x-www-form-urlencoded` fields.
+        case form
         /// Streamed through a multipart parser, each part hashed.
         case multipart(boundary: String)
         /// Every byte as sent, for the real backend (`--proxy-unmatched`).
@@ -25,7 +27,7 @@ public struct RoutedHead: Sendable {
     }
 
     /// A JSON body is buffered whole to be parsed, so it has its own limit.
-    public var buffersJSON: Bool { body == .json }
+    public var buffersJSON: Bool { body == .json || body == .form }
 }
 
 /// The body could not be read: answered as a 400.

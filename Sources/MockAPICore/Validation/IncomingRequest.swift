@@ -6,6 +6,8 @@ public struct IncomingRequest: Sendable {
         case json(JSONValue)
         case invalidJSON(JSONParser.Failure)
         case multipart([ReceivedPart])
+        /// An `application/x-www-form-urlencoded` body's fields, decoded, in arrival order.
+        case form([(name: String, value: String?)])
         /// A body that was counted but not kept (no contract asked for it).
         case other(bytes: Int)
     }

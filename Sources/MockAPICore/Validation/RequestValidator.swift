@@ -9,11 +9,12 @@ public enum RequestValidator {
         }
         if !expectation.headers.isEmpty { found += headerViolations(request, expectation.headers) }
         if let credentials = expectation.credentials, let violation = credentialViolation(request, credentials) { found.append(violation) }
-        if expectation.json != nil || expectation.multipart != nil { found += bodyViolations(request, expectation) }
+        if expectation.checksBody { found += bodyViolations(request, expectation) }
         return found
     }
 
-    /// The body against `json` or `multipart` (with both, the Content-Type says which), and its rules.
+    /// The body against `json` or `multipart` (with both, or with listed media types, the
+    /// Content-Type says which), and its rules.
     static func bodyViolations(_ request: IncomingRequest, _ expectation: RequestExpectation) -> [Violation] {
         let rules = expectation.body
         switch request.body {
@@ -21,11 +22,23 @@ public enum RequestValidator {
         case .json(.null) where rules.nullable: return []
         default: break
         }
+        let essence = request.contentType.map(MediaType.essence)
         if let parts = expectation.multipart,
-           expectation.json == nil || request.contentType.map(MediaType.essence) == "multipart/form-data" {
+           expectation.json == nil && rules.contentTypes == nil || essence == "multipart/form-data" {
             return partViolations(request, parts)
         }
-        return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys)
+        guard let types = rules.contentTypes else { return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys) }
+        guard let essence, types.contains(essence) else {
+            let taken = (types + (expectation.multipart != nil ? ["multipart/form-data"] : [])).joined(separator: ", ")
+            return [Violation("body", essence.map { "Content-Type \($0) is not one the contract takes (\(taken))" }
+                                 ?? "expected a body with Content-Type one of \(taken), found none")]
+        }
+        guard let keys = expectation.json else { return [] }
+        if rules.readsJSON(essence) { return jsonBodyViolations(request.body, keys, otherKeys: rules.otherKeys) }
+        if case .form(let fields) = request.body { return formViolations(fields, keys, otherKeys: rules.otherKeys) }
+        // An empty form: its required keys are missing.
+        if rules.readsForm(essence) { return formViolations([], keys, otherKeys: rules.otherKeys) }
+        return []   // a listed type mockapi does not read (text, binary, tar): taken as it is
     }
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every
@@ -34,6 +47,10 @@ public enum RequestValidator {
         if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
         for spec in expected {
+            if let nested = spec.nested {
+                found += nestedQueryViolations(query, spec, nested)
+                continue
+            }
             let where_ = "query.\(spec.name)"
             var count = 0
             var sentWithoutBrackets = false
@@ -66,7 +83,9 @@ public enum RequestValidator {
             }
         }
         for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
-            let known = expected.contains { $0.arrayStyle == .brackets ? isArrayKey(name, of: $0.name) || name == $0.name : name == $0.name }
+            let known = expected.contains {
+                name == $0.name || ($0.nested != nil ? isNestedKey(name, of: $0.name) : $0.arrayStyle == .brackets && isArrayKey(name, of: $0.name))
+            }
             if !known, !credentialKeys.contains(name) {
                 found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
             }
@@ -74,7 +93,7 @@ public enum RequestValidator {
         return found
     }
 
-    private static func valueViolation(_ value: String, _ spec: QueryExpectation, at location: String) -> Violation? {
+    static func valueViolation(_ value: String, _ spec: QueryExpectation, at location: String) -> Violation? {
         if !spec.type.accepts(value) { return Violation(location, "expected \(spec.type.rawValue), found \"\(value)\"") }
         if let allowed = spec.enumValues, !allowed.contains(value) {
             return Violation(location, "\"\(value)\" is not one of \(allowed.joined(separator: ", "))")
@@ -83,7 +102,7 @@ public enum RequestValidator {
     }
 
     /// `ids[]` for `ids`, without building the string.
-    private static func isArrayKey(_ name: String, of base: String) -> Bool {
+    static func isArrayKey(_ name: String, of base: String) -> Bool {
         name.utf8.count == base.utf8.count + 2 && name.hasPrefix(base) && name.hasSuffix("[]")
     }
 
@@ -120,13 +139,19 @@ public enum RequestValidator {
         if contentType != "application/json" {
             return [Violation("body", "expected a JSON body (Content-Type: application/json), found Content-Type \(contentType)")]
         }
+        return jsonBodyViolations(request.body, expected, otherKeys: otherKeys)
+    }
+
+    /// A body read as JSON against the contract's top-level keys.
+    static func jsonBodyViolations(_ body: IncomingRequest.Body, _ expected: [JSONKeyExpectation], otherKeys: Bool) -> [Violation] {
         let object: JSONObject
-        switch request.body {
+        switch body {
         case .json(.object(let o)): object = o
         case .json(let other): return [Violation("body", "expected a JSON object, found \(other.typeName)")]
         case .invalidJSON(let failure): return [Violation("body", "not valid JSON: \(failure)")]
         case .none, .other: return [Violation("body", "expected a JSON object, found an empty body")]
         case .multipart: return [Violation("body", "expected a JSON object, found a multipart body")]
+        case .form: return [Violation("body", "expected a JSON object, found a form body")]
         }
         return objectViolations(object, expected, otherKeys: otherKeys, at: "body")
     }

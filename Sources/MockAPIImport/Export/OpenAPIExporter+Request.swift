@@ -12,6 +12,10 @@ extension OpenAPIExporter {
             result.append(.object(JSONObject([("name", .string(name)), ("in", "path"), ("required", true), ("schema", schema)])))
         }
         for query in request.query {
+            if query.nested != nil {
+                result.append(.object(deepObjectParameter(query)))
+                continue
+            }
             var scalar = queryScalar(query.type)
             if let values = query.enumValues { scalar["enum"] = .array(values.map { queryValue($0, query.type) }) }
             // A bracketed list is sent as `key[]=a&key[]=b`: that bracketed name is the parameter.
@@ -32,13 +36,45 @@ extension OpenAPIExporter {
         return result
     }
 
-    /// The JSON body, the multipart body, or both (a contract with both takes either).
+    /// A key with nested parts as a deepObject: a list of scalars, or an object whose keys are the
+    /// contract's part names (closed) or any (open), `anyOf` a scalar when the bare key comes too.
+    /// Required: not empty (an empty object or list is sent as no key at all).
+    private static func deepObjectParameter(_ query: QueryExpectation) -> JSONObject {
+        var scalar = queryScalar(query.type)
+        if let values = query.enumValues { scalar["enum"] = .array(values.map { queryValue($0, query.type) }) }
+        var schema: JSONObject
+        if query.array {
+            schema = JSONObject([("type", "array"), ("items", .object(scalar))])
+            if query.required { schema["minItems"] = 1 }
+        } else {
+            let keys = query.nested?.keys
+            schema = JSONObject([("type", "object")])
+            if let keys { schema["properties"] = .object(JSONObject(keys.map { ($0, .object(scalar)) })) }
+            schema["additionalProperties"] = keys == nil ? .object(scalar) : false
+            if query.required { schema["minProperties"] = 1 }
+            if query.nested?.plain == true { schema = JSONObject([("anyOf", [.object(schema), .object(scalar)])]) }
+        }
+        return JSONObject([("name", .string(query.name)), ("in", "query"), ("required", .bool(query.required)),
+                           ("style", "deepObject"), ("explode", true), ("schema", .object(schema))])
+    }
+
+    /// The JSON body, the multipart body, or both (a contract with both takes either), and every
+    /// other media type the contract lists: JSON types and a form with the keys' schema, the
+    /// types taken unread as binary strings.
     static func requestBody(_ request: RequestExpectation) -> JSONObject? {
         var content = JSONObject()
+        var keysSchema: JSONValue?
         if let keys = request.json {
             var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
             if request.body.nullable { schema = ["anyOf": [schema, ["type": "null"]]] }
-            content["application/json"] = ["schema": schema]
+            keysSchema = schema
+        }
+        for type in request.body.contentTypes ?? (keysSchema != nil ? ["application/json"] : []) {
+            if let keysSchema, request.body.readsJSON(type) || request.body.readsForm(type) {
+                content[type] = ["schema": keysSchema]
+            } else {
+                content[type] = ["schema": ["type": "string", "format": "binary"]]
+            }
         }
         if let multipart = multipartContent(request) { content["multipart/form-data"] = .object(multipart) }
         guard !content.isEmpty else { return nil }

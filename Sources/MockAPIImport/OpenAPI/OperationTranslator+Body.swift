@@ -4,9 +4,11 @@ import MockAPICore
 extension OperationTranslator {
     /// A JSON object body becomes `json` keys (other keys allowed unless the schema says
     /// `additionalProperties: false`), a multipart/form-data one `multipart` parts, both when the
-    /// document offers both; `required` and `nullable` as the document says. Other media types are
-    /// not checked, and neither is a body the contract cannot describe key by key (an array, a
-    /// string, a repeated part): each with a warning.
+    /// document offers both; `required` and `nullable` as the document says. Every other media type
+    /// is listed in `body.contentTypes`: the contract's keys read a form (and the JSON keys come from
+    /// a form's schema when there is no JSON one), other types are taken unread. A wildcard type
+    /// cannot be listed and is dropped with a warning, and so is a body the contract cannot
+    /// describe key by key (an array, a string, a repeated part).
     mutating func translateBody(into draft: inout ContractDraft) {
         guard let written = operation["requestBody"] else { return }
         guard let body = document.resolve(written) else { return }   // the document warned
@@ -15,7 +17,7 @@ extension OperationTranslator {
             return
         }
         let contents = contents(body["content"])
-        let json = contents.first { Self.isJSON($0.type) }
+        let json = contents.first { Self.isJSON($0.type) } ?? contents.first { $0.type == MediaType.form }
         let multipart = contents.first { $0.type == "multipart/form-data" }
         // An optional body (the document's default) may be left out; JSON or multipart, whichever the request sends.
         draft.body.required = body["required"]?.bool == true
@@ -37,14 +39,20 @@ extension OperationTranslator {
                 warn("body unchecked", at: multipart.content, "the multipart request body has no readable parts; its parts are not checked")
             }
         }
-        let others = contents.filter { !Self.isJSON($0.type) && $0.type != "multipart/form-data" }
-        if !others.isEmpty {
-            let alternative = draft.json != nil || draft.multipart != nil
-            warn(alternative ? "alternative body" : "body unchecked", at: body,
-                 "request body \(others.map(\.type).joined(separator: ", ")) is not checked (contracts check JSON and multipart bodies)")
+        let wildcards = contents.filter { $0.type.contains("*") || !$0.type.contains("/") }
+        if !wildcards.isEmpty {
+            warn("body media type", at: body, "request body \(wildcards.map(\.type).joined(separator: ", ")) is not a type a contract can list; dropped")
+        }
+        let listed = contents.map(\.type).filter { type in type != "multipart/form-data" && !wildcards.contains { $0.type == type } }
+        // `application/json` alone is what `json` reads without a list.
+        if !listed.isEmpty, !(listed == ["application/json"] && draft.json != nil) { draft.body.contentTypes = listed }
+        if draft.json == nil {
+            // What `json` would have said of a body it does not read.
+            draft.body.nullable = false
+            draft.body.otherKeys = false
         }
         // Nothing checks the body, so it is not required either.
-        if draft.json == nil, draft.multipart == nil { draft.body = BodyRules() }
+        if draft.json == nil, draft.multipart == nil, draft.body.contentTypes == nil { draft.body = BodyRules() }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -1,8 +1,8 @@
 import MockAPICore
 
 extension OperationTranslator {
-    /// Query parameters: type from the schema, `array: true` for array schemas (sent as `key[]=…`,
-    /// the only array form a contract knows), required as declared.
+    /// Query parameters: type from the schema, an array style for array schemas, nested parts for
+    /// deepObject ones, required as declared.
     mutating func queryExpectations(_ parameters: [DocumentNode]) throws(Unexpressible) -> [ContractDraft.Query] {
         var result: [ContractDraft.Query] = []
         for parameter in parameters {
@@ -10,11 +10,9 @@ extension OperationTranslator {
             let rawName = parameter["name"]?.string ?? ""
             if location == "querystring" { throw Unexpressible("whole-querystring parameter", "a whole-querystring parameter cannot be described key by key") }
             guard location == "query" else { continue }
-            if parameter["style"]?.string == "deepObject" {
-                let message = "query parameter \"\(rawName)\" is a deepObject (\(rawName)[key]=…), which contracts cannot describe"
-                guard parameter["required"]?.bool != true else { throw Unexpressible("deepObject query", message) }
-                // Optional: the operation is kept for the requests that leave it out.
-                warn("deepObject query", at: parameter, "\(message); left out, so a request that sends it is refused")
+            if parameter["style"]?.string == "deepObject", let schema = schema(of: parameter),
+               let query = deepObjectQuery(parameter, name: rawName, schema: schema) {
+                result.append(query)
                 continue
             }
             let bracketed = rawName.hasSuffix("[]")
