@@ -53,7 +53,7 @@ struct ExampleGenerator {
         }
         guard let view = reader.resolve(schema) else { return .null }
         // A schema's own example of another type (`example: "1644009612"` for an integer) is not served.
-        if usesSchemaExamples, let example = view.example, Self.fits(example, view) { return counted(example) }
+        if usesSchemaExamples, let example = view.example, keeps(example, schema, depth: 0) { return counted(example) }
         if let fallback = view.defaultValue ?? view.enumValues?.first(where: { $0 != .null }) ?? view.enumValues?.first { return counted(fallback) }
         values += 1
         if !view.allOf.isEmpty || (view.type == nil && !(view.oneOf + view.anyOf).isEmpty) {
@@ -146,6 +146,39 @@ struct ExampleGenerator {
     }
 
     /// Whether a value is of the schema's named type (a schema naming none takes anything).
+    /// Whether a document's example keeps its own schema: type, enum, an object's named and other
+    /// keys, an array's items, `allOf`, as deep as an example goes. One that does not (Docker's
+    /// `Settable: null` for an array, `Status: {"hello": "world"}` for a map of objects) is made
+    /// up from the schema instead, so the served body stays valid.
+    private func keeps(_ value: JSONValue, _ schema: DocumentNode, depth: Int) -> Bool {
+        guard depth < Self.maxDepth, let view = reader.resolve(schema) else { return true }
+        guard Self.fits(value, view) else { return false }
+        if let allowed = view.enumValues, !allowed.contains(value) { return false }
+        if view.allOf.contains(where: { !keeps(value, $0, depth: depth + 1) }) { return false }
+        switch value {
+        case .object(let object):
+            let named = reader.properties(of: schema) ?? []
+            for property in named {
+                guard let member = object[property.name] else {
+                    if property.required { return false }
+                    continue
+                }
+                if !keeps(member, property.schema, depth: depth + 1) { return false }
+            }
+            let others = object.members.filter { member in !named.contains { $0.name == member.key } }
+            switch view.additionalProperties {
+            case .forbidden? where view.hasProperties: return others.isEmpty
+            case .schema(let values)?: return others.allSatisfy { keeps($0.value, values, depth: depth + 1) }
+            default: return true
+            }
+        case .array(let elements):
+            guard let items = view.items else { return true }
+            return elements.allSatisfy { keeps($0, items, depth: depth + 1) }
+        default:
+            return true
+        }
+    }
+
     private static func fits(_ value: JSONValue, _ view: SchemaView) -> Bool {
         guard !view.types.isEmpty else { return true }
         if value == .null { return view.nullable }
