@@ -33,6 +33,7 @@ public enum ContractGenerator {
         } else if hasBody, Bool.random(using: &random) {
             contract.multipart = unique((0..<Int.random(in: 1...3, using: &random)).map { _ in part(&random) }, by: \.name)
         }
+        if contract.json != nil, Int.random(in: 0...3, using: &random) == 0 { contract.body.otherTypes = true }
         // The media types a body may come as: JSON ones for `json`, a form, and ones taken unread (alone too).
         if hasBody, Int.random(in: 0...2, using: &random) == 0 {
             let read: [String] = contract.json != nil ? ["application/json", "application/merge-patch+json", "application/x-www-form-urlencoded"].shuffled(using: &random) : []

@@ -149,6 +149,10 @@ struct OpenAPIReaderTests {
         let paths = Set(kubernetes.contracts.map(\.request.path.text))
         #expect(paths.contains("/apis/apps/") && paths.contains("/api/") && !paths.contains("/apis/apps"))
 
+        let xero = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("08-xero-files.yaml")))
+        let folder = try #require(xero.contracts.first { $0.request.method == .POST && $0.request.path.text == "/Folders" })
+        #expect(folder.request.body.otherTypes && folder.request.json?.map(\.key).contains("Name") == true)
+
         let harbor = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("12-harbor-api-v2.yaml")))
         let delete = try #require(harbor.contracts.first { $0.request.method == .DELETE && $0.request.path.text == "/labels/{label_id:int}" })
         #expect(delete.responses[0].body.isEmpty)

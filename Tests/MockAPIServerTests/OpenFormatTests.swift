@@ -43,6 +43,19 @@ struct OpenFormatTests {
         }
     }
 
+    /// A schema that names properties but no `type` (Xero's folder, InfluxData's share) takes any
+    /// other JSON type unchecked; an object is still checked.
+    @Test func otherTypesTakesABodyThatIsNoObject() async throws {
+        let contract = #"{"name": "share", "request": {"method": "POST", "path": "/v1/files", "json": {"title": {"type": "string"}}, "body": {"otherTypes": true}}, "responses": {"default": {"status": 201}}}"#
+        let set = try TemporaryContractSet(contracts: ["share.json": contract])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let statuses = try [#""My Docs""#, "null", "[1, 2]", "7"].map { try post(server, json: $0).status }
+            #expect(statuses == [201, 201, 201, 201])
+            #expect(try post(server, json: #"{"title": 5}"#).status == 422)
+            #expect(try post(server, json: "[1,").status == 422)   // still JSON
+        }
+    }
+
     @Test func listsAreCheckedInTheStyleTheContractNames() async throws {
         let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in

@@ -62,14 +62,14 @@ extension ContractDecoder {
     /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...]}`: what the body may be besides its keys or parts.
     private mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
-        checkKeys(object, allowed: ["required", "nullable", "otherKeys", "contentTypes"], at: path)
+        checkKeys(object, allowed: ["required", "nullable", "otherKeys", "otherTypes", "contentTypes"], at: path)
         var rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
-                              otherKeys: optionalBool(object, "otherKeys", at: path) ?? false)
+                              otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
         rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
         if !hasJSON && !hasParts && object["contentTypes"] == nil {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
         }
-        for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys)] where set && !hasJSON {
+        for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys), ("otherTypes", rules.otherTypes)] where set && !hasJSON {
             problem(at: "\(path).\(key)", "applies to a JSON body: add \"json\"")
         }
         return rules

@@ -36,6 +36,7 @@ extension ContractFile {
             if !body.required { rules["required"] = false }
             if body.nullable { rules["nullable"] = true }
             if body.otherKeys { rules["otherKeys"] = true }
+            if body.otherTypes { rules["otherTypes"] = true }
             if let contentTypes = body.contentTypes { rules["contentTypes"] = .array(contentTypes.map(JSONValue.string)) }
             request["body"] = .object(rules)
         }

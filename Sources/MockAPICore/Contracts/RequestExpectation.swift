@@ -47,16 +47,20 @@ public struct BodyRules: Sendable, Equatable {
     public var nullable = false
     /// True: top-level JSON keys the contract does not name are allowed (an open object).
     public var otherKeys = false
+    /// True: a JSON body that is not an object (a string, a number, a list, `null`) is taken
+    /// unchecked, as a schema that names properties but no `type` allows.
+    public var otherTypes = false
     /// The media types the body may come as (lowercased, without parameters), besides
     /// multipart/form-data for `multipart`: a JSON type (`application/json`, any `+json`) is read
     /// by `json`, `application/x-www-form-urlencoded` by `json`'s keys, any other is taken unread.
     /// Nil: `application/json` for `json`.
     public var contentTypes: [String]?
 
-    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, contentTypes: [String]? = nil) {
+    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, otherTypes: Bool = false, contentTypes: [String]? = nil) {
         self.required = required
         self.nullable = nullable
         self.otherKeys = otherKeys
+        self.otherTypes = otherTypes
         self.contentTypes = contentTypes
     }
 

@@ -20,6 +20,7 @@ public enum RequestValidator {
         switch request.body {
         case .none where !rules.required, .other(bytes: 0) where !rules.required: return []
         case .json(.null) where rules.nullable: return []
+        case .json(let value) where rules.otherTypes && value.objectValue == nil: return []
         default: break
         }
         let essence = request.contentType.map(MediaType.essence)

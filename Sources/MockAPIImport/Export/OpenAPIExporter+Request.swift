@@ -66,6 +66,10 @@ extension OpenAPIExporter {
         var keysSchema: JSONValue?
         if let keys = request.json {
             var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
+            if request.body.otherTypes, var object = schema.objectValue {
+                object["type"] = nil   // no type: properties apply to objects, any other type passes
+                schema = .object(object)
+            }
             if request.body.nullable { schema = ["anyOf": [schema, ["type": "null"]]] }
             keysSchema = schema
         }

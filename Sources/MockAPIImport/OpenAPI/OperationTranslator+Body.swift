@@ -26,6 +26,8 @@ extension OperationTranslator {
                 draft.json = jsonKeys(schema)   // nil: not an object body, not checked
                 draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema) != nil
                 draft.body.nullable = reader.resolve(schema)?.nullable == true
+                // Properties without a `type`: JSON Schema lets any other type through unchecked (Xero's folders, InfluxData's share).
+                draft.body.otherTypes = draft.json != nil && reader.namesNoType(schema)
             } else {
                 // No schema: any JSON object.
                 draft.json = []
@@ -50,6 +52,7 @@ extension OperationTranslator {
             // What `json` would have said of a body it does not read.
             draft.body.nullable = false
             draft.body.otherKeys = false
+            draft.body.otherTypes = false
         }
         // Nothing checks the body, so it is not required either.
         if draft.json == nil, draft.multipart == nil, draft.body.contentTypes == nil { draft.body = BodyRules() }

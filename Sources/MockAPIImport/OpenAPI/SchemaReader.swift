@@ -84,6 +84,13 @@ struct SchemaReader {
         return true
     }
 
+    /// Whether a schema names no `type`, nor do its `allOf` parts or `oneOf`/`anyOf` options: JSON
+    /// Schema then takes a value of any type, its `properties` applying to objects only.
+    func namesNoType(_ schema: DocumentNode) -> Bool {
+        guard let view = resolve(schema), view.types.isEmpty, !view.isOnlyNull else { return false }
+        return (view.allOf + view.oneOf + view.anyOf).allSatisfy { resolve($0)?.types.isEmpty ?? true }
+    }
+
     /// Whether an object is a free-form map: no named properties, other keys allowed.
     func isFreeFormMap(_ schema: DocumentNode) -> Bool {
         guard let view = resolve(schema), view.type == "object" || view.additionalProperties != nil else { return false }
