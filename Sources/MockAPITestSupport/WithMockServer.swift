@@ -4,7 +4,7 @@ import MockAPIServer
 
 /// A server started for a test, on 127.0.0.1 and a free port.
 public struct RunningMockServer: Sendable {
-    public let server: MockServer
+    package let server: MockServer
 
     public var port: Int { Int(server.port) }
     public var baseURL: URL { URL(string: server.baseURL)! }
