@@ -1,5 +1,5 @@
 /// Scalar types a query value can be declared as.
-public enum QueryValueType: String, Sendable, CaseIterable {
+package enum QueryValueType: String, Sendable, CaseIterable {
     case string, int, number, bool
 
     func accepts(_ value: String) -> Bool {
@@ -12,19 +12,19 @@ public enum QueryValueType: String, Sendable, CaseIterable {
     }
 }
 
-public struct QueryExpectation: Sendable, Equatable {
-    public var name: String
-    public var type: QueryValueType = .string
-    public var required = true
+package struct QueryExpectation: Sendable, Equatable {
+    package var name: String
+    package var type: QueryValueType = .string
+    package var required = true
     /// How a list is sent; nil for a single value.
-    public var arrayStyle: ArrayStyle?
+    package var arrayStyle: ArrayStyle?
     /// The key may come more than once (`page=1&page=1`, as clients that append defaults send it).
-    public var repeated = false
+    package var repeated = false
     /// The only values allowed (for a list, for each element); nil allows any of `type`.
-    public var enumValues: [String]?
+    package var enumValues: [String]?
 
     /// The ways clients send a list in a query string.
-    public enum ArrayStyle: String, Sendable, CaseIterable {
+    package enum ArrayStyle: String, Sendable, CaseIterable {
         /// `ids[]=1&ids[]=2` (Rails, PHP, Alamofire's default).
         case brackets
         /// `ids=1&ids=2` (OpenAPI's form style with explode, URLComponents with one item per value).
@@ -34,12 +34,12 @@ public struct QueryExpectation: Sendable, Equatable {
     }
 
     /// Whether the key is a list (sent as `arrayStyle` says).
-    public var array: Bool {
+    package var array: Bool {
         get { arrayStyle != nil }
         set { arrayStyle = newValue ? arrayStyle ?? .brackets : nil }
     }
 
-    public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
+    package init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
                 arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil) {
         self.name = name
         self.type = type
