@@ -17,8 +17,6 @@ let package = Package(
         .library(name: "MockAPIVerifyClientKit", targets: ["MockAPIVerifyClientKit"]),
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
-        .library(name: "MockAPIDiff", targets: ["MockAPIDiff"]),
-        .library(name: "MockAPIBackend", targets: ["MockAPIBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
