@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 @_exported import ExampleAPI
 @_exported import MockAPIVerifyClientKit
 

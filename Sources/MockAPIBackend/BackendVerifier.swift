@@ -1,5 +1,5 @@
-import Foundation
-import MockAPICore
+package import Foundation
+package import MockAPICore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

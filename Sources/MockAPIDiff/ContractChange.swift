@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// One difference between two contract sets, judged for the clients that use them.
 package struct ContractChange: Sendable, Equatable, CustomStringConvertible {

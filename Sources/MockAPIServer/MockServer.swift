@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import MockAPICore
+package import MockAPICore
 import Synchronization
 import SystemLibc
 

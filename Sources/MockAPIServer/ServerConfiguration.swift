@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// How a `MockServer` listens and what it tolerates.
 public struct ServerConfiguration: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// A small seeded generator (SplitMix64): the same contracts on every run and machine.
 package struct SplitMix64: RandomNumberGenerator {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Another program run by a test, usually a second implementation to check ours against (curl,
 /// python3, sha256sum, openssl, git): found on `PATH` through `/usr/bin/env` unless an

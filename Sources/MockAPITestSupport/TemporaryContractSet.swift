@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A contract set written to a fresh temporary folder for one test, removed when released.
 ///

@@ -1,6 +1,6 @@
-import Foundation
-import MockAPICore
-import MockAPIServer
+public import Foundation
+public import MockAPICore
+public import MockAPIServer
 
 /// A server started for a test, on 127.0.0.1 and a free port.
 public struct RunningMockServer: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The app's own deep-link matcher, given to the runner: every web link the fixtures carry (on
 /// `hosts`, or anywhere when none are given) must be one the app can open.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Decodes a response body the way the client does, and, when it can, re-encodes the result so
 /// the runner finds fixture keys the model never reads (drift).

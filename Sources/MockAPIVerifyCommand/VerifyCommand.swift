@@ -1,7 +1,7 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import MockAPICore
-import MockAPIVerify
+public import MockAPICore
+public import MockAPIVerify
 import Synchronization
 
 /// `mockapi verify`, as a command any executable can run with its own checks: a team's CI gate

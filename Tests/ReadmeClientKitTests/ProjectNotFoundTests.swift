@@ -1,5 +1,6 @@
 // Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
 import ClientKit
+import MockAPICore   // the journal entries' fields (under MemberImportVisibility)
 import MockAPITestSupport
 import Testing
 

@@ -1,3 +1,4 @@
+import Foundation
 /// The contract file's JSON, keys in the order the README documents them, defaults left out:
 /// what `import`, `record` and `export` write, and what `ContractFile.decode` reads back unchanged.
 extension ContractFile {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A loaded, checked set of contracts and the route table built from them. Immutable.

@@ -1,5 +1,5 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// The part of an exported document only mockapi reads: the root's `x-mockapi` (the set's
 /// defaults and every fixture, byte for byte) and each operation's `x-mockapi-contracts` (its

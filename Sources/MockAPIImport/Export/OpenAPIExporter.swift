@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// `mockapi export openapi`: the contract set as an OpenAPI 3.1 document (JSON).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// `mockapi import har`: contracts from a recorded session (HAR 1.2).

@@ -1,4 +1,5 @@
 import MockAPICore
+import Foundation
 
 /// One request and the answer it got, as a capture (a HAR entry) or `mockapi record` saw it:
 /// what `TrafficInference` learns contracts from.

@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// A contract an importer built, and the subfolder of `contracts/` (and of `fixtures/`) it goes
 /// to. The contract itself is the core's `ContractFile`, the one model of the format, so whatever

@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// What an importer produced: contracts, the fixture files they reference, and what it could not express.
 package struct ImportedSet: Sendable {

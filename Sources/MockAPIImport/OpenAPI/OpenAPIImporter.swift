@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// `mockapi import openapi`: one contract per operation of an OpenAPI 3.0/3.1/3.2 document or a

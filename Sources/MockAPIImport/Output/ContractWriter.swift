@@ -5,7 +5,7 @@ private let posixWrite = Glibc.write
 import Darwin
 private let posixWrite = Darwin.write
 #endif
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// Writes an imported set as `contracts/` and `fixtures/` under a folder, all or nothing.

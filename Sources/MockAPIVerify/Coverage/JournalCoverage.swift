@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// Reads a running server's journal and route table into a ``CoverageReport``: the gate for a

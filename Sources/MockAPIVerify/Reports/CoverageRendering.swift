@@ -1,4 +1,5 @@
 import MockAPICore
+import Foundation
 
 /// `mockapi coverage` for people: refused requests first, then contract use, a summary last.
 package enum TextCoverageReport {
