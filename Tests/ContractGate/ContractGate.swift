@@ -1,4 +1,5 @@
 // Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
+// swift-format-ignore-file: the README block is the source; it keeps its own line breaks.
 import MockAPIVerifyCommand
 import TeamApp
 
