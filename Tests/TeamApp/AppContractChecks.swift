@@ -1,5 +1,5 @@
-// Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
-// swift-format-ignore-file: the README block is the source; it keeps its own line breaks.
+// Generated from README.md by scripts/readme-snippets: edit the README, then run the script (the README block is the source, so swift format skips the file).
+// swift-format-ignore-file
 public import Foundation      // `public`: its public API shows URLRequest and RouteCheck (needed
 public import MockAPIVerify   // under InternalImportsByDefault; the same as a plain import without it)
 
