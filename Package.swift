@@ -2,6 +2,14 @@
 // 6.2: the runner's public API uses `SendableMetatype` (Swift 6.2, Xcode 26).
 import PackageDescription
 
+// Every Swift target's settings, as Hummingbird has them: `any` spelled out, members visible only
+// through a module the file imports, and imports internal unless a file says otherwise.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "mockapi",
     platforms: [.macOS(.v15)],
@@ -17,8 +25,6 @@ let package = Package(
         .library(name: "MockAPIVerifyClientKit", targets: ["MockAPIVerifyClientKit"]),
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
-        .library(name: "MockAPIDiff", targets: ["MockAPIDiff"]),
-        .library(name: "MockAPIBackend", targets: ["MockAPIBackend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -84,7 +90,7 @@ let package = Package(
         .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
         .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
         // The README's ClientKit blocks, compiled and run.
-        .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
+        .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPICore", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
@@ -96,3 +102,8 @@ let package = Package(
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )
+
+// Set once here, not per target, so that a target added later has them too (C targets have no Swift).
+for target in package.targets where target.type != .system && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
+}

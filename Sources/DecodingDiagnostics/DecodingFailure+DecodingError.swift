@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension DecodingFailure {
     /// Describes `error` for a person: the JSON path with the body's own key spelling, and what

@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 @_exported import ExampleAPI
 @_exported import MockAPIVerifyClientKit
 
@@ -15,13 +15,13 @@ extension RouteKind: VerifiableRouteKind {
 }
 
 /// The bundled client's checks, as `mockapi verify` runs them.
-public enum BundledClientChecks {
+package enum BundledClientChecks {
     /// The bundled client configured as its app would be: an app name and a signed-in token.
-    public static let configuration = ClientConfiguration(environment: .local(port: 0), appName: "mockapi-verify", token: "mockapi-verify")
+    package static let configuration = ClientConfiguration(environment: .local(port: 0), appName: "mockapi-verify", token: "mockapi-verify")
 
     /// One check per route kind, with `configuration`.
-    public static var all: [RouteCheck] { RouteCheck.all(RouteKind.self, configuration: configuration) }
+    package static var all: [RouteCheck] { RouteCheck.all(RouteKind.self, configuration: configuration) }
 
     /// The bundled client's deep-link matcher: every web link on its host must open a screen.
-    public static let deepLinks = DeepLinkCheck(hosts: [Navigation.host]) { url in Navigation.match(url) != nil }
+    package static let deepLinks = DeepLinkCheck(hosts: [Navigation.host]) { url in Navigation.match(url) != nil }
 }

@@ -2,8 +2,8 @@ import Foundation
 import MockAPICore
 
 /// `verify-backend` as text, JSON and JUnit XML, in `verify`'s shapes.
-public enum BackendReportRendering {
-    public static func text(_ report: BackendReport) -> String {
+package enum BackendReportRendering {
+    package static func text(_ report: BackendReport) -> String {
         var lines: [String] = []
         for result in report.results {
             let verdict = switch result.outcome { case .passed: "PASS"; case .failed: "FAIL"; case .skipped: "SKIP" }
@@ -16,7 +16,7 @@ public enum BackendReportRendering {
         return lines.joined(separator: "\n")
     }
 
-    public static func json(_ report: BackendReport) -> String {
+    package static func json(_ report: BackendReport) -> String {
         let results: [JSONValue] = report.results.map { result in
             .object(JSONObject([
                 ("contract", .string(result.contract)), ("request", .string(result.request)), ("outcome", .string(result.outcome.rawValue)),
@@ -30,7 +30,7 @@ public enum BackendReportRendering {
         ])).prettySerialized
     }
 
-    public static func junit(_ report: BackendReport) -> String {
+    package static func junit(_ report: BackendReport) -> String {
         let seconds = String(format: "%.3f", report.seconds)
         var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
                    #"<testsuites name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" time="\#(seconds)">"#,

@@ -1,38 +1,38 @@
-import Foundation
-import MockAPICore
+package import Foundation
+package import MockAPICore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// How `verify-backend` talks to the backend.
-public struct BackendOptions: Sendable {
+package struct BackendOptions: Sendable {
     /// Sent with every request (credentials: `Authorization: token …`), before the contract's example headers.
-    public var headers: [(name: String, value: String)] = []
+    package var headers: [(name: String, value: String)] = []
     /// Send `POST`, `PUT`, `PATCH` and `DELETE` too; off by default, so a run changes nothing.
-    public var allowWrites = false
+    package var allowWrites = false
     /// Requests in flight at once.
-    public var concurrency = 4
+    package var concurrency = 4
     /// Seconds one request may take.
-    public var timeout: TimeInterval = 10
+    package var timeout: TimeInterval = 10
     /// Only these contracts; empty for all.
-    public var contracts: [String] = []
+    package var contracts: [String] = []
 
-    public init() {}
+    package init() {}
 }
 
 /// The backend did not answer at all: no request got a response.
-public struct BackendUnreachable: Error, CustomStringConvertible {
-    public var description: String
+package struct BackendUnreachable: Error, CustomStringConvertible {
+    package var description: String
 }
 
 /// Sends one request per contract to a real backend and checks each answer against what the
 /// mock promises (provider verification: the contracts still describe the backend).
-public struct BackendVerifier: Sendable {
+package struct BackendVerifier: Sendable {
     let set: ContractSet
     let baseURL: URL
     let options: BackendOptions
 
-    public init(set: ContractSet, baseURL: URL, options: BackendOptions = BackendOptions()) {
+    package init(set: ContractSet, baseURL: URL, options: BackendOptions = BackendOptions()) {
         self.set = set
         self.baseURL = baseURL
         self.options = options
@@ -40,7 +40,7 @@ public struct BackendVerifier: Sendable {
 
     static let safeMethods: Set<HTTPMethod> = [.GET, .HEAD, .OPTIONS]
 
-    public func run() async throws -> BackendReport {
+    package func run() async throws -> BackendReport {
         let started = Date()
         let contracts = set.contracts.filter { options.contracts.isEmpty || options.contracts.contains($0.name) }
         let session = URLSession(configuration: .ephemeral)

@@ -1,8 +1,8 @@
-import MockAPICore
+package import MockAPICore
 
 /// One difference between two contract sets, judged for the clients that use them.
-public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
-    public enum Impact: String, Sendable, Equatable {
+package struct ContractChange: Sendable, Equatable, CustomStringConvertible {
+    package enum Impact: String, Sendable, Equatable {
         /// A client built against the old set can fail against the new one.
         case breaking
         /// Old clients keep working (new optional keys, new contracts, widened types and enums).
@@ -10,15 +10,15 @@ public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The contract the change is in (its old name when it was renamed or removed).
-    public var contract: String
+    package var contract: String
     /// Where, as `--allow` names it: `request.query.page`, `responses.default.body.$.project.slug`.
-    public var location: String
-    public var impact: Impact
-    public var message: String
+    package var location: String
+    package var impact: Impact
+    package var message: String
     /// Accepted with `--allow` (still breaking, but not a failure).
-    public var allowed = false
+    package var allowed = false
 
-    public init(contract: String, location: String, impact: Impact, message: String) {
+    package init(contract: String, location: String, impact: Impact, message: String) {
         self.contract = contract
         self.location = location
         self.impact = impact
@@ -26,9 +26,9 @@ public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `contract:location`, the id `--allow` takes (or the contract name alone for all of it).
-    public var id: String { location.isEmpty ? contract : "\(contract):\(location)" }
+    package var id: String { location.isEmpty ? contract : "\(contract):\(location)" }
 
-    public var description: String {
+    package var description: String {
         "\(impact == .breaking ? (allowed ? "allowed" : "BREAKING") : "compatible") \(id): \(message)"
     }
 
@@ -43,19 +43,19 @@ public struct ContractChange: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Every change between two sets, breaking first, with `--allow` applied.
-public struct ContractSetDiff: Sendable {
-    public var changes: [ContractChange]
-    public var oldCount: Int
-    public var newCount: Int
+package struct ContractSetDiff: Sendable {
+    package var changes: [ContractChange]
+    package var oldCount: Int
+    package var newCount: Int
 
-    public var breaking: [ContractChange] { changes.filter { $0.impact == .breaking && !$0.allowed } }
-    public var allowed: [ContractChange] { changes.filter { $0.impact == .breaking && $0.allowed } }
-    public var compatible: [ContractChange] { changes.filter { $0.impact == .compatible } }
+    package var breaking: [ContractChange] { changes.filter { $0.impact == .breaking && !$0.allowed } }
+    package var allowed: [ContractChange] { changes.filter { $0.impact == .breaking && $0.allowed } }
+    package var compatible: [ContractChange] { changes.filter { $0.impact == .compatible } }
 
     /// 1 when any change breaks old clients and was not allowed, 0 otherwise.
-    public var exitCode: Int32 { breaking.isEmpty ? 0 : 1 }
+    package var exitCode: Int32 { breaking.isEmpty ? 0 : 1 }
 
-    public init(old: ContractSet, new: ContractSet, allow rules: [String] = []) {
+    package init(old: ContractSet, new: ContractSet, allow rules: [String] = []) {
         var changes = SetComparison(old: old, new: new).changes()
         for index in changes.indices where changes[index].impact == .breaking {
             changes[index].allowed = rules.contains { changes[index].isAllowed(by: $0) }

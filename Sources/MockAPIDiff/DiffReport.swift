@@ -1,16 +1,16 @@
 import MockAPICore
 
 /// `mockapi diff` as text, JSON and JUnit XML.
-public enum DiffReport {
+package enum DiffReport {
     /// Breaking changes first, then allowed ones, then compatible ones, and a summary line.
-    public static func text(_ diff: ContractSetDiff, old: String, new: String) -> String {
+    package static func text(_ diff: ContractSetDiff, old: String, new: String) -> String {
         var lines = diff.changes.map(\.description)
         lines.append("mockapi diff: \(old) (\(diff.oldCount) contracts) → \(new) (\(diff.newCount) contracts): "
                      + "\(diff.breaking.count) breaking, \(diff.allowed.count) allowed, \(diff.compatible.count) compatible")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ diff: ContractSetDiff, old: String, new: String) -> String {
+    package static func json(_ diff: ContractSetDiff, old: String, new: String) -> String {
         let changes: [JSONValue] = diff.changes.map { change in
             .object(JSONObject([("contract", .string(change.contract)), ("location", .string(change.location)),
                                 ("id", .string(change.id)), ("impact", .string(change.impact.rawValue)),
@@ -24,7 +24,7 @@ public enum DiffReport {
     }
 
     /// One testcase per contract that changed: failed when it has an unallowed breaking change.
-    public static func junit(_ diff: ContractSetDiff) -> String {
+    package static func junit(_ diff: ContractSetDiff) -> String {
         var byContract: [(String, [ContractChange])] = []
         for change in diff.changes {
             if let index = byContract.firstIndex(where: { $0.0 == change.contract }) { byContract[index].1.append(change) } else {

@@ -6,7 +6,7 @@ import Synchronization
 /// until 150 ms pass quietly, so an editor's write-then-rename is one reload, not two, but for
 /// at most a second, so a file rewritten without pause still reloads. A folder deleted and made
 /// again (a branch switch, a regenerated fixtures folder) is watched again.
-public final class ContractWatcher: Sendable {
+package final class ContractWatcher: Sendable {
     /// Cleared by `stop`; the watching thread reads it between waits.
     private final class RunFlag: Sendable {
         let value = Atomic<Bool>(true)
@@ -15,7 +15,7 @@ public final class ContractWatcher: Sendable {
 
     private let running = RunFlag()
 
-    public init(folders: [String], onChange: @escaping @Sendable () -> Void) {
+    package init(folders: [String], onChange: @escaping @Sendable () -> Void) {
         let watcher = Thread { [running] in
             #if os(Linux)
             Self.watchWithInotify(folders, running: running, onChange: onChange)
@@ -28,7 +28,7 @@ public final class ContractWatcher: Sendable {
     }
 
     /// Stops watching within a fraction of a second.
-    public func stop() { running.value.store(false, ordering: .relaxed) }
+    package func stop() { running.value.store(false, ordering: .relaxed) }
 
     deinit { stop() }
 

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import MockAPICore
+package import MockAPICore
 import Synchronization
 import SystemLibc
 
@@ -13,39 +13,39 @@ import SystemLibc
 /// print(server.baseURL)   // http://127.0.0.1:PORT
 /// server.stop()
 /// ```
-public final class MockServer: Sendable {
-    public let configuration: ServerConfiguration
+package final class MockServer: Sendable {
+    package let configuration: ServerConfiguration
     /// The port actually bound (the real one when configured with 0).
-    public let port: UInt16
+    package let port: UInt16
     /// Kept across reloads.
-    public let journal: RequestJournal
+    package let journal: RequestJournal
     private let handler: RequestHandler
     private let reloader: Reloader
     private let daemon: Mutex<MHDDaemon?>
 
     /// The responder new requests are answered by (a reload replaces it).
-    public var responder: Responder { handler.serving.state.responder }
+    package var responder: Responder { handler.serving.state.responder }
 
     /// Requests whose headers have arrived and whose answer has not finished sending.
-    public var requestsInFlight: Int { handler.inFlight }
+    package var requestsInFlight: Int { handler.inFlight }
 
     /// Listening on `::` takes IPv4 connections as well as IPv6 ones (dual stack); every other
     /// address is one family's.
-    public var listensOnIPv4AndIPv6: Bool {
+    package var listensOnIPv4AndIPv6: Bool {
         var address = in6_addr()
         guard inet_pton(AF_INET6, configuration.host, &address) == 1 else { return false }
         return withUnsafeBytes(of: &address) { $0.allSatisfy { $0 == 0 } }
     }
 
     /// `http://HOST:PORT` (`https` with TLS), with IPv6 hosts in brackets.
-    public var baseURL: String {
+    package var baseURL: String {
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
         return "\(configuration.scheme)://\(host):\(port)"
     }
 
     /// Starts serving at once; the route table and every fixture response are ready before the
     /// first connection is accepted.
-    public init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
+    package init(set: ContractSet, configuration: ServerConfiguration) throws(ServerError) {
         if let problem = configuration.outOfRange { throw .outOfRange(problem) }
         MHDDaemon.returnLargeBlocksWhenFreed()
         self.configuration = configuration
@@ -110,14 +110,14 @@ public final class MockServer: Sendable {
     /// they are usable; otherwise the set served so far stays, and the problems are returned.
     /// Requests under way finish on the set they began with; none is dropped.
     @discardableResult
-    public func reload() -> Result<ContractSet, ContractSetError> {
+    package func reload() -> Result<ContractSet, ContractSetError> {
         reloader.reload()
     }
 
 
     /// Stops accepting, lets requests in flight finish (up to `grace` seconds), then closes
     /// every connection. Safe to call more than once.
-    public func stop(grace: Double = 5) {
+    package func stop(grace: Double = 5) {
         let taken: MHDDaemon? = self.daemon.withLock { handle in
             let current = handle
             handle = nil

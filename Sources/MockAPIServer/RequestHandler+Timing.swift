@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Dispatch
 import MockAPICore
 import SystemLibc
+import Synchronization
 
 /// Decisions that wait or break on purpose (delays, faults) and admin actions (reload, record
 /// save), none of which holds a worker thread: the connection is suspended and the answer queued

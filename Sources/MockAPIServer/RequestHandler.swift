@@ -3,6 +3,7 @@ import Dispatch
 import MockAPICore
 import Synchronization
 import SystemLibc
+import CMicroHTTPDShims
 
 /// The bridge from libmicrohttpd's C callbacks to the `Responder`.
 ///

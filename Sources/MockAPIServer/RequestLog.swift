@@ -8,15 +8,15 @@ import SystemLibc
 /// serial queue, which formats and writes it: a libmicrohttpd callback never waits for a slow
 /// pipe, nor spends time building text. Past `maxPending` lines waiting, lines are dropped and
 /// counted instead.
-public final class RequestLog: Sendable {
-    public let options: RequestLogOptions
+package final class RequestLog: Sendable {
+    package let options: RequestLogOptions
     private let queue = DispatchQueue(label: "mockapi.request-log")
     private let pending = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let maxPending: Int
     private let fileDescriptor: Int32
 
-    public init(fileDescriptor: Int32 = 2, maxPending: Int = 10_000, options: RequestLogOptions = RequestLogOptions()) {
+    package init(fileDescriptor: Int32 = 2, maxPending: Int = 10_000, options: RequestLogOptions = RequestLogOptions()) {
         self.fileDescriptor = fileDescriptor
         self.maxPending = maxPending
         self.options = options
@@ -29,7 +29,7 @@ public final class RequestLog: Sendable {
         enqueue { RequestLogFormatter.line(entry, options: options) }
     }
 
-    public func write(_ line: String) {
+    package func write(_ line: String) {
         enqueue { line }
     }
 
@@ -51,25 +51,25 @@ public final class RequestLog: Sendable {
     }
 
     /// Waits until every accepted line is written.
-    public func flush() { queue.sync {} }
+    package func flush() { queue.sync {} }
 }
 
 /// How request lines look: `--log-format`, color, `--verbose`.
-public struct RequestLogOptions: Sendable {
-    public enum Format: String, Sendable, CaseIterable {
+package struct RequestLogOptions: Sendable {
+    package enum Format: String, Sendable, CaseIterable {
         /// `21:30:01.123 GET /v1/discover?page=x 422 discover 0.31ms  query.page: expected int, found "x"`
         case text
         /// One JSON object per line: time, method, path, query, status, contract, response, ms, problem.
         case json
     }
 
-    public var format: Format
+    package var format: Format
     /// ANSI color for the status (text only); the caller decides (a terminal, no `NO_COLOR`).
-    public var color: Bool
+    package var color: Bool
     /// Request headers (and the headers a contract's response sets) under each line.
-    public var verbose: Bool
+    package var verbose: Bool
 
-    public init(format: Format = .text, color: Bool = false, verbose: Bool = false) {
+    package init(format: Format = .text, color: Bool = false, verbose: Bool = false) {
         self.format = format
         self.color = color
         self.verbose = verbose

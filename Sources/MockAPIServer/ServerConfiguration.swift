@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// How a `MockServer` listens and what it tolerates.
 public struct ServerConfiguration: Sendable {
@@ -7,7 +7,7 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port; read the real one from `MockServer.port`.
     public var port: UInt16 = 8080
     /// HTTPS with this certificate and key; nil for plain HTTP.
-    public var tls: TLSCredentials?
+    package var tls: TLSCredentials?
     /// Bodies larger than this get a 413.
     public var maxBodyBytes = 32 * 1024 * 1024
     /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.
@@ -42,23 +42,23 @@ public struct ServerConfiguration: Sendable {
     /// and not at all when the server listens beyond loopback.
     public var adminToken: String?
     /// Where one line per request goes; nil for none (`--quiet`).
-    public var requestLog: RequestLog?
+    package var requestLog: RequestLog?
 
     /// Answer browsers' CORS preflights and let pages read every answer (`--cors`).
     public var cors = false
     /// How long every contract answer waits, unless its response or the request says otherwise.
-    public var delay: Latency?
+    package var delay: Latency?
     /// The longest any answer waits, in milliseconds: a `Prefer: delay=` above it is refused (422),
     /// a response's `delay` and a log-normal's tail are cut to it.
     public var maxDelayMilliseconds = Latency.defaultCeilingMilliseconds
     /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it
     /// again; nil for a set built in memory.
-    public var reloadSource: (contracts: String, fixtures: String)?
+    package var reloadSource: (contracts: String, fixtures: String)?
     /// Where requests no contract takes go instead of a 404 (`--proxy-unmatched`, `record`).
-    public var proxy: ProxyConfiguration?
+    package var proxy: ProxyConfiguration?
     /// Admin endpoints of the command that runs the server (`POST /__mockapi/record/save`), keyed by
     /// `METHOD /path`; each runs off the worker threads, guarded like every admin endpoint.
-    public var adminActions: [String: @Sendable () -> GeneratedResponse] = [:]
+    package var adminActions: [String: @Sendable () -> GeneratedResponse] = [:]
 
     public init() {}
 }
@@ -98,7 +98,7 @@ extension ServerConfiguration {
 
     /// The first setting out of its range, said as the flag, the value and the range
     /// ("--header-timeout 5000000000 is out of range: 0 to 86400 seconds"); nil when all are fine.
-    public var outOfRange: String? {
+    package var outOfRange: String? {
         for number in numbers where !number.range.contains(number.value) {
             let value = number.value == number.value.rounded() && abs(number.value) < 1e18 ? String(Int(number.value)) : String(number.value)
             return number.range.refusal("\(number.flag) \(value)")

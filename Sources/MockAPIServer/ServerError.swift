@@ -1,11 +1,11 @@
 /// Why a server could not start, with the facts a person needs to fix it.
-public enum ServerError: Error, Sendable, CustomStringConvertible {
+package enum ServerError: Error, Sendable, CustomStringConvertible {
     case invalidHost(String)
     case startFailed(host: String, port: UInt16, errno: Int32)
     /// A setting out of its range (`ServerConfiguration.outOfRange`).
     case outOfRange(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidHost(let host):
             return "cannot listen on \"\(host)\": use an IPv4 or IPv6 address such as 127.0.0.1"

@@ -1,8 +1,8 @@
 import SystemLibc
 
 /// The few facts about the machine and clock the server needs, without Foundation on the hot path.
-public enum System {
-    public static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+package enum System {
+    package static var coreCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Monotonic nanoseconds, for durations.
     static func monotonicNanoseconds() -> UInt64 {

@@ -6,7 +6,7 @@ import SystemLibc
 /// ```swift
 /// configuration.tls = try TLSCredentials(certificatePEM: certificate, keyPEM: key)
 /// ```
-public final class TLSCredentials: @unchecked Sendable {
+package final class TLSCredentials: @unchecked Sendable {
     // Why unchecked: two C strings written once in init, freed in deinit, only read in between.
     // libmicrohttpd takes them as pointers (MHD_OPTION_HTTPS_MEM_*), so they live as long as
     // the configuration that holds them, which outlives the daemon.
@@ -14,12 +14,12 @@ public final class TLSCredentials: @unchecked Sendable {
     let key: UnsafeMutablePointer<CChar>
 
     /// Why a certificate and key cannot be used.
-    public struct Refusal: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Refusal: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Throws GnuTLS's reason when the two are not a usable PEM certificate and matching key.
-    public init(certificatePEM: String, keyPEM: String) throws(Refusal) {
+    package init(certificatePEM: String, keyPEM: String) throws(Refusal) {
         if let reason = MHDDaemon.tlsRefusal(certificatePEM: certificatePEM, keyPEM: keyPEM) { throw Refusal(description: reason) }
         certificate = strdup(certificatePEM)
         key = strdup(keyPEM)

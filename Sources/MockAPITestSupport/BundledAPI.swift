@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the repository's bundled example API lives.
 public enum BundledAPI {

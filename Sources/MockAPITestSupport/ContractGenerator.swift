@@ -1,11 +1,11 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// A small seeded generator (SplitMix64): the same contracts on every run and machine.
-public struct SplitMix64: RandomNumberGenerator {
+package struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,8 +17,8 @@ public struct SplitMix64: RandomNumberGenerator {
 /// Contracts that use every key of the format, for property tests of everything that reads or
 /// writes the format (the encoder, the editor schema, export and import). Each loads on its own
 /// once its fixtures exist (`fixturePaths`); `prefix` keeps generated routes apart in one set.
-public enum ContractGenerator {
-    public static func contract(_ random: inout SplitMix64, prefix: String = "") -> ContractFile {
+package enum ContractGenerator {
+    package static func contract(_ random: inout SplitMix64, prefix: String = "") -> ContractFile {
         let method = HTTPMethod.allCases.randomElement(using: &random)!
         let template = ["/v1/ping", "/v1/projects/{id:int}", "/v1/categories/{slug:path}", "/v1/users//self", "/v1/{a}/{b:int}"]
             .randomElement(using: &random)!
@@ -136,7 +136,7 @@ public enum ContractGenerator {
     }
 
     /// The fixture files a generated contract names, with a body for each.
-    public static func fixturePaths(of contract: ContractFile) -> [String] {
+    package static func fixturePaths(of contract: ContractFile) -> [String] {
         contract.responses.compactMap(\.fixture)
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Another program run by a test, usually a second implementation to check ours against (curl,
 /// python3, sha256sum, openssl, git): found on `PATH` through `/usr/bin/env` unless an
@@ -9,20 +9,20 @@ import Foundation
 /// let run = try ExternalTool.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url])
 /// #expect(run.stdout == "200")
 /// ```
-public enum ExternalTool {
+package enum ExternalTool {
     /// A run that has ended.
-    public struct Run: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Run: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
         /// Stdout, then stderr: for checks that look for a message in either.
-        public var output: String { stdout + stderr }
+        package var output: String { stdout + stderr }
     }
 
     /// Runs `arguments` to its end: `arguments[0]` looked up on `PATH`, or `executable` with all
     /// of `arguments`. `input` is written to its stdin and closed; `environment` replaces the
     /// test's own when given.
-    public static func run(_ arguments: [String], executable: URL? = nil, input: Data? = nil, directory: URL? = nil,
+    package static func run(_ arguments: [String], executable: URL? = nil, input: Data? = nil, directory: URL? = nil,
                            environment: [String: String]? = nil) throws -> Run {
         let process = make(arguments, executable: executable, directory: directory, environment: environment)
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
@@ -45,17 +45,17 @@ public enum ExternalTool {
 
     /// Starts a server-like tool and waits for its first stdout line (its address, usually);
     /// it runs until `stop()`.
-    public static func start(_ arguments: [String], directory: URL? = nil) throws -> Running {
+    package static func start(_ arguments: [String], directory: URL? = nil) throws -> Running {
         try Running(make(arguments, executable: nil, directory: directory, environment: nil))
     }
 
     /// A tool started by `start`, stopped by its own PID.
-    public final class Running: @unchecked Sendable {
+    package final class Running: @unchecked Sendable {
         // Why unchecked: the process is started in init and only stopped after; Foundation's
         // Process is not Sendable.
         private let process: Process
         /// The first line it printed, without its newline (empty if it ended first).
-        public let firstLine: String
+        package let firstLine: String
 
         fileprivate init(_ process: Process) throws {
             self.process = process
@@ -73,7 +73,7 @@ public enum ExternalTool {
 
         /// Sends `signal`, then waits for the end. SIGKILL by default: a child of the test process
         /// may inherit a mask that blocks SIGTERM.
-        public func stop(signal: Int32 = SIGKILL) {
+        package func stop(signal: Int32 = SIGKILL) {
             guard process.isRunning else { return }
             kill(process.processIdentifier, signal)
             process.waitUntilExit()

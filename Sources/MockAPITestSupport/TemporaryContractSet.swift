@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A contract set written to a fresh temporary folder for one test, removed when released.
 ///
@@ -34,7 +34,7 @@ public final class TemporaryContractSet: Sendable {
     }
 
     /// Writes (or overwrites) one file, relative to the set's root: `contracts/x.json`, `fixtures/y.json`.
-    public func write(_ text: String, to relativePath: String) throws {
+    package func write(_ text: String, to relativePath: String) throws {
         try Self.write([relativePath: text], under: root)
     }
 

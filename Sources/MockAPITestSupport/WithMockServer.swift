@@ -1,10 +1,10 @@
-import Foundation
-import MockAPICore
-import MockAPIServer
+public import Foundation
+public import MockAPICore
+public import MockAPIServer
 
 /// A server started for a test, on 127.0.0.1 and a free port.
 public struct RunningMockServer: Sendable {
-    public let server: MockServer
+    package let server: MockServer
 
     public var port: Int { Int(server.port) }
     public var baseURL: URL { URL(string: server.baseURL)! }

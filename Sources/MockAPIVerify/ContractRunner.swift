@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -32,8 +32,8 @@ public struct ContractRunner: Sendable {
     }
 
     /// Why a run could not happen at all (exit code 2).
-    public struct Unusable: Error, CustomStringConvertible {
-        public var description: String
+    package struct Unusable: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Verifies against an in-process server on 127.0.0.1 and a free port.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The app's own deep-link matcher, given to the runner: every web link the fixtures carry (on
 /// `hosts`, or anywhere when none are given) must be one the app can open.
@@ -38,7 +38,7 @@ public struct DeadLink: Sendable, Equatable {
 
     /// The dead links in every response of `set`: API links no contract serves and, with
     /// `deepLinks`, web links the app's matcher refuses.
-    public static func find(in set: ContractSet, deepLinks: DeepLinkCheck? = nil) -> [DeadLink] {
+    package static func find(in set: ContractSet, deepLinks: DeepLinkCheck? = nil) -> [DeadLink] {
         FixtureLinks.dead(in: set, deepLinks: deepLinks)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Decodes a response body the way the client does, and, when it can, re-encodes the result so
 /// the runner finds fixture keys the model never reads (drift).
@@ -10,7 +10,7 @@ import Foundation
 /// ```
 public struct ResponseDecoder: Sendable {
     /// The model's name in reports.
-    public var modelName: String
+    package var modelName: String
     let decode: @Sendable (Data) throws -> Any
     /// Turns a decoded value back into JSON, or says why drift cannot be checked.
     let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
@@ -44,7 +44,7 @@ public struct ResponseDecoder: Sendable {
 
     /// Decodes with any code of the client's: a hand-written parser, another format's decoder.
     /// Drift cannot be checked: there is no way back to JSON.
-    public static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
+    package static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
         ResponseDecoder(modelName: modelName, decode: decode,
                         reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))
     }

@@ -64,7 +64,7 @@ public struct VerifyReport: Sendable {
     /// Links in the in-scope responses that lead nowhere (each fails the run).
     public var deadLinks: [DeadLink] = []
 
-    public init(routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
+    package init(routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
                 notes: [String] = [], target: String, seconds: Double) {
         self.routes = routes
         self.uncoveredContracts = uncoveredContracts

@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 import Foundation
 @_exported import MockAPIVerify
 

@@ -1,6 +1,6 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
-import MockAPICore
+package import MockAPICore
 import Synchronization
 
 /// `--contracts` and `--fixtures`, shared by every command that reads a contract set.

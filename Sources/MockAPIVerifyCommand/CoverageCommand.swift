@@ -1,12 +1,12 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import MockAPIVerify
 
 /// `mockapi coverage`: the contract gate for any client, in any language. Run the client's own
 /// tests against `mockapi serve`, then this: it fails when any request matched no contract or
 /// broke its contract, and lists the contracts no request exercised.
-public struct CoverageCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CoverageCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "coverage",
         abstract: "Read a running server's journal: fail on requests that matched no contract or broke one.",
         discussion: "Exit status: 0 when every journaled request kept a contract, 1 otherwise (also when no request "
@@ -16,19 +16,19 @@ public struct CoverageCommand: AsyncParsableCommand {
     @OptionGroup package var reportOptions: ReportOptions
 
     @Option(help: "The running `mockapi serve` whose journal to read.")
-    public var baseURL: String
+    package var baseURL: String
 
     @OptionGroup package var admin: AdminTokenOption
 
     @Option(help: "Only requests after this journal id (a run that started mid-journal).")
-    public var since = 0
+    package var since = 0
 
     @Flag(help: "Also fail when a contract was never exercised.")
-    public var strict = false
+    package var strict = false
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         let url = try serverURL(baseURL, command: "coverage", reportOptions: reportOptions)
         let report: CoverageReport
         do {

@@ -1,4 +1,4 @@
-import ArgumentParser
+package import ArgumentParser
 import Foundation
 import MockAPICore
 

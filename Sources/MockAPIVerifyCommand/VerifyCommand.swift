@@ -1,7 +1,7 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
-import MockAPICore
-import MockAPIVerify
+public import MockAPICore
+public import MockAPIVerify
 import Synchronization
 
 /// `mockapi verify`, as a command any executable can run with its own checks: a team's CI gate
@@ -31,31 +31,31 @@ public struct VerifyCommand: AsyncParsableCommand {
     /// Who runs: `mockapi verify`, or a team's gate (its name, its contract folders).
     private static let gate = Mutex(VerifyGate.mockapi)
 
-    public enum ScopeOption: String, ExpressibleByArgument, CaseIterable, Sendable { case all, claimed }
+    package enum ScopeOption: String, ExpressibleByArgument, CaseIterable, Sendable { case all, claimed }
 
     @OptionGroup package var contractOptions: ContractOptions
     @OptionGroup package var reportOptions: ReportOptions
 
     @Option(help: "Check a running `mockapi serve` at this URL instead of starting one in-process.")
-    public var baseURL: String?
+    package var baseURL: String?
 
     @OptionGroup package var admin: AdminTokenOption
 
     @Option(help: "Contracts the client answers for: all, or only those its routes claim.")
-    public var scope = ScopeOption.all
+    package var scope = ScopeOption.all
 
     @Option(name: .customLong("contract"), help: "Answer only for this contract (repeat for several); overrides --scope.")
-    public var contracts: [String] = []
+    package var contracts: [String] = []
 
     // Drift is not part of --strict: a client that reads only the fields it needs is normal.
     @Flag(help: "The gate most teams want: the same as --strict-coverage (drift fails only with --strict-drift).")
-    public var strict = false
+    package var strict = false
 
     @Flag(help: "Fail on contracts in scope that no route exercises.")
-    public var strictCoverage = false
+    package var strictCoverage = false
 
     @Flag(help: "Fail on fixture keys the client's models never read.")
-    public var strictDrift = false
+    package var strictDrift = false
 
     public init() {}
 

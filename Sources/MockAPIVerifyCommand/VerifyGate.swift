@@ -9,9 +9,9 @@ import Foundation
 /// ```
 public struct VerifyGate: Sendable {
     /// The command name in `USAGE:` (a gate's executable name).
-    public var commandName: String
+    package var commandName: String
     /// How reports and errors name it.
-    public var displayName: String
+    package var displayName: String
     public var contracts: String
     public var fixtures: String
 

@@ -15,16 +15,16 @@
 /// `send`'s flags so that a peer which has gone raises no SIGPIPE: `MSG_NOSIGNAL` on Linux.
 /// Darwin has no such flag; there a socket's `SO_NOSIGPIPE` does that job (libmicrohttpd sets it
 /// on every socket it accepts; `noSIGPIPE` sets it on one's own).
-public let sendWithoutSIGPIPE = Int32(MSG_NOSIGNAL)
+package let sendWithoutSIGPIPE = Int32(MSG_NOSIGNAL)
 /// `SOCK_STREAM`, an enum case in Glibc and a plain number in Darwin.
-public let streamSocket = Int32(SOCK_STREAM.rawValue)
+package let streamSocket = Int32(SOCK_STREAM.rawValue)
 /// Nothing to do on Linux: every `send` says `sendWithoutSIGPIPE`.
-public func noSIGPIPE(_ descriptor: Int32) {}
+package func noSIGPIPE(_ descriptor: Int32) {}
 #else
-public let sendWithoutSIGPIPE: Int32 = 0
-public let streamSocket = SOCK_STREAM
+package let sendWithoutSIGPIPE: Int32 = 0
+package let streamSocket = SOCK_STREAM
 /// A socket that raises no SIGPIPE when written after its peer has gone.
-public func noSIGPIPE(_ descriptor: Int32) {
+package func noSIGPIPE(_ descriptor: Int32) {
     var on: Int32 = 1
     setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
 }

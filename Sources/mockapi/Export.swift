@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MockAPIImport
 import MockAPIVerifyCommand
+import MockAPICore
 
 extension MockAPICommand {
     struct Export: ParsableCommand {

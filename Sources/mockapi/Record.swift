@@ -3,6 +3,7 @@ import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPIVerifyCommand
+import MockAPIImport
 
 extension MockAPICommand {
     struct Record: ParsableCommand {

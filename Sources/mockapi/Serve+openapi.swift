@@ -3,6 +3,7 @@ import Foundation
 import MockAPIImport
 import MockAPIServer
 import MockAPIVerifyCommand
+import MockAPICore
 
 /// `serve --openapi`: a document served through a private import of it.
 extension MockAPICommand.Serve {

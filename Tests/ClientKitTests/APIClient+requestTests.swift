@@ -4,6 +4,7 @@ import ClientKit
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
+import FoundationNetworking
 
 /// The generic request path against a real mock server on loopback.
 @Suite struct APIClientRequestTests {

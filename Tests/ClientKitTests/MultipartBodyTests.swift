@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import FoundationNetworking
 @testable import ClientKit
 
 @Suite struct MultipartBodyTests {

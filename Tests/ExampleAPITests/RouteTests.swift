@@ -2,6 +2,7 @@ import ClientKit
 @testable import ExampleAPI
 import Foundation
 import Testing
+import FoundationNetworking
 
 /// The `Route` → `Endpoint` table, without a server.
 @Suite struct RouteTests {

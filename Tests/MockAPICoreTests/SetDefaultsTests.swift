@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import MockAPICore
 
 /// `contracts/_defaults.json`: query keys and headers every contract of the set takes.

@@ -1,6 +1,7 @@
 import Foundation
 import MockAPITestSupport
 import Testing
+import MockAPIServer
 
 /// Clients that hold connections open cannot lock other clients out.
 struct ConnectionLimitTests {

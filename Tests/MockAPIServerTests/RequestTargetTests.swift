@@ -1,6 +1,7 @@
 import Foundation
 import MockAPITestSupport
 import Testing
+import MockAPICore
 
 /// The request line as the client wrote it: long queries, encoded slashes and NULs.
 struct RequestTargetTests {

@@ -3,6 +3,7 @@ import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Testing
+import ClientKit
 
 /// Checks declared in ways the runner cannot fully use still give a clear result, never a crash.
 @Suite struct CheckDeclarationTests {

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import MockAPIVerify
 import Testing
+import MockAPITestSupport
 
 /// `--junit FILE`: well-formed JUnit XML, one testcase per route, a `<failure>` for each failed check.
 @Suite struct JUnitReportTests {

@@ -4,6 +4,7 @@ import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Testing
+import Foundation
 
 /// Query keys the contract requires and the client leaves out, or the client sends and the
 /// contract does not name, are listed as violations of the route's contract.

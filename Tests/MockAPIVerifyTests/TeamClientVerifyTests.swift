@@ -3,6 +3,7 @@ import MockAPITestSupport
 import MockAPIVerify
 import TeamApp
 import Testing
+import MockAPIServer
 
 /// A team's own client, built without ClientKit (Tests/TeamApp: a URLRequest router, its own
 /// decoder, its own multipart encoder, its own session and interceptor), verified against the

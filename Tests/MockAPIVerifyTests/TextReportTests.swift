@@ -3,6 +3,7 @@ import MockAPIServer
 import MockAPITestSupport
 import MockAPIVerify
 import Testing
+import Foundation
 
 /// The human report: its route, warning and summary lines pinned verbatim (timings zeroed).
 @Suite struct TextReportTests {

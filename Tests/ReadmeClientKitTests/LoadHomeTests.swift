@@ -1,5 +1,7 @@
 import MockAPITestSupport
 import Testing
+import MockAPICore
+import Foundation
 
 /// The README's `loadHome` (BackerRoute.swift, generated from the README), run against the
 /// bundled contracts: every request it makes keeps a contract.

@@ -1,5 +1,7 @@
-// Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
+// Generated from README.md by scripts/readme-snippets: edit the README, then run the script (the README block is the source, so swift format skips the file).
+// swift-format-ignore-file
 import ClientKit
+import MockAPICore   // the journal entries' fields (under MemberImportVisibility)
 import MockAPITestSupport
 import Testing
 

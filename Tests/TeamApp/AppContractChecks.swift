@@ -1,6 +1,7 @@
-// Generated from README.md by scripts/readme-snippets: edit the README, then run the script.
-import Foundation
-import MockAPIVerify
+// Generated from README.md by scripts/readme-snippets: edit the README, then run the script (the README block is the source, so swift format skips the file).
+// swift-format-ignore-file
+public import Foundation      // `public`: its public API shows URLRequest and RouteCheck (needed
+public import MockAPIVerify   // under InternalImportsByDefault; the same as a plain import without it)
 
 /// The app's routes as contract checks: each request built by the app's router, each answer
 /// decoded with the app's decoder (snake_case keys, dates in seconds since 1970).

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPIVerify
+public import MockAPIVerify
 
 /// The team's session pieces: its decoder and its auth interceptor, each able to carry one
 /// planted bug (``TeamClientBugs``) for the mutation tests; `checks` are the README's

@@ -3,6 +3,7 @@ import MockAPIServer
 import MockAPIVerifyCommand
 import Synchronization
 import Testing
+import MockAPICore
 @testable import mockapi
 
 /// The CLI's one failure type and its one options type, in process.

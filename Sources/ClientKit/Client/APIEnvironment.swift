@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where requests go: a named base URL, chosen at run time.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything an ``APIClient`` needs besides its `URLSession`.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A URL and how to parse what it returns, for responses that are not JSON models (objc.io style).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Encodes an ``Upload`` as a `multipart/form-data` body with exact CRLF framing.
 ///

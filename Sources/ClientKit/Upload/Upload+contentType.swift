@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension Upload {
     /// Content types by lowercased file extension.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One file sent as a `multipart/form-data` part: part name, file name, content type and bytes.
 ///

@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 
 /// One page of the activity feed and the URL of the next.
 public struct ActivityEnvelope: Codable, Sendable, Equatable {

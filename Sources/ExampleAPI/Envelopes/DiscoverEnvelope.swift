@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 
 /// One page of discovery results and the URL of the next.
 public struct DiscoverEnvelope: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One entry of the signed-in user's activity feed: a backing, an update, a launch, …
 public struct Activity: Codable, Sendable, Equatable {

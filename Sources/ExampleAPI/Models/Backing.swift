@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One backer's pledge to a project.
 public struct Backing: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A crowdfunding project: its goal, progress, creator, category and place.
 public struct Project: Codable, Sendable, Equatable {

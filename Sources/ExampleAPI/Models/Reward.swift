@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A reward tier a backer can pledge for.
 public struct Reward: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A published project update (a creator's post to backers).
 public struct Update: Codable, Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension UpdateDraft {
     /// An image attached to an update draft.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension UpdateDraft {
     /// The video attached to an update draft; it is transcoded after upload.

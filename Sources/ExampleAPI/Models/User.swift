@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Kickstarter member: a creator, a backer or the signed-in user.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a universal link takes the app: the web URLs the API hands out (`urls.web.project`,
 /// `urls.web.user`, an update's `urls.web.update`) matched against a table of URL templates, as

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A photo or video picked for upload: file name, bytes and, optionally, a content type.
 ///

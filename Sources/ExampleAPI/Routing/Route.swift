@@ -1,4 +1,4 @@
-import ClientKit
+public import ClientKit
 
 /// Every call the app makes to the bundled example API, one case per contract.
 ///

@@ -1,5 +1,5 @@
-import ClientKit
-import Foundation
+public import ClientKit
+public import Foundation
 
 extension RouteKind {
     /// A model type the verifier can decode a response into without knowing it statically.

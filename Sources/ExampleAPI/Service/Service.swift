@@ -1,5 +1,5 @@
-import ClientKit
-import Foundation
+public import ClientKit
+public import Foundation
 
 /// The example API as the app sees it: one short async method per route, returning models.
 ///

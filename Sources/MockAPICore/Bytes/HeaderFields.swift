@@ -24,14 +24,14 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
-    public init() {}
+    package init() {}
 
     public init(arrayLiteral elements: (String, String)...) {
         for (name, value) in elements { append(name: name, value: value) }
     }
 
     /// Headers from bytes in this layout, as `withPackedBytes` hands them out.
-    public init(packed: UnsafeRawBufferPointer) {
+    package init(packed: UnsafeRawBufferPointer) {
         self.init(capacity: packed.count) { buffer in
             buffer.copyMemory(from: packed)
             return packed.count
@@ -40,7 +40,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
     /// bytes and returns how many the headers need; asked again with more room if they need more.
-    public init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+    package init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         var room = capacity
         while true {
             let candidate = Storage.make(capacity: room)
@@ -58,7 +58,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     }
 
     /// The packed buffer, for storing it elsewhere as one copy.
-    public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    package func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         guard let storage else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return try storage.withBytes(body)
     }
@@ -67,7 +67,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         lhs.withPackedBytes { left in rhs.withPackedBytes { right in left.elementsEqual(right) } }
     }
 
-    public mutating func append(name: String, value: String) {
+    package mutating func append(name: String, value: String) {
         var added: [UInt8] = []
         for length in [name.utf8.count, value.utf8.count] {
             withUnsafeBytes(of: UInt32(length)) { added.append(contentsOf: $0) }
@@ -105,7 +105,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// Calls `body` with the bytes of each value of the header `name` (ASCII, any case), in
     /// arrival order, until it returns false. Makes no String.
-    public func forEachValue(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> Bool) {
+    package func forEachValue(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> Bool) {
         let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         withPackedBytes { buffer in
             forEachField(in: buffer) { fieldName, value in

@@ -2,19 +2,19 @@
 ///
 /// Used for contracts and fixtures at load time and for request bodies on the hot path, so it
 /// works on raw bytes and allocates only for the values it returns.
-public struct JSONParser {
+package struct JSONParser {
     /// Where and why a document is not JSON.
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var line: Int
-        public var column: Int
-        public var message: String
-        public var description: String { "line \(line), column \(column): \(message)" }
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var line: Int
+        package var column: Int
+        package var message: String
+        package var description: String { "line \(line), column \(column): \(message)" }
     }
 
     /// Nesting deeper than this is refused rather than risking the stack on hostile bodies.
-    public static let maximumDepth = 512
+    package static let maximumDepth = 512
 
-    public static func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>) throws(Failure) -> JSONValue {
         let array = Array(bytes)
         var parser = JSONParser(bytes: array)
         parser.skipWhitespace()
@@ -24,7 +24,7 @@ public struct JSONParser {
         return value
     }
 
-    public static func parse(_ text: String) throws(Failure) -> JSONValue {
+    package static func parse(_ text: String) throws(Failure) -> JSONValue {
         try parse(Array(text.utf8))
     }
 

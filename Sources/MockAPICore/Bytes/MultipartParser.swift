@@ -5,25 +5,25 @@ import SystemLibc
 ///
 /// Nothing is buffered beyond one part's headers (bounded) and a boundary's length, so an
 /// upload of any size passes through in constant memory.
-public struct MultipartParser {
-    public struct PartHeaders: Sendable, Equatable {
-        public var name: String
-        public var filename: String?
-        public var contentType: String?
+package struct MultipartParser {
+    package struct PartHeaders: Sendable, Equatable {
+        package var name: String
+        package var filename: String?
+        package var contentType: String?
     }
 
-    public enum Event {
+    package enum Event {
         case begin(PartHeaders)
         case data(UnsafeRawBufferPointer)
         case end
     }
 
-    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Part headers larger than this are refused.
-    public static let maximumHeaderBytes = 16 * 1024
+    package static let maximumHeaderBytes = 16 * 1024
 
     private enum State {
         /// Before the first boundary (a preamble is allowed and ignored).
@@ -48,7 +48,7 @@ public struct MultipartParser {
     private var currentPartBytes = 0
 
     /// The boundary from the request's `Content-Type`.
-    public init(boundary: String) throws(Failure) {
+    package init(boundary: String) throws(Failure) {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else {
             throw Failure(description: "the multipart boundary must be 1 to 70 characters")
         }
@@ -58,9 +58,9 @@ public struct MultipartParser {
         pending = [0x0D, 0x0A]
     }
 
-    public var isFinished: Bool { if case .finished = state { true } else { false } }
+    package var isFinished: Bool { if case .finished = state { true } else { false } }
 
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Void) throws(Failure) {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, _ handle: (Event) -> Void) throws(Failure) {
         if case .finished = state { return }
         if bodyStart.count < 40 { bodyStart += chunk.prefix(40 - bodyStart.count) }
         pending.append(contentsOf: chunk)
@@ -72,7 +72,7 @@ public struct MultipartParser {
     ///
     /// A last part followed by `--BOUNDARY--` without the CRLF before it (as a widely used iOS
     /// client writes it) is accepted: the part's bytes are still unambiguous.
-    public mutating func finish(_ handle: (Event) -> Void) throws(Failure) {
+    package mutating func finish(_ handle: (Event) -> Void) throws(Failure) {
         switch state {
         case .finished:
             return

@@ -1,8 +1,8 @@
 /// Splits a raw query string into arguments the way libmicrohttpd did before mockapi took the
 /// query out of its hands: `&` separates, the first `=` splits key from value (no `=`: a nil
 /// value), `+` is a space, `%HH` is decoded (`%00` included: the value keeps the byte).
-public enum QueryString {
-    public static func arguments(_ query: UnsafeRawBufferPointer) -> [(name: String, value: String?)] {
+package enum QueryString {
+    package static func arguments(_ query: UnsafeRawBufferPointer) -> [(name: String, value: String?)] {
         var arguments: [(name: String, value: String?)] = []
         var start = 0
         while start < query.count {

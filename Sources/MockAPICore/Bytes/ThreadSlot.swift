@@ -3,7 +3,7 @@ import SystemLibc
 
 /// A small, stable number for the calling thread (0, 1, 2, … in order of first use), so
 /// per-request state can be split by thread and the server's workers stop sharing cache lines.
-public enum ThreadSlot {
+package enum ThreadSlot {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
@@ -11,7 +11,7 @@ public enum ThreadSlot {
     }()
     private static let assigned = Atomic<Int>(0)
 
-    public static var current: Int {
+    package static var current: Int {
         if let stored = pthread_getspecific(key) { return Int(bitPattern: stored) - 1 }
         let slot = assigned.add(1, ordering: .relaxed).oldValue
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: slot + 1))

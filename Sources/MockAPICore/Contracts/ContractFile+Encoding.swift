@@ -1,7 +1,8 @@
+import Foundation
 /// The contract file's JSON, keys in the order the README documents them, defaults left out:
 /// what `import`, `record` and `export` write, and what `ContractFile.decode` reads back unchanged.
 extension ContractFile {
-    public var fileJSON: JSONValue {
+    package var fileJSON: JSONValue {
         var root = JSONObject()
         if let schema { root["$schema"] = .string(schema) }
         root["name"] = .string(name)
@@ -15,7 +16,7 @@ extension ContractFile {
 
     /// Parses and decodes one contract file on its own (no fixtures read, no set defaults): the
     /// problems are the ones `lint` reports for the file's own keys and values.
-    public static func decode(_ json: JSONValue, file: String = "contract.json") throws(ContractSetError) -> ContractFile {
+    package static func decode(_ json: JSONValue, file: String = "contract.json") throws(ContractSetError) -> ContractFile {
         var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
         let decoded = decoder.decodeFile(json)
         guard let decoded, decoder.problems.isEmpty else {
@@ -48,7 +49,7 @@ extension ContractFile {
 
 extension SetDefaults {
     /// `_defaults.json`; nil when there is nothing to write.
-    public var fileJSON: JSONValue? {
+    package var fileJSON: JSONValue? {
         guard !query.isEmpty || !headers.isEmpty else { return nil }
         var root = JSONObject()
         if !query.isEmpty { root["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
@@ -57,7 +58,7 @@ extension SetDefaults {
     }
 
     /// Parses `_defaults.json` on its own; the problems are the ones `lint` reports for it.
-    public static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
+    package static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
         var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
         let defaults = decoder.decodeDefaults(json)
         guard decoder.problems.isEmpty else { throw ContractSetError(problems: decoder.problems) }

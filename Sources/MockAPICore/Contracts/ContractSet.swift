@@ -1,15 +1,15 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A loaded, checked set of contracts and the route table built from them. Immutable.
 public struct ContractSet: Sendable {
-    public let contracts: [Contract]
-    public let routes: RouteTable
+    package let contracts: [Contract]
+    package let routes: RouteTable
     /// Where the set came from, as given by the user (for reports).
-    public let contractsDirectory: String
-    public let fixturesDirectory: String
+    package let contractsDirectory: String
+    package let fixturesDirectory: String
     /// `_defaults.json` as written (empty when the set has none), for `export`.
-    public internal(set) var defaults = SetDefaults()
+    package internal(set) var defaults = SetDefaults()
 
     /// Reads every `*.json` under `contracts` and the fixtures they name, all-or-nothing:
     /// either a complete set or one error listing every problem found.

@@ -1,15 +1,15 @@
-public struct HeaderExpectation: Sendable, Equatable {
-    public var name: String
-    public var required = true
+package struct HeaderExpectation: Sendable, Equatable {
+    package var name: String
+    package var required = true
     /// The value must start with one of these (`token ` or `Basic `); empty allows any.
-    public var prefixes: [String] = []
+    package var prefixes: [String] = []
     /// The only values allowed; nil allows any.
-    public var enumValues: [String]?
+    package var enumValues: [String]?
     /// The contract's response a request gets when this header is missing or wrong (a 401 with
     /// the API's own error body), instead of the contract's refusal.
-    public var refusal: String?
+    package var refusal: String?
 
-    public init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
+    package init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
                 refusal: String? = nil) {
         self.name = name
         self.required = required

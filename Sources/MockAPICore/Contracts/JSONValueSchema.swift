@@ -1,5 +1,5 @@
 /// Types a top-level JSON body value can be declared as.
-public enum JSONValueType: String, Sendable, CaseIterable {
+package enum JSONValueType: String, Sendable, CaseIterable {
     case string, int, number, bool, object, array, null, any
 
     func accepts(_ value: JSONValue) -> Bool {
@@ -14,18 +14,18 @@ public enum JSONValueType: String, Sendable, CaseIterable {
     }
 }
 
-public struct JSONKeyExpectation: Sendable, Equatable {
-    public var key: String
-    public var required = true
-    public var schema: JSONValueSchema
+package struct JSONKeyExpectation: Sendable, Equatable {
+    package var key: String
+    package var required = true
+    package var schema: JSONValueSchema
 
-    public var type: JSONValueType { schema.type }
+    package var type: JSONValueType { schema.type }
 
-    public init(key: String, type: JSONValueType = .any, required: Bool = true) {
+    package init(key: String, type: JSONValueType = .any, required: Bool = true) {
         self.init(key: key, required: required, schema: JSONValueSchema(type: type))
     }
 
-    public init(key: String, required: Bool = true, schema: JSONValueSchema) {
+    package init(key: String, required: Bool = true, schema: JSONValueSchema) {
         self.key = key
         self.required = required
         self.schema = schema
@@ -34,19 +34,19 @@ public struct JSONKeyExpectation: Sendable, Equatable {
 
 /// What a JSON value must be: a type, optionally a list of allowed values, the keys of an
 /// object, the shape of an array's elements. A class, so `items` can nest.
-public final class JSONValueSchema: Sendable, Equatable {
-    public let type: JSONValueType
+package final class JSONValueSchema: Sendable, Equatable {
+    package let type: JSONValueType
     /// The only values allowed; nil allows any of `type`.
-    public let enumValues: [JSONValue]?
+    package let enumValues: [JSONValue]?
     /// An object's keys, checked like the top-level body's (unknown keys are violations unless
     /// `otherKeys`); nil leaves the object unchecked.
-    public let properties: [JSONKeyExpectation]?
+    package let properties: [JSONKeyExpectation]?
     /// Keys `properties` does not name are allowed (an open object, JSON Schema's default).
-    public let otherKeys: Bool
+    package let otherKeys: Bool
     /// What every element of an array must be; nil leaves them unchecked.
-    public let items: JSONValueSchema?
+    package let items: JSONValueSchema?
 
-    public init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
+    package init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
                 otherKeys: Bool = false, items: JSONValueSchema? = nil) {
         self.type = type
         self.enumValues = enumValues
@@ -55,7 +55,7 @@ public final class JSONValueSchema: Sendable, Equatable {
         self.items = items
     }
 
-    public static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
+    package static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
         lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
             && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
     }

@@ -1,23 +1,23 @@
 /// One thing wrong with a contract set, with where it is.
-public struct LoadProblem: Sendable, Equatable, CustomStringConvertible {
-    public enum Location: Sendable, Equatable {
+package struct LoadProblem: Sendable, Equatable, CustomStringConvertible {
+    package enum Location: Sendable, Equatable {
         case file
         case line(Int, column: Int)
         case jsonPath(String)
     }
 
     /// Path as the user wrote it on the command line plus the file, e.g. `contracts/backing.json`.
-    public var file: String
-    public var location: Location
-    public var message: String
+    package var file: String
+    package var location: Location
+    package var message: String
 
-    public init(file: String, location: Location = .file, message: String) {
+    package init(file: String, location: Location = .file, message: String) {
         self.file = file
         self.location = location
         self.message = message
     }
 
-    public var description: String {
+    package var description: String {
         switch location {
         case .file: "\(file): \(message)"
         case .line(let line, let column): "\(file):\(line):\(column): \(message)"
@@ -28,9 +28,9 @@ public struct LoadProblem: Sendable, Equatable, CustomStringConvertible {
 
 /// Every problem found while loading a contract set; nothing is served when there is one.
 public struct ContractSetError: Error, Sendable, CustomStringConvertible {
-    public var problems: [LoadProblem]
+    package var problems: [LoadProblem]
 
-    public init(problems: [LoadProblem]) {
+    package init(problems: [LoadProblem]) {
         self.problems = problems
     }
 

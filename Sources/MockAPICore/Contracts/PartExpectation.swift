@@ -1,13 +1,13 @@
-public struct PartExpectation: Sendable, Equatable {
-    public var name: String
-    public var required = true
+package struct PartExpectation: Sendable, Equatable {
+    package var name: String
+    package var required = true
     /// The part must carry a filename (a file upload rather than a text field).
-    public var filename = true
+    package var filename = true
     /// Allowed content types, lowercased; nil allows any.
-    public var contentTypes: [String]?
-    public var maxBytes: Int?
+    package var contentTypes: [String]?
+    package var maxBytes: Int?
 
-    public init(name: String, required: Bool = true, filename: Bool = true, contentTypes: [String]? = nil, maxBytes: Int? = nil) {
+    package init(name: String, required: Bool = true, filename: Bool = true, contentTypes: [String]? = nil, maxBytes: Int? = nil) {
         self.name = name
         self.required = required
         self.filename = filename

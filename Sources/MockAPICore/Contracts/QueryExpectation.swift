@@ -1,5 +1,5 @@
 /// Scalar types a query value can be declared as.
-public enum QueryValueType: String, Sendable, CaseIterable {
+package enum QueryValueType: String, Sendable, CaseIterable {
     case string, int, number, bool
 
     func accepts(_ value: String) -> Bool {
@@ -19,37 +19,37 @@ public enum QueryValueType: String, Sendable, CaseIterable {
     }
 }
 
-public struct QueryExpectation: Sendable, Equatable {
-    public var name: String
-    public var type: QueryValueType = .string
-    public var required = true
+package struct QueryExpectation: Sendable, Equatable {
+    package var name: String
+    package var type: QueryValueType = .string
+    package var required = true
     /// How a list is sent; nil for a single value.
-    public var arrayStyle: ArrayStyle?
+    package var arrayStyle: ArrayStyle?
     /// The key may come more than once (`page=1&page=1`, as clients that append defaults send it).
-    public var repeated = false
+    package var repeated = false
     /// The only values allowed (for a list, for each element); nil allows any of `type`.
-    public var enumValues: [String]?
+    package var enumValues: [String]?
     /// The key also comes in nested parts, `name[part]=value` (OpenAPI's deepObject, Rails, PHP,
     /// qs): nil when it does not. `type` and `enum` check every value, bare or nested.
-    public var nested: NestedParts?
+    package var nested: NestedParts?
 
     /// What `name[part]…=value` may say: which parts, and whether the bare `name=value` comes too.
-    public struct NestedParts: Sendable, Equatable {
+    package struct NestedParts: Sendable, Equatable {
         /// The allowed first parts (`created[gt]`, `created[lt]`); nil allows any. A list's parts
         /// are its positions (`expand[]`, `expand[0]`), whatever this says.
-        public var keys: [String]?
+        package var keys: [String]?
         /// The bare `name=value` keeps the contract too (a value that is an object or a scalar).
         /// A list (`arrayStyle`) always takes its own bare form, so this is false for one.
-        public var plain: Bool
+        package var plain: Bool
 
-        public init(keys: [String]? = nil, plain: Bool = false) {
+        package init(keys: [String]? = nil, plain: Bool = false) {
             self.keys = keys
             self.plain = plain
         }
     }
 
     /// The ways clients send a list in a query string.
-    public enum ArrayStyle: String, Sendable, CaseIterable {
+    package enum ArrayStyle: String, Sendable, CaseIterable {
         /// `ids[]=1&ids[]=2` (Rails, PHP, Alamofire's default).
         case brackets
         /// `ids=1&ids=2` (OpenAPI's form style with explode, URLComponents with one item per value).
@@ -59,12 +59,12 @@ public struct QueryExpectation: Sendable, Equatable {
     }
 
     /// Whether the key is a list (sent as `arrayStyle` says).
-    public var array: Bool {
+    package var array: Bool {
         get { arrayStyle != nil }
         set { arrayStyle = newValue ? arrayStyle ?? .brackets : nil }
     }
 
-    public init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
+    package init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
                 arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil, nested: NestedParts? = nil) {
         self.name = name
         self.type = type

@@ -6,24 +6,24 @@
 /// "example": {"path": {"projectId": 42}, "query": {"page": "2"}, "headers": {"Authorization": "token abc"},
 ///             "json": {"amount": 45, "reward_id": 9002}}
 /// ```
-public struct RequestExample: Sendable, Equatable {
-    public var path: [String: String] = [:]
+package struct RequestExample: Sendable, Equatable {
+    package var path: [String: String] = [:]
     /// In order; a key sent several times (an array, a repeated key) appears several times.
-    public var query: [Pair] = []
-    public var headers: [Pair] = []
-    public var json: JSONValue?
+    package var query: [Pair] = []
+    package var headers: [Pair] = []
+    package var json: JSONValue?
 
-    public struct Pair: Sendable, Equatable {
-        public var name: String
-        public var value: String
+    package struct Pair: Sendable, Equatable {
+        package var name: String
+        package var value: String
 
-        public init(_ name: String, _ value: String) {
+        package init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    public init(path: [String: String] = [:], query: [Pair] = [], headers: [Pair] = [], json: JSONValue? = nil) {
+    package init(path: [String: String] = [:], query: [Pair] = [], headers: [Pair] = [], json: JSONValue? = nil) {
         self.path = path
         self.query = query
         self.headers = headers

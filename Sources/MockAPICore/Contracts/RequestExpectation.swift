@@ -1,25 +1,25 @@
 /// What a request to a contract must carry. A class for the same reason as `Contract`:
 /// validation reads it on every request, and a struct read out of the contract was copied.
-public final class RequestExpectation: Sendable {
-    public let method: RequestMethod
-    public let path: PathTemplate
-    public let query: [QueryExpectation]
-    public let headers: [HeaderExpectation]
+package final class RequestExpectation: Sendable {
+    package let method: RequestMethod
+    package let path: PathTemplate
+    package let query: [QueryExpectation]
+    package let headers: [HeaderExpectation]
     /// One of several credentials the request must carry; nil when the contract names none.
-    public let credentials: CredentialExpectation?
+    package let credentials: CredentialExpectation?
     /// Top-level keys of a JSON object body; nil when the contract expects no JSON body.
-    public let json: [JSONKeyExpectation]?
+    package let json: [JSONKeyExpectation]?
     /// Parts of a multipart/form-data body; nil when the contract expects no upload. With `json`
     /// too, either body is accepted, told apart by its Content-Type.
-    public let multipart: [PartExpectation]?
+    package let multipart: [PartExpectation]?
     /// Whether the body may be absent or `null`, and whether its object is open.
-    public let body: BodyRules
+    package let body: BodyRules
     /// What tells this contract apart from others on the same method and path; nil for most.
-    public let match: RequestMatch?
+    package let match: RequestMatch?
     /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
-    public let example: RequestExample?
+    package let example: RequestExample?
 
-    public init(method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+    package init(method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
                 credentials: CredentialExpectation? = nil, json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
                 body: BodyRules = BodyRules(), match: RequestMatch? = nil, example: RequestExample? = nil) {
         self.method = method
@@ -35,28 +35,28 @@ public final class RequestExpectation: Sendable {
     }
 
     /// Whether the body is checked at all: by its keys, its parts or its media type.
-    public var checksBody: Bool { json != nil || multipart != nil || body.contentTypes != nil }
+    package var checksBody: Bool { json != nil || multipart != nil || body.contentTypes != nil }
 }
 
 /// What a request's body may be beyond its keys or parts: absent, `null`, or an object with keys
 /// the contract does not name. The defaults are strict: a body is required, an object, and closed.
-public struct BodyRules: Sendable, Equatable {
+package struct BodyRules: Sendable, Equatable {
     /// False: a request without a body keeps the contract (OpenAPI's `requestBody.required: false`).
-    public var required = true
+    package var required = true
     /// True: a JSON `null` body keeps the contract.
-    public var nullable = false
+    package var nullable = false
     /// True: top-level JSON keys the contract does not name are allowed (an open object).
-    public var otherKeys = false
+    package var otherKeys = false
     /// True: a JSON body that is not an object (a string, a number, a list, `null`) is taken
     /// unchecked, as a schema that names properties but no `type` allows.
-    public var otherTypes = false
+    package var otherTypes = false
     /// The media types the body may come as (lowercased, without parameters), besides
     /// multipart/form-data for `multipart`: a JSON type (`application/json`, any `+json`) is read
     /// by `json`, `application/x-www-form-urlencoded` by `json`'s keys, any other is taken unread.
     /// Nil: `application/json` for `json`.
-    public var contentTypes: [String]?
+    package var contentTypes: [String]?
 
-    public init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, otherTypes: Bool = false, contentTypes: [String]? = nil) {
+    package init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, otherTypes: Bool = false, contentTypes: [String]? = nil) {
         self.required = required
         self.nullable = nullable
         self.otherKeys = otherKeys
@@ -64,16 +64,16 @@ public struct BodyRules: Sendable, Equatable {
         self.contentTypes = contentTypes
     }
 
-    public var isDefault: Bool { self == BodyRules() }
+    package var isDefault: Bool { self == BodyRules() }
 
     /// Whether a body of this type (an essence) is parsed as JSON for the contract's `json`.
-    public func readsJSON(_ essence: String) -> Bool {
+    package func readsJSON(_ essence: String) -> Bool {
         guard let contentTypes else { return essence == "application/json" }
         return MediaType.isJSON(essence) && contentTypes.contains(essence)
     }
 
     /// Whether a body of this type is read as form fields for the contract's `json` keys.
-    public func readsForm(_ essence: String) -> Bool {
+    package func readsForm(_ essence: String) -> Bool {
         essence == MediaType.form && contentTypes?.contains(essence) == true
     }
 }

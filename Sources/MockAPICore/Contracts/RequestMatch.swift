@@ -1,24 +1,24 @@
 /// Values a request must carry to be this contract's, when several contracts share a method and
 /// path (a login and a signup both `PUT /v1/facebook/access_token`, told apart by a body key).
 /// Also the shape of a response's `when`.
-public struct RequestMatch: Sendable, Equatable {
+package struct RequestMatch: Sendable, Equatable {
     /// Query keys and the value each must have.
-    public var query: [(name: String, value: String)] = []
+    package var query: [(name: String, value: String)] = []
     /// Top-level JSON body keys and the value each must have.
-    public var json: [(key: String, value: JSONValue)] = []
+    package var json: [(key: String, value: JSONValue)] = []
 
-    public init(query: [(name: String, value: String)] = [], json: [(key: String, value: JSONValue)] = []) {
+    package init(query: [(name: String, value: String)] = [], json: [(key: String, value: JSONValue)] = []) {
         self.query = query
         self.json = json
     }
 
-    public static func == (lhs: RequestMatch, rhs: RequestMatch) -> Bool {
+    package static func == (lhs: RequestMatch, rhs: RequestMatch) -> Bool {
         lhs.query.elementsEqual(rhs.query) { $0.name == $1.name && $0.value == $1.value }
             && lhs.json.elementsEqual(rhs.json) { $0.key == $1.key && $0.value == $1.value }
     }
 
     /// Whether the request carries every value.
-    public func admits(query pairs: [(name: String, value: String?)], body: JSONValue?) -> Bool {
+    package func admits(query pairs: [(name: String, value: String?)], body: JSONValue?) -> Bool {
         query.allSatisfy { wanted in pairs.contains { $0.name == wanted.name && $0.value == wanted.value } }
             && json.allSatisfy { wanted in
                 guard case .object(let object)? = body else { return false }
@@ -28,7 +28,7 @@ public struct RequestMatch: Sendable, Equatable {
 
     /// Each rule the request does not keep, with the value it had instead:
     /// `json.intent = "register", the request has "signup"`.
-    public func unmet(query pairs: [(name: String, value: String?)], body: JSONValue?) -> [String] {
+    package func unmet(query pairs: [(name: String, value: String?)], body: JSONValue?) -> [String] {
         let queryRules = query.compactMap { wanted -> String? in
             let values = pairs.filter { $0.name == wanted.name }.map(\.value)
             if values.contains(where: { $0 == wanted.value }) { return nil }
@@ -46,7 +46,7 @@ public struct RequestMatch: Sendable, Equatable {
     }
 
     /// `query.count = "0"`, `json.provider = "facebook"`: for error messages.
-    public var description: String {
+    package var description: String {
         (query.map { "query.\($0.name) = \"\($0.value)\"" } + json.map { "json.\($0.key) = \($0.value.serialized)" }).joined(separator: ", ")
     }
 }

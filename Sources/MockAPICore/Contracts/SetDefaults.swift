@@ -2,14 +2,14 @@
 /// client sends on every request (`client_id`, `currency`, `User-Agent`, `Accept-Language`, …),
 /// written once instead of in each file. A contract that names the same key or header replaces
 /// the default with its own.
-public struct SetDefaults: Sendable, Equatable {
+package struct SetDefaults: Sendable, Equatable {
     /// The file's name, at the top of the contracts folder; it is not a contract itself.
-    public static let fileName = "_defaults.json"
+    package static let fileName = "_defaults.json"
 
-    public var query: [QueryExpectation] = []
-    public var headers: [HeaderExpectation] = []
+    package var query: [QueryExpectation] = []
+    package var headers: [HeaderExpectation] = []
 
-    public init(query: [QueryExpectation] = [], headers: [HeaderExpectation] = []) {
+    package init(query: [QueryExpectation] = [], headers: [HeaderExpectation] = []) {
         self.query = query
         self.headers = headers
     }

@@ -1,6 +1,6 @@
 /// How a request says its body ends, from `Content-Length` and `Transfer-Encoding`, and the
 /// framings mockapi refuses at once rather than guess at (RFC 9112 §6).
-public enum BodyFraming: Equatable, Sendable {
+package enum BodyFraming: Equatable, Sendable {
     case none
     case length(Int)
     /// Digits, but more than `Int.max`: certainly over any limit.
@@ -12,7 +12,7 @@ public enum BodyFraming: Equatable, Sendable {
     case unsupportedEncoding(String)
 
     /// One pass per header name over the packed headers; no String unless a refusal needs one.
-    public init(headers: HeaderFields) {
+    package init(headers: HeaderFields) {
         var encoding: UnsafeRawBufferPointer?
         headers.forEachValue(of: "Transfer-Encoding") { value in
             encoding = value

@@ -3,12 +3,12 @@ import SystemLibc
 /// The request methods a contract may name. Not called `HTTPMethod`: a team's test target that
 /// imports this package next to Alamofire or Moya (each has an `HTTPMethod`) must not get an
 /// ambiguous name.
-public enum RequestMethod: String, Sendable, CaseIterable, Comparable {
+package enum RequestMethod: String, Sendable, CaseIterable, Comparable {
     case GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS
 
     /// The method named by raw request-line bytes (case-sensitive, as HTTP methods are), without
     /// making a String: the server parses one per request.
-    public init?(bytes: UnsafeBufferPointer<UInt8>) {
+    package init?(bytes: UnsafeBufferPointer<UInt8>) {
         let candidate: RequestMethod
         switch (bytes.first, bytes.count) {
         case (UInt8(ascii: "G"), 3): candidate = .GET
@@ -37,7 +37,7 @@ public enum RequestMethod: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: RequestMethod, rhs: RequestMethod) -> Bool {
+    package static func < (lhs: RequestMethod, rhs: RequestMethod) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }

@@ -1,6 +1,6 @@
 /// Reason phrases for the statuses mockapi itself produces or that contracts commonly use.
-public enum HTTPStatus {
-    public static func reasonPhrase(_ status: Int) -> String {
+package enum HTTPStatus {
+    package static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
         case 201: "Created"

@@ -1,21 +1,21 @@
 /// Small helpers for `Content-Type` values.
-public enum MediaType {
-    public static let form = "application/x-www-form-urlencoded"
+package enum MediaType {
+    package static let form = "application/x-www-form-urlencoded"
 
     /// `application/json` or a structured-syntax `+json` type (RFC 6839): `application/merge-patch+json`.
-    public static func isJSON(_ essence: String) -> Bool {
+    package static func isJSON(_ essence: String) -> Bool {
         essence == "application/json" || essence.hasSuffix("+json")
     }
 
     /// The bare type, lowercased, without parameters: `multipart/form-data; boundary=x` → `multipart/form-data`.
-    public static func essence(of value: String) -> String {
+    package static func essence(of value: String) -> String {
         let end = value.firstIndex(of: ";") ?? value.endIndex
         return value[..<end].trimmingWhitespace().lowercased()
     }
 
     /// A parameter's value, unquoted: `parameter("boundary", in: "multipart/form-data; boundary=\"a b\"")` → `a b`.
     /// A `;` inside a quoted value belongs to the value (`filename="a;b.png"` is `a;b.png`).
-    public static func parameter(_ name: String, in value: String) -> String? {
+    package static func parameter(_ name: String, in value: String) -> String? {
         for piece in parameterPieces(value).dropFirst() {
             guard let equals = piece.firstIndex(of: "=") else { continue }
             guard piece[..<equals].trimmingWhitespace().lowercased() == name else { continue }
@@ -59,7 +59,7 @@ public enum MediaType {
     }
 
     /// The content type served for a fixture file, by extension.
-    public static func forFile(named name: String) -> String {
+    package static func forFile(named name: String) -> String {
         let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
         switch ext {
         case "json": return "application/json"

@@ -1,17 +1,17 @@
 extension JSONValue {
     /// Compact JSON text. Keys keep their order, so output is stable for stable input.
-    public var serialized: String {
+    package var serialized: String {
         var out = ""
         write(to: &out, indent: nil, level: 0)
         return out
     }
 
     /// Indented JSON text (two spaces), for bodies people read.
-    public var prettySerialized: String { prettySerialized(level: 0) }
+    package var prettySerialized: String { prettySerialized(level: 0) }
 
     /// The same, as a value nested `level` deep: inner lines indented to match, for documents
     /// written piece by piece (a streamed array's elements are at level 1).
-    public func prettySerialized(level: Int) -> String {
+    package func prettySerialized(level: Int) -> String {
         var out = ""
         write(to: &out, indent: "  ", level: level)
         return out
@@ -73,15 +73,15 @@ extension JSONValue {
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(integerLiteral value: Int) { self = .int(value) }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
-    public init(nilLiteral: ()) { self = .null }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(integerLiteral value: Int) { self = .int(value) }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+    package init(nilLiteral: ()) { self = .null }
 }
 
 extension Optional where Wrapped == String {
     /// A string or JSON null.
-    public var json: JSONValue { map(JSONValue.string) ?? .null }
+    package var json: JSONValue { map(JSONValue.string) ?? .null }
 }

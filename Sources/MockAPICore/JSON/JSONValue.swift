@@ -2,7 +2,7 @@
 ///
 /// Contracts need order (responses are tried in file order) and integers kept apart from
 /// fractions (`{id:int}` checks), which `JSONSerialization` does not give us.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 
     /// The JSON type's name as people say it in error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "bool"
@@ -24,17 +24,17 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let a) = self { return a }
         return nil
     }
@@ -44,26 +44,26 @@ public enum JSONValue: Sendable, Equatable {
 ///
 /// Contracts and most fixtures have a handful of keys per object, where a linear scan beats
 /// hashing; the index is built past `indexThreshold` keys so big objects stay O(1).
-public struct JSONObject: Sendable, Equatable {
-    public private(set) var members: [(key: String, value: JSONValue)] = []
+package struct JSONObject: Sendable, Equatable {
+    package private(set) var members: [(key: String, value: JSONValue)] = []
     private var index: [String: Int]?
     private static let indexThreshold = 16
 
-    public init() {}
+    package init() {}
 
-    public init(_ members: [(String, JSONValue)]) {
+    package init(_ members: [(String, JSONValue)]) {
         for (key, value) in members { self[key] = value }
     }
 
-    public var keys: [String] { members.map(\.key) }
-    public var isEmpty: Bool { members.isEmpty }
+    package var keys: [String] { members.map(\.key) }
+    package var isEmpty: Bool { members.isEmpty }
 
     private func position(of key: String) -> Int? {
         if let index { return index[key] }
         return members.firstIndex { $0.key == key }
     }
 
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         get { position(of: key).map { members[$0].value } }
         set {
             if let position = position(of: key) {
@@ -84,7 +84,7 @@ public struct JSONObject: Sendable, Equatable {
         if index != nil { index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) }) }
     }
 
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.count == rhs.members.count
             && zip(lhs.members, rhs.members).allSatisfy { $0.key == $1.key && $0.value == $1.value }
     }

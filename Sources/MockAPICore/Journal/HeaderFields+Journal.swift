@@ -1,12 +1,12 @@
 extension HeaderFields {
     /// The longest header value the journal keeps; longer ones are cut to this many bytes and end
     /// in `…[truncated, N bytes]` (N: the value's full length).
-    public static let journalValueLimit = 4 * 1024
+    package static let journalValueLimit = 4 * 1024
 
     /// The headers as the journal stores them: credentials redacted as `redaction` says
     /// (`HeaderRedaction`), long values cut. Returns `self`, uncopied, when nothing needs
     /// changing, which is the common case: one scan of the names and lengths.
-    public func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
+    package func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
         let needsChange = withPackedBytes { buffer in
             var found = false
             forEachField(in: buffer) { name, value in
@@ -35,7 +35,7 @@ extension HeaderFields {
     }
 
     /// The standard redaction (`HeaderRedaction.standard`), or none when `keepingSecrets`.
-    public func forJournal(keepingSecrets: Bool) -> HeaderFields {
+    package func forJournal(keepingSecrets: Bool) -> HeaderFields {
         forJournal(redacting: keepingSecrets ? .off : .standard)
     }
 }

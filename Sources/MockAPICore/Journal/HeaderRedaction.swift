@@ -4,13 +4,13 @@
 /// `Set-Cookie`, and any header whose name contains `token`, `secret`, `password`, `api-key` or
 /// `apikey` (`X-Api-Key`, `X-Auth-Token`, `X-Csrf-Token`, `Client-Secret`…), any case; plus the
 /// names a user adds (`serve --redact-header`). `--journal-secrets` turns it off.
-public struct HeaderRedaction: Sendable, Equatable {
+package struct HeaderRedaction: Sendable, Equatable {
     /// Nothing is redacted (`--journal-secrets`).
-    public static let off = HeaderRedaction(redacting: false)
+    package static let off = HeaderRedaction(redacting: false)
     /// The usual credential headers.
-    public static let standard = HeaderRedaction()
+    package static let standard = HeaderRedaction()
 
-    public let isOn: Bool
+    package let isOn: Bool
     /// Lowercased names redacted exactly: the standard ones and the user's.
     private let names: [[UInt8]]
 
@@ -19,7 +19,7 @@ public struct HeaderRedaction: Sendable, Equatable {
     static let sensitiveWords: [[UInt8]] = ["token", "secret", "password", "api-key", "apikey"].map { Array($0.utf8) }
 
     /// The standard names plus `extraNames` (any case).
-    public init(extraNames: [String] = []) {
+    package init(extraNames: [String] = []) {
         self.init(redacting: true, extraNames: extraNames)
     }
 
@@ -29,7 +29,7 @@ public struct HeaderRedaction: Sendable, Equatable {
     }
 
     /// Whether a header of this name is journaled as `[redacted]`.
-    public func redacts(_ name: String) -> Bool {
+    package func redacts(_ name: String) -> Bool {
         Array(name.utf8).withUnsafeBytes { redacts($0) }
     }
 

@@ -2,12 +2,12 @@
 /// another process: the contract runner and `mockapi coverage` against a running server.
 extension JournalEntry {
     /// Why a journal page cannot be read.
-    public struct Unreadable: Error, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct Unreadable: Error, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
     /// One entry; nil when a member is missing or has another type.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let id = reader.int("id") ?? nil, let receivedAt = reader.int("receivedAt") ?? nil,
@@ -28,7 +28,7 @@ extension JournalEntry {
     }
 
     /// A page of the journal as the admin endpoint answers it: a JSON array of entries.
-    public static func page(from body: some Collection<UInt8>) throws(Unreadable) -> [JournalEntry] {
+    package static func page(from body: some Collection<UInt8>) throws(Unreadable) -> [JournalEntry] {
         let json: JSONValue
         do { json = try JSONParser.parse(body) } catch { throw Unreadable(description: "the journal is not JSON: \(error)") }
         guard let elements = json.arrayValue else { throw Unreadable(description: "the journal is not a JSON array") }
@@ -43,11 +43,11 @@ extension JournalEntry {
 }
 
 extension ReceivedPart {
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["name": .string(name), "filename": filename.json, "contentType": contentType.json, "bytes": .int(bytes), "sha256": .string(sha256)]
     }
 
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let name = reader.string("name") ?? nil, let bytes = reader.int("bytes") ?? nil, let sha256 = reader.string("sha256") ?? nil,

@@ -18,7 +18,7 @@ public struct JournalEntry: Sendable, Equatable {
     /// Why mockapi refused the request (no contract, the violations, an unreadable body); nil when served.
     public var problem: String?
 
-    public init(receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
+    package init(receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
                 bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
         self.receivedAt = receivedAt
         self.method = method
@@ -40,7 +40,7 @@ public struct JournalEntry: Sendable, Equatable {
             && lhs.problem == rhs.problem
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "id": .int(id),
             "receivedAt": .int(Int(receivedAt)),
@@ -60,7 +60,7 @@ public struct JournalEntry: Sendable, Equatable {
 
 extension JournalEntry {
     /// Re-encodes decoded query pairs the way a client would send them.
-    public static func encodeQuery(_ pairs: [(name: String, value: String?)]) -> String {
+    package static func encodeQuery(_ pairs: [(name: String, value: String?)]) -> String {
         if pairs.isEmpty { return "" }
         return pairs.map { name, value in
             value.map { "\(percentEncode(name))=\(percentEncode($0))" } ?? percentEncode(name)

@@ -1,7 +1,7 @@
 extension JournalQuery {
     /// The query as `GET /__mockapi/requests` reads it back (`init(pairs:)`): what a reader in
     /// another process sends.
-    public var pairs: [(name: String, value: String)] {
+    package var pairs: [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         if let since { pairs.append(("since", String(since))) }
         if let limit { pairs.append(("limit", String(limit))) }

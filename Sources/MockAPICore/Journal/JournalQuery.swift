@@ -2,27 +2,27 @@
 ///
 /// Filters combine (all must hold); `limit` keeps the oldest matches after `since`, so a reader
 /// pages forward by passing the last id it saw.
-public struct JournalQuery: Sendable, Equatable {
+package struct JournalQuery: Sendable, Equatable {
     /// Only entries with a larger id.
-    public var since: Int?
+    package var since: Int?
     /// At most this many entries.
-    public var limit: Int?
+    package var limit: Int?
     /// Only entries answered by this contract (served or refused).
-    public var contract: String?
+    package var contract: String?
     /// Only requests no contract matched (404, 405, and refusals before routing).
-    public var unmatched = false
+    package var unmatched = false
     /// Only requests a contract matched but refused: violations (422) and unreadable bodies (400).
-    public var violations = false
+    package var violations = false
     /// Only entries carrying this header (name in any case) with exactly this value.
-    public var header: (name: String, value: String)?
+    package var header: (name: String, value: String)?
     /// Only this method (`GET`).
-    public var method: String?
+    package var method: String?
     /// Only this path, exactly as received (`/v1/projects/42`), or, ending in `*`, starting so (`/v1/projects/*`).
-    public var path: String?
+    package var path: String?
     /// Only this status.
-    public var status: Int?
+    package var status: Int?
 
-    public init(since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
+    package init(since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
                 violations: Bool = false, header: (name: String, value: String)? = nil,
                 method: String? = nil, path: String? = nil, status: Int? = nil) {
         self.since = since
@@ -36,19 +36,19 @@ public struct JournalQuery: Sendable, Equatable {
         self.status = status
     }
 
-    public static func == (lhs: JournalQuery, rhs: JournalQuery) -> Bool {
+    package static func == (lhs: JournalQuery, rhs: JournalQuery) -> Bool {
         lhs.since == rhs.since && lhs.limit == rhs.limit && lhs.contract == rhs.contract && lhs.unmatched == rhs.unmatched
             && lhs.violations == rhs.violations && lhs.header?.name == rhs.header?.name && lhs.header?.value == rhs.header?.value
             && lhs.method == rhs.method && lhs.path == rhs.path && lhs.status == rhs.status
     }
 
     /// Why a query string cannot be read.
-    public struct Invalid: Error, Equatable {
-        public var message: String
+    package struct Invalid: Error, Equatable {
+        package var message: String
     }
 
     /// Reads the admin endpoint's decoded query pairs.
-    public init(pairs: [(name: String, value: String?)]) throws(Invalid) {
+    package init(pairs: [(name: String, value: String?)]) throws(Invalid) {
         func count(_ name: String, _ value: String?) throws(Invalid) -> Int {
             guard let value, let number = Int(value), number >= 0 else {
                 throw Invalid(message: "\(name) must be a non-negative integer, got \(value.map { "\"\($0)\"" } ?? "nothing")")

@@ -13,16 +13,16 @@ import Synchronization
 ///
 /// Records are stored as bytes (`RecordArena`) and turned into `JournalEntry` values only when
 /// the journal is read, which is rare next to recording.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     private final class Shard: Sendable {
         let arena = Mutex(RecordArena())
     }
 
-    public let capacity: Int
+    package let capacity: Int
     /// The most bytes of records the journal holds, over all its shards.
-    public let maxBytes: Int
+    package let maxBytes: Int
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
-    public let redaction: HeaderRedaction
+    package let redaction: HeaderRedaction
     private let shards: [Shard]
     private let nextID = Atomic<Int>(1)
     /// Bytes of the records held plus those being copied in: what the budget is checked against.
@@ -35,7 +35,7 @@ public final class RequestJournal: Sendable {
     /// Held by the one request that evicts; others that find the budget spent wait for it.
     private let evicting = Mutex(())
 
-    public init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, redaction: HeaderRedaction = .standard, shards: Int = 8) {
+    package init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, redaction: HeaderRedaction = .standard, shards: Int = 8) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
         self.maxBytes = maxBytes
@@ -44,7 +44,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
-    public func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
+    package func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
         // Read through a pointer: the closures below capturing the record itself copied it (a
         // retain and release per field, on every request).
         withUnsafePointer(to: record) { store($0, path: path) }
@@ -101,13 +101,13 @@ public final class RequestJournal: Sendable {
     }
 
     /// The entries held, oldest first.
-    public func entries() -> [JournalEntry] {
+    package func entries() -> [JournalEntry] {
         entries(matching: JournalQuery())
     }
 
     /// The entries `query` asks for, oldest first. Records at or before `since` are skipped by
     /// id without being decoded, so a reader that pages forward pays for new entries only.
-    public func entries(matching query: JournalQuery) -> [JournalEntry] {
+    package func entries(matching query: JournalQuery) -> [JournalEntry] {
         if query.limit == 0 { return [] }
         let after = max(query.since ?? 0, evictedThrough, clearedThrough.load(ordering: .acquiring))
         var all: [JournalEntry] = []
@@ -132,34 +132,34 @@ public final class RequestJournal: Sendable {
 
     /// The id of the newest request recorded so far (0 before the first); ids are never reused,
     /// not even after `reset`.
-    public var lastID: Int { nextID.load(ordering: .relaxed) - 1 }
+    package var lastID: Int { nextID.load(ordering: .relaxed) - 1 }
 
     /// The newest id no longer held because of `capacity` or `maxBytes` (0 when none is missing).
-    public var evictedThrough: Int {
+    package var evictedThrough: Int {
         max(0, lastID - capacity, bytesEvictedThrough.load(ordering: .acquiring))
     }
 
     /// The oldest id the journal can still answer with: every request from it to `lastID` is held
     /// (those still being recorded aside). `lastID + 1` when it holds none.
-    public var firstID: Int {
+    package var firstID: Int {
         max(evictedThrough, clearedThrough.load(ordering: .acquiring)) + 1
     }
 
     /// How many requests after `since` the journal evicted (`capacity` or `maxBytes`) before
     /// they could be read; requests cleared by `reset` do not count.
-    public func evictedCount(after since: Int) -> Int {
+    package func evictedCount(after since: Int) -> Int {
         max(0, evictedThrough - max(since, clearedThrough.load(ordering: .acquiring)))
     }
 
     /// Bytes of the records held now, with every shard locked at once so the sum is one moment's.
-    public var bytesHeld: Int {
+    package var bytesHeld: Int {
         func sum(from index: Int) -> Int {
             index == shards.count ? 0 : shards[index].arena.withLock { $0.liveBytes + sum(from: index + 1) }
         }
         return sum(from: 0)
     }
 
-    public func reset() {
+    package func reset() {
         clearedThrough.store(lastID, ordering: .releasing)
         for shard in shards {
             shard.arena.withLock { arena in
@@ -217,10 +217,10 @@ public final class RequestJournal: Sendable {
 
 extension RequestJournal {
     /// On every journal answer: the oldest id still held (`Mockapi-Journal-Last-Id` + 1 when none is).
-    public static let firstIDHeader = "Mockapi-Journal-First-Id"
+    package static let firstIDHeader = "Mockapi-Journal-First-Id"
     /// On every journal answer: how many requests after `since` (or from the start) were evicted
     /// (`--journal-size`, `--journal-bytes`) before this read; a reader paging with `since` lost them.
-    public static let evictedHeader = "Mockapi-Journal-Evicted"
+    package static let evictedHeader = "Mockapi-Journal-Evicted"
 }
 
 extension JournalEntry {

@@ -2,26 +2,26 @@
 /// once on the request thread from values the request already holds, so making or copying it
 /// copies references, never bytes. The path travels beside it (bytes for the journal, text for
 /// the log): turning it into a String would cost an allocation per request even with no log.
-public struct RequestRecord: Sendable {
+package struct RequestRecord: Sendable {
     /// Milliseconds since 1970 when the request's headers arrived.
-    public var receivedAt: Int64
-    public var method: String
+    package var receivedAt: Int64
+    package var method: String
     /// Decoded pairs, re-encoded only when read (`JournalEntry.encodeQuery`).
-    public var query: [(name: String, value: String?)]
+    package var query: [(name: String, value: String?)]
     /// As received; the journal redacts when it writes them, the log when it formats them.
-    public var headers: HeaderFields
-    public var bodyBytes: Int
-    public var parts: [ReceivedPart]
+    package var headers: HeaderFields
+    package var bodyBytes: Int
+    package var parts: [ReceivedPart]
     /// Nil when no contract matched.
-    public var contract: String?
+    package var contract: String?
     /// The named response served, when one was.
-    public var response: String?
+    package var response: String?
     /// 0 when no answer was sent (a fault, a client that left first).
-    public var status: Int
+    package var status: Int
     /// Why mockapi refused the request, in one line; nil when served.
-    public var problem: String?
+    package var problem: String?
 
-    public init(receivedAt: Int64 = 0, method: String = "GET", query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+    package init(receivedAt: Int64 = 0, method: String = "GET", query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
                 bodyBytes: Int = 0, parts: [ReceivedPart] = [], contract: String? = nil, response: String? = nil, status: Int = 200,
                 problem: String? = nil) {
         self.receivedAt = receivedAt

@@ -2,36 +2,36 @@
 /// an environment variable or a contract key. Every such number is read and checked here, so none
 /// reaches a conversion that traps (`Int(Double.infinity)`, `UInt32(5_000_000_000)`), and every
 /// refusal names the range it missed.
-public struct NumberRange: Sendable, Equatable, CustomStringConvertible {
-    public let lowest: Double
-    public let highest: Double
+package struct NumberRange: Sendable, Equatable, CustomStringConvertible {
+    package let lowest: Double
+    package let highest: Double
     /// "ms", "seconds", "bytes": said after the range in messages.
-    public let unit: String
+    package let unit: String
 
-    public init(_ lowest: Double, _ highest: Double, _ unit: String) {
+    package init(_ lowest: Double, _ highest: Double, _ unit: String) {
         self.lowest = lowest
         self.highest = highest
         self.unit = unit
     }
 
     /// "0 to 60000 ms".
-    public var description: String {
+    package var description: String {
         "\(Self.format(lowest)) to \(Self.format(highest))" + (unit.isEmpty ? "" : " \(unit)")
     }
 
     /// False for NaN and infinities, whatever the bounds.
-    public func contains(_ value: Double) -> Bool {
+    package func contains(_ value: Double) -> Bool {
         value.isFinite && value >= lowest && value <= highest
     }
 
     /// The same kind of number with a lower ceiling (`--max-delay` narrows the delay range).
-    public func capped(at ceiling: Double) -> NumberRange {
+    package func capped(at ceiling: Double) -> NumberRange {
         NumberRange(lowest, min(highest, max(lowest, ceiling)), unit)
     }
 
     /// `text` as a number in range; nil for text that is no finite decimal number (`inf`, `nan`,
     /// `0x10` and `1e300` among them) or one out of range.
-    public func read(_ text: some StringProtocol) -> Double? {
+    package func read(_ text: some StringProtocol) -> Double? {
         // Double("inf") and Double("nan") succeed: only plain decimals are numbers here.
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
               let value = Double(String(text)), contains(value) else { return nil }
@@ -39,7 +39,7 @@ public struct NumberRange: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "delay=inf is out of range: 0 to 60000 ms".
-    public func refusal(_ what: String) -> String {
+    package func refusal(_ what: String) -> String {
         "\(what) is out of range: \(description)"
     }
 
@@ -51,21 +51,21 @@ public struct NumberRange: Sendable, Equatable, CustomStringConvertible {
 extension NumberRange {
     /// A delay, from `Prefer: delay=`, `--delay` or a response's `delay`: at most an hour, however
     /// far `--max-delay` is raised (`ServerConfiguration.maxDelayMilliseconds` is the ceiling in force).
-    public static let delayMilliseconds = NumberRange(0, 3_600_000, "ms")
+    package static let delayMilliseconds = NumberRange(0, 3_600_000, "ms")
     /// The spread of a log-normal delay.
-    public static let delaySigma = NumberRange(0, 10, "")
+    package static let delaySigma = NumberRange(0, 10, "")
     /// `--timeout`: how long an idle connection (or a hanging fault) is kept.
-    public static let timeoutSeconds = NumberRange(1, 86_400, "seconds")
+    package static let timeoutSeconds = NumberRange(1, 86_400, "seconds")
     /// `--header-timeout` (0: no deadline).
-    public static let headerTimeoutSeconds = NumberRange(0, 86_400, "seconds")
+    package static let headerTimeoutSeconds = NumberRange(0, 86_400, "seconds")
     /// `--max-body-bytes`, `--max-json-bytes`, `--max-buffered-bytes`, `--journal-bytes`.
-    public static let bytes = NumberRange(1, 1_099_511_627_776, "bytes")
+    package static let bytes = NumberRange(1, 1_099_511_627_776, "bytes")
     /// `--min-body-rate` (0: no minimum).
-    public static let bodyRate = NumberRange(0, 1_073_741_824, "bytes per second")
+    package static let bodyRate = NumberRange(0, 1_073_741_824, "bytes per second")
     /// `--max-connections`, `--max-connections-per-ip`.
-    public static let connections = NumberRange(1, 1_000_000, "connections")
+    package static let connections = NumberRange(1, 1_000_000, "connections")
     /// `--threads`.
-    public static let threads = NumberRange(1, 1_024, "threads")
+    package static let threads = NumberRange(1, 1_024, "threads")
     /// `--journal-size`.
-    public static let journalEntries = NumberRange(1, 100_000_000, "entries")
+    package static let journalEntries = NumberRange(1, 100_000_000, "entries")
 }

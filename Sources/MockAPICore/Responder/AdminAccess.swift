@@ -11,21 +11,21 @@
 /// - Admin writes (anything but GET and HEAD) are refused when a browser says they come from a
 ///   page of another origin (`Origin`, `Sec-Fetch-Site`): a cross-site form can POST without a
 ///   preflight. curl and test code send neither header, so they need nothing more.
-public struct AdminAccess: Sendable {
-    public static let tokenHeader = "Mockapi-Admin-Token"
+package struct AdminAccess: Sendable {
+    package static let tokenHeader = "Mockapi-Admin-Token"
 
-    public var token: String?
+    package var token: String?
     /// The server's listening address is a loopback one.
-    public var listensOnLoopbackOnly: Bool
+    package var listensOnLoopbackOnly: Bool
 
-    public init(token: String? = nil, listensOnLoopbackOnly: Bool = true) {
+    package init(token: String? = nil, listensOnLoopbackOnly: Bool = true) {
         self.token = token
         self.listensOnLoopbackOnly = listensOnLoopbackOnly
     }
 
     /// A loopback address or name, bare or in brackets: `127.0.0.1` (any of 127.0.0.0/8 as a dotted
     /// quad of four decimal octets), `::1`, `localhost`. `127.attacker.example` is a DNS name, not one.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         var host = Substring(host.lowercased())
         if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
         return host == "localhost" || host == "::1" || isLoopbackIPv4(host)
@@ -41,7 +41,7 @@ public struct AdminAccess: Sendable {
     }
 
     /// The 403 an admin request gets, or nil when it may proceed.
-    public func refusal(method: String, headers: HeaderFields) -> GeneratedResponse? {
+    package func refusal(method: String, headers: HeaderFields) -> GeneratedResponse? {
         guard let host = headers.value(for: "Host") else {
             return Self.forbidden("admin requests must carry a Host header")
         }

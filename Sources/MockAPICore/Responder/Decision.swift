@@ -3,8 +3,8 @@
 ///
 /// Made only by the responder (`Responder.decision`), which gives every one the headers its
 /// `ServingPolicy` adds to every answer (CORS): no path can forget them.
-public struct Decision: Sendable {
-    public enum Answer: Sendable {
+package struct Decision: Sendable {
+    package enum Answer: Sendable {
         /// A contract's response, prepared at start (or rendered for this request when its body
         /// has request placeholders).
         case prepared(contract: Int, response: Int)
@@ -19,7 +19,7 @@ public struct Decision: Sendable {
     }
 
     /// When the answer goes out.
-    public enum Timing: Sendable, Equatable {
+    package enum Timing: Sendable, Equatable {
         case now
         /// Held back this many milliseconds (more than 0).
         case after(milliseconds: Double)
@@ -27,13 +27,13 @@ public struct Decision: Sendable {
         case fault(Fault)
     }
 
-    public private(set) var answer: Answer
-    public private(set) var timing: Timing
+    package private(set) var answer: Answer
+    package private(set) var timing: Timing
     /// Added to whatever goes out; the prepared responses carry them already.
-    public let headers: [(name: String, value: String)]
+    package let headers: [(name: String, value: String)]
     /// What the journal and the log say the request was about; nil for admin requests, which
     /// are not the API's traffic and are not journaled.
-    public private(set) var journal: JournalNote?
+    package private(set) var journal: JournalNote?
 
     init(_ answer: Answer, timing: Timing, journal: JournalNote?, headers: [(name: String, value: String)]) {
         self.answer = answer
@@ -44,7 +44,7 @@ public struct Decision: Sendable {
 
     /// The same request, answered now with `response` (a reply that came later, a server that is
     /// stopping): the same headers, the same journal note.
-    public func answered(with response: GeneratedResponse) -> Decision {
+    package func answered(with response: GeneratedResponse) -> Decision {
         var decision = self
         decision.answer = .generated(response)
         decision.timing = .now
@@ -52,14 +52,14 @@ public struct Decision: Sendable {
     }
 
     /// The same decision with its delay served: what a woken connection executes.
-    public var dueNow: Decision {
+    package var dueNow: Decision {
         var decision = self
         decision.timing = .now
         return decision
     }
 
     /// `response` with the headers every answer gets.
-    public static func finished(_ response: GeneratedResponse, headers: [(name: String, value: String)]) -> GeneratedResponse {
+    package static func finished(_ response: GeneratedResponse, headers: [(name: String, value: String)]) -> GeneratedResponse {
         guard !headers.isEmpty else { return response }
         var response = response
         response.headers += headers
@@ -68,18 +68,18 @@ public struct Decision: Sendable {
 }
 
 /// Who a journaled request was about: indexes into the set the decision was made from.
-public struct JournalNote: Sendable, Equatable {
-    public var contract: Int?
-    public var response: Int?
+package struct JournalNote: Sendable, Equatable {
+    package var contract: Int?
+    package var response: Int?
 
-    public init(contract: Int? = nil, response: Int? = nil) {
+    package init(contract: Int? = nil, response: Int? = nil) {
         self.contract = contract
         self.response = response
     }
 }
 
 /// An admin endpoint that runs off the worker threads.
-public enum AdminAction: Sendable, Equatable {
+package enum AdminAction: Sendable, Equatable {
     /// `POST /__mockapi/reload`.
     case reload
     /// One of `ServingPolicy.adminActions`, by its `METHOD /path` key.
@@ -88,5 +88,5 @@ public enum AdminAction: Sendable, Equatable {
 
 extension Fault {
     /// The journal's problem for a request answered with this fault.
-    public var journalProblem: String { "fault: \(rawValue)" }
+    package var journalProblem: String { "fault: \(rawValue)" }
 }

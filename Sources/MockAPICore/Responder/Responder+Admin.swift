@@ -1,11 +1,11 @@
 extension Responder {
     /// On every journal answer: the newest id recorded when it was read, where a reader that
     /// pages with `?since=` starts (`?limit=0` asks for it alone).
-    public static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
+    package static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
 
     /// An admin endpoint's answer: a whole response, or the journal entries a query asks for,
     /// which the server streams page by page instead of rendering them all at once.
-    public enum AdminAnswer: Sendable {
+    package enum AdminAnswer: Sendable {
         case response(GeneratedResponse)
         /// `lastID` was read before any entry, so a reader paging with `since` never skips one
         /// recorded meanwhile.
@@ -15,7 +15,7 @@ extension Responder {
     }
 
     /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
-    public func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
+    package func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
                              headers: HeaderFields = []) -> AdminAnswer {
         if let refusal = adminAccess.refusal(method: method, headers: headers) { return .response(refusal) }
         if method == "POST", path == "/__mockapi/reload" { return .reload }

@@ -2,7 +2,7 @@
 /// and headers that let a page read every answer.
 extension Responder {
     /// On every answer when CORS is on (prepared ones get them once, at start).
-    public static let corsHeaders: [(name: String, value: String)] = [
+    package static let corsHeaders: [(name: String, value: String)] = [
         ("Access-Control-Allow-Origin", "*"),
         ("Access-Control-Expose-Headers", [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
             .joined(separator: ", ")),
@@ -10,7 +10,7 @@ extension Responder {
 
     /// The 204 for a preflight (`OPTIONS` with `Access-Control-Request-Method`): the methods the
     /// contracts allow on that path, the headers the page asked for; nil when it is not one.
-    public func preflight(method: String, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> GeneratedResponse? {
+    package func preflight(method: String, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> GeneratedResponse? {
         guard method == "OPTIONS", headers.value(for: "Access-Control-Request-Method") != nil else { return nil }
         var allowed = HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
         if allowed.isEmpty { return nil } // no contract on that path: the usual 404 explains why

@@ -3,7 +3,7 @@
 extension Responder {
     /// Routes a request's head and plans what to keep of its body; `method` is nil for a method
     /// no contract can name.
-    public func routeHead(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
+    package func routeHead(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
         let route = route(method: method, path: path)
         var plan = RoutedHead.BodyPlan.discard
         var contentType: String?
@@ -43,7 +43,7 @@ extension Responder {
     /// Framing refused outright, and a declared body over the limit, are answered before any of
     /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
     /// agree): which one names the server is unknowable.
-    public func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
+    package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
         var hosts = 0
         headers.forEachValue(of: "Host") { _ in
             hosts += 1
@@ -65,7 +65,7 @@ extension Responder {
     }
 
     /// The answer to a body the server stopped reading.
-    public func decideBodyRefused(_ reason: BodyRefusal, head: RoutedHead) -> Decision {
+    package func decideBodyRefused(_ reason: BodyRefusal, head: RoutedHead) -> Decision {
         switch reason {
         case .tooLarge: refusal(ErrorResponses.tooLarge(limit: head.bodyLimit, flag: head.bodyLimitFlag))
         case .bufferBudgetFull: refusal(ErrorResponses.bufferBudgetFull(limit: policy.maxBufferedBytes))
@@ -74,7 +74,7 @@ extension Responder {
 
     /// The answer to a request whose body has arrived. `body` is read only when the answer
     /// depends on it: a plain request to a fixed response never parses one.
-    public func decide(_ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
+    package func decide(_ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
                        headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>) -> Decision {
         switch head.route {
         case .admin:

@@ -3,9 +3,9 @@
 ///
 /// Immutable apart from the scenario positions and the journal, which are thread-safe, so one
 /// responder serves every libmicrohttpd thread.
-public final class Responder: Sendable {
+package final class Responder: Sendable {
     /// What to do with a request once its method and path are known.
-    public enum Route: Sendable, Equatable {
+    package enum Route: Sendable, Equatable {
         case contract(Int)
         case admin
         case methodNotAllowed([RequestMethod])
@@ -13,23 +13,23 @@ public final class Responder: Sendable {
     }
 
     /// How the answer is produced.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// A contract's named response, prepared once at start.
         case prepared(contract: Int, response: Int)
         /// An error answer, and the contract it is about (nil when none matched).
         case generated(GeneratedResponse, contract: Int?)
     }
 
-    public let set: ContractSet
-    public let scenarios = ScenarioState()
-    public let journal: RequestJournal
+    package let set: ContractSet
+    package let scenarios = ScenarioState()
+    package let journal: RequestJournal
 
     /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
-    public static let contractHeader = "Mockapi-Contract"
+    package static let contractHeader = "Mockapi-Contract"
     /// On a contract's own refusal (`"refusal"`), the violations mockapi found, which its body does not say.
-    public static let problemHeader = "Mockapi-Problem"
+    package static let problemHeader = "Mockapi-Problem"
 
-    public static let adminPrefix = "/__mockapi/"
+    package static let adminPrefix = "/__mockapi/"
     private static let adminPrefixBytes = Array(adminPrefix.utf8)
 
     /// Per contract, the response a plain request (no query, no body, no `Prefer` header) gets
@@ -37,13 +37,13 @@ public final class Responder: Sendable {
     /// runs; nil when a plain request breaks the contract or its answer varies (a sequence).
     let plainResponses: [Int?]
 
-    public let adminAccess: AdminAccess
+    package let adminAccess: AdminAccess
     /// The server's settings that decide answers.
-    public let policy: ServingPolicy
+    package let policy: ServingPolicy
     /// What the policy adds to every answer (CORS), made once.
-    public let extraHeaders: [(name: String, value: String)]
+    package let extraHeaders: [(name: String, value: String)]
 
-    public init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
+    package init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
                 policy: ServingPolicy = ServingPolicy()) {
         self.set = set
         self.journal = journal
@@ -65,7 +65,7 @@ public final class Responder: Sendable {
     /// The answer to a plain request (no query, no body, no `Prefer` header: `prefer` is its
     /// value), when it is fixed: most mock traffic is such requests, and this skips building a
     /// request to validate. Nil means `respond` decides.
-    public func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int, prefer: String?) -> Int? {
+    package func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int, prefer: String?) -> Int? {
         guard prefer == nil, query.isEmpty, bodyBytes == 0 else { return nil }
         return plainResponses[index]
     }
@@ -73,14 +73,14 @@ public final class Responder: Sendable {
     // Read in place, for the request path: binding `set` (or a `Contract`) to a local copies it,
     // a retain and a release per field on every request.
     /// The name of contract `index`.
-    public func contractName(_ index: Int) -> String { set.contracts[index].name }
+    package func contractName(_ index: Int) -> String { set.contracts[index].name }
     /// The name of response `response` of contract `index`.
-    public func responseName(contract index: Int, response: Int) -> String { set.contracts[index].responses[response].name }
+    package func responseName(contract index: Int, response: Int) -> String { set.contracts[index].responses[response].name }
     /// The status of response `response` of contract `index`.
-    public func status(contract index: Int, response: Int) -> Int { set.contracts[index].responses[response].status }
+    package func status(contract index: Int, response: Int) -> Int { set.contracts[index].responses[response].status }
 
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
-    public func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
+    package func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
         if path.starts(with: Self.adminPrefixBytes) { return .admin }
         guard let method else {
             // Unknown methods get the same treatment as known ones the path does not allow.
@@ -96,7 +96,7 @@ public final class Responder: Sendable {
 
     /// The contract whose body expectations decide what to keep of a request routed to `index`:
     /// for a discriminated group, a member that reads the body (its `match` may be on it).
-    public func contractForBody(routedTo index: Int) -> Contract {
+    package func contractForBody(routedTo index: Int) -> Contract {
         guard let members = set.routes.discriminated[index] else { return set.contracts[index] }
         let reader = members.first { set.contracts[$0].request.json != nil || set.contracts[$0].request.multipart != nil }
         return set.contracts[reader ?? index]
@@ -104,7 +104,7 @@ public final class Responder: Sendable {
 
     /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
     /// its `Prefer` header, read once.
-    public func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil)) -> Reply {
+    package func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil)) -> Reply {
         var index = routed
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         if let members = set.routes.discriminated[routed] {
@@ -128,7 +128,7 @@ public final class Responder: Sendable {
     }
 
     /// The answer for a request that matched no contract.
-    public func respondUnrouted(_ route: Route, rawMethod: String, path: String) -> GeneratedResponse {
+    package func respondUnrouted(_ route: Route, rawMethod: String, path: String) -> GeneratedResponse {
         switch route {
         case .methodNotAllowed(let allowed):
             return ErrorResponses.methodNotAllowed(rawMethod: rawMethod, path: path, allowed: allowed)

@@ -1,16 +1,16 @@
 /// One contract as `GET /__mockapi/routes` lists it: what a tool outside the process (the
 /// coverage gate, the bench) needs to know of a served contract.
-public struct RouteListing: Sendable, Equatable {
-    public var contract: String
-    public var method: String
+package struct RouteListing: Sendable, Equatable {
+    package var contract: String
+    package var method: String
     /// The path template as written: `/v1/projects/{id:int}`.
-    public var path: String
+    package var path: String
     /// The contract's file, `contracts/projects.json`.
-    public var file: String
+    package var file: String
     /// Its named responses, in file order.
-    public var responses: [String]
+    package var responses: [String]
 
-    public init(contract: String, method: String, path: String, file: String, responses: [String]) {
+    package init(contract: String, method: String, path: String, file: String, responses: [String]) {
         self.contract = contract
         self.method = method
         self.path = path
@@ -19,19 +19,19 @@ public struct RouteListing: Sendable, Equatable {
     }
 
     /// Every contract of a set, in its order.
-    public static func all(in set: ContractSet) -> [RouteListing] {
+    package static func all(in set: ContractSet) -> [RouteListing] {
         set.contracts.map { contract in
             RouteListing(contract: contract.name, method: contract.request.method.rawValue, path: contract.request.path.text,
                          file: "\(set.contractsDirectory)/\(contract.file)", responses: contract.responses.map(\.name))
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["contract": .string(contract), "method": .string(method), "path": .string(path), "file": .string(file),
          "responses": .array(responses.map(JSONValue.string))]
     }
 
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let contract = reader.string("contract") ?? nil, let method = reader.string("method") ?? nil,
@@ -41,7 +41,7 @@ public struct RouteListing: Sendable, Equatable {
     }
 
     /// The admin endpoint's whole answer; nil when it is not a route list.
-    public static func list(from body: some Collection<UInt8>) -> [RouteListing]? {
+    package static func list(from body: some Collection<UInt8>) -> [RouteListing]? {
         guard let elements = (try? JSONParser.parse(body))?.arrayValue else { return nil }
         var routes: [RouteListing] = []
         for element in elements {

@@ -1,17 +1,17 @@
 /// What the responder makes of a request's head (method, path, headers), before any of its
 /// body is read: where it goes and what of its body to keep.
-public struct RoutedHead: Sendable {
-    public var route: Responder.Route
-    public var body: BodyPlan
+package struct RoutedHead: Sendable {
+    package var route: Responder.Route
+    package var body: BodyPlan
     /// The request's `Content-Type`, read only when its contract checks a body (the only checks
     /// that use it).
-    public var contentType: String?
+    package var contentType: String?
     /// The most body bytes the request may send, and the flag that sets that limit.
-    public var bodyLimit: Int
-    public var bodyLimitFlag: String
+    package var bodyLimit: Int
+    package var bodyLimitFlag: String
 
     /// What to keep of a request's body: only what its contract can check.
-    public enum BodyPlan: Sendable, Equatable {
+    package enum BodyPlan: Sendable, Equatable {
         /// Counted, not kept.
         case discard
         /// Buffered whole, to be parsed.
@@ -27,20 +27,20 @@ public struct RoutedHead: Sendable {
     }
 
     /// A JSON body is buffered whole to be parsed, so it has its own limit.
-    public var buffersJSON: Bool { body == .json || body == .form }
+    package var buffersJSON: Bool { body == .json || body == .form }
 }
 
 /// The body could not be read: answered as a 400.
-public struct MalformedBody: Error, Sendable {
-    public var reason: String
+package struct MalformedBody: Error, Sendable {
+    package var reason: String
 
-    public init(reason: String) {
+    package init(reason: String) {
         self.reason = reason
     }
 }
 
 /// What the responder says once a request's head has arrived.
-public enum HeadVerdict: Sendable {
+package enum HeadVerdict: Sendable {
     /// Read the body; `declaredLength` is its `Content-Length`, when it has one.
     case readBody(declaredLength: Int?)
     /// Answer at once, before any of the body is read.
@@ -48,7 +48,7 @@ public enum HeadVerdict: Sendable {
 }
 
 /// Why the server stopped reading a body: facts the responder turns into an answer.
-public enum BodyRefusal: Sendable {
+package enum BodyRefusal: Sendable {
     /// Past `RoutedHead.bodyLimit`.
     case tooLarge
     /// Past the bytes every connection's bodies may hold together (`--max-buffered-bytes`).

@@ -1,27 +1,27 @@
 /// The server's settings that decide answers (`mockapi serve` flags), handed to every
 /// `Responder` so that deciding needs nothing from the server.
-public struct ServingPolicy: Sendable {
+package struct ServingPolicy: Sendable {
     /// Answer preflights and add `Responder.corsHeaders` to every answer (`--cors`).
-    public var cors = false
+    package var cors = false
     /// How long every contract answer waits, unless its response or the request says otherwise (`--delay`).
-    public var delay: Latency?
+    package var delay: Latency?
     /// The longest wait, in milliseconds (`--max-delay`).
-    public var maxDelayMilliseconds = Latency.defaultCeilingMilliseconds
+    package var maxDelayMilliseconds = Latency.defaultCeilingMilliseconds
     /// Bodies larger than this get a 413 (`--max-body-bytes`)…
-    public var maxBodyBytes = 32 * 1024 * 1024
+    package var maxBodyBytes = 32 * 1024 * 1024
     /// …and JSON bodies, buffered whole, past this smaller one (`--max-json-bytes`).
-    public var maxJSONBytes = 1024 * 1024
+    package var maxJSONBytes = 1024 * 1024
     /// Bytes of bodies held at once across every connection (`--max-buffered-bytes`).
-    public var maxBufferedBytes = 64 * 1024 * 1024
+    package var maxBufferedBytes = 64 * 1024 * 1024
     /// Requests no contract takes go to a real backend instead of a 404.
-    public var forwardsUnmatched = false
+    package var forwardsUnmatched = false
     /// The set came from files that `POST /__mockapi/reload` can read again.
-    public var canReload = false
+    package var canReload = false
     /// Admin endpoints the command running the server adds, as `METHOD /path`.
-    public var adminActions: Set<String> = []
+    package var adminActions: Set<String> = []
 
-    public init() {}
+    package init() {}
 
     /// What every answer gets on top of its own headers.
-    public var extraHeaders: [(name: String, value: String)] { cors ? Responder.corsHeaders : [] }
+    package var extraHeaders: [(name: String, value: String)] { cors ? Responder.corsHeaders : [] }
 }

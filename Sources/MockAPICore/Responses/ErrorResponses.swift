@@ -1,9 +1,9 @@
 /// The bodies mockapi answers with when a request does not fit the contracts. Each says what
 /// was sent, what was expected, and what to do, so a developer can act on one read.
-public enum ErrorResponses {
+package enum ErrorResponses {
     static let problemType = "application/problem+json"
 
-    public static func notFound(method: RequestMethod?, rawMethod: String, path: String, set: ContractSet) -> GeneratedResponse {
+    package static func notFound(method: RequestMethod?, rawMethod: String, path: String, set: ContractSet) -> GeneratedResponse {
         let nearest = NearestContracts.find(method: method ?? .GET, path: path, in: set.contracts)
         let candidates = nearest.map { candidate in
             let contract = set.contracts[candidate.contract]
@@ -20,7 +20,7 @@ public enum ErrorResponses {
         return GeneratedResponse(status: 404, json: body.json, problem: "no contract matches \(rawMethod) \(path)" + closest)
     }
 
-    public static func methodNotAllowed(rawMethod: String, path: String, allowed: [RequestMethod]) -> GeneratedResponse {
+    package static func methodNotAllowed(rawMethod: String, path: String, allowed: [RequestMethod]) -> GeneratedResponse {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         let error = "\(rawMethod) is not allowed on \(path); the contracts allow \(list)"
         return GeneratedResponse(status: 405, json: ProblemDocument(error: error, allowed: allowed.map(\.rawValue)).json, headers: [("Allow", list)], problem: error)
@@ -29,7 +29,7 @@ public enum ErrorResponses {
     /// A request on a shared method and path that none of the contracts there claims by its `match`.
     /// The error names each contract's unmet rules with the value the request had, and a JSON body
     /// that was not read as JSON because its Content-Type said otherwise.
-    public static func noDiscriminatorMatches(_ candidates: [Contract], request: IncomingRequest, set: ContractSet) -> GeneratedResponse {
+    package static func noDiscriminatorMatches(_ candidates: [Contract], request: IncomingRequest, set: ContractSet) -> GeneratedResponse {
         let names = candidates.map(\.name).joined(separator: ", ")
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         let unmet = candidates.flatMap { contract in
@@ -50,7 +50,7 @@ public enum ErrorResponses {
 
     /// mockapi's 422 problem+json, or the contract's own refusal (`"refusal": "invalid"`) with the
     /// same journal problem, so `coverage` and `verify` still see a refused request.
-    public static func contractViolation(_ contract: Contract, index: Int, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
+    package static func contractViolation(_ contract: Contract, index: Int, set: ContractSet, violations: [Violation]) -> GeneratedResponse {
         let problem = violations.map { "\($0.location): \($0.message)" }.joined(separator: "; ")
         if let refusal = contract.refusal?.response(for: violations) {
             let response = contract.responses[refusal]
@@ -74,14 +74,14 @@ public enum ErrorResponses {
     }
 
     /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
-    public static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
+    package static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
         let body = ProblemDocument(kind: .malformedRequest, title: "malformed request", status: 400, detail: detail, contract: contract?.name)
         return GeneratedResponse(status: 400, contentType: problemType, json: body.json,
                                  headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.
-    public static func tooLarge(limit: Int, flag: String = "--max-body-bytes") -> GeneratedResponse {
+    package static func tooLarge(limit: Int, flag: String = "--max-body-bytes") -> GeneratedResponse {
         let detail = "the body is larger than the server's limit of \(limit) bytes (mockapi serve \(flag))"
         return GeneratedResponse(status: 413, contentType: problemType, json: ProblemDocument(
             kind: .bodyTooLarge, title: "request body too large", status: 413, detail: detail
@@ -89,7 +89,7 @@ public enum ErrorResponses {
     }
 
     /// Every connection's JSON bodies together would pass `--max-buffered-bytes`: this one waits its turn.
-    public static func bufferBudgetFull(limit: Int) -> GeneratedResponse {
+    package static func bufferBudgetFull(limit: Int) -> GeneratedResponse {
         let detail = "the server already holds its limit of \(limit) bytes of JSON bodies from other requests "
             + "(mockapi serve --max-buffered-bytes); retry shortly"
         return GeneratedResponse(status: 503, contentType: problemType, json: ProblemDocument(
@@ -98,7 +98,7 @@ public enum ErrorResponses {
     }
 
     /// A body framing mockapi does not take (RFC 9112 only defines `chunked`).
-    public static func unsupportedTransferEncoding(_ encoding: String) -> GeneratedResponse {
+    package static func unsupportedTransferEncoding(_ encoding: String) -> GeneratedResponse {
         let detail = "Transfer-Encoding \"\(encoding)\" is not supported; send Content-Length or Transfer-Encoding: chunked"
         return GeneratedResponse(status: 501, contentType: problemType, json: ProblemDocument(
             kind: .unsupportedTransferEncoding, title: "unsupported Transfer-Encoding", status: 501, detail: detail
@@ -107,5 +107,5 @@ public enum ErrorResponses {
 }
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
-    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+    package init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 }

@@ -1,16 +1,16 @@
 /// A response built for one request (errors, admin answers), as opposed to a prepared fixture.
-public struct GeneratedResponse: Sendable {
-    public var status: Int
-    public var contentType: String
-    public var body: [UInt8]
-    public var headers: [(name: String, value: String)]
+package struct GeneratedResponse: Sendable {
+    package var status: Int
+    package var contentType: String
+    package var body: [UInt8]
+    package var headers: [(name: String, value: String)]
     /// Why mockapi refused the request, in one line, for the journal; nil for admin answers.
-    public var problem: String?
+    package var problem: String?
     /// A contract's response whose body has placeholders (a contract's own refusal): the server,
     /// which knows its base URL, fills them for this request as it does for the response served.
-    public var placeholdersOf: (contract: Int, response: Int)?
+    package var placeholdersOf: (contract: Int, response: Int)?
 
-    public init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
+    package init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
                 problem: String? = nil) {
         self.status = status
         self.contentType = contentType
@@ -19,7 +19,7 @@ public struct GeneratedResponse: Sendable {
         self.problem = problem
     }
 
-    public init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
+    package init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
                 problem: String? = nil) {
         self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers, problem: problem)
     }

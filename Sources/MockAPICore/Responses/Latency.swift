@@ -3,17 +3,17 @@ import SystemLibc
 /// How long an answer waits before it is sent, in milliseconds: fixed, uniform in a range, or
 /// log-normal (a median and a spread, as real network latency is: mostly near the median, with
 /// a long slow tail).
-public enum Latency: Sendable, Equatable {
+package enum Latency: Sendable, Equatable {
     case fixed(Double)
     case uniform(min: Double, max: Double)
     case logNormal(median: Double, sigma: Double)
 
     /// The longest wait served unless `--max-delay` says otherwise: a minute.
-    public static let defaultCeilingMilliseconds: Double = 60_000
+    package static let defaultCeilingMilliseconds: Double = 60_000
 
     /// One wait, in milliseconds, never above `ceiling` (a log-normal tail is unbounded: its
     /// draws are cut there) nor above an hour.
-    public func sample(atMost ceiling: Double = NumberRange.delayMilliseconds.highest) -> Double {
+    package func sample(atMost ceiling: Double = NumberRange.delayMilliseconds.highest) -> Double {
         let drawn: Double
         switch self {
         case .fixed(let milliseconds):
@@ -31,7 +31,7 @@ public enum Latency: Sendable, Equatable {
     }
 
     /// The largest wait this latency asks for (a log-normal's median: its tail is cut at sampling).
-    public var largestMilliseconds: Double {
+    package var largestMilliseconds: Double {
         switch self {
         case .fixed(let milliseconds): milliseconds
         case .uniform(_, let high): high
@@ -41,7 +41,7 @@ public enum Latency: Sendable, Equatable {
 
     /// `800`, `200-800` or `lognormal:300:0.5` (the `--delay` flag and `Prefer: delay=`), every
     /// number within `range`; nil for anything else (`inf`, `1e300`, `0-1e300`, `lognormal:1:1000`).
-    public init?(_ text: some StringProtocol, within range: NumberRange = .delayMilliseconds) {
+    package init?(_ text: some StringProtocol, within range: NumberRange = .delayMilliseconds) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         if parts.count == 3, parts[0] == "lognormal" {
             guard let median = range.read(parts[1]), let sigma = NumberRange.delaySigma.read(parts[2]) else { return nil }
@@ -57,13 +57,13 @@ public enum Latency: Sendable, Equatable {
     }
 
     /// What `init(_:within:)` accepts, for refusals.
-    public static func expected(within range: NumberRange) -> String {
+    package static func expected(within range: NumberRange) -> String {
         "milliseconds from \(range) (800), a range (200-800) or lognormal:MEDIAN:SIGMA (sigma \(NumberRange.delaySigma))"
     }
 }
 
 /// A broken answer on purpose, to test how a client copes with the network failing.
-public enum Fault: String, Sendable, CaseIterable {
+package enum Fault: String, Sendable, CaseIterable {
     /// The connection is reset (TCP RST): URLSession -1005, curl exit 56.
     case reset
     /// The connection closes with no answer at all: URLSession -1005, curl exit 52.
@@ -76,5 +76,5 @@ public enum Fault: String, Sendable, CaseIterable {
     /// the transfer sees -1001 (curl with `-m`: exit 28); a patient one gets every byte.
     case trickle
 
-    public static let trickleBytesPerSecond = 1_000
+    package static let trickleBytesPerSecond = 1_000
 }

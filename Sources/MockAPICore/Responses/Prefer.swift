@@ -1,9 +1,9 @@
 /// A request's `Prefer` header (RFC 7240), read once: which response it asks for (`example=NAME`,
 /// `code=STATUS`, Prism's convention) and how the answer is timed (`delay=800`, `200-800` or
 /// `lognormal:300:0.5`; `fault=reset`).
-public struct Prefer: Sendable, Equatable {
+package struct Prefer: Sendable, Equatable {
     /// Which named response the request asks for.
-    public enum Selection: Sendable, Equatable {
+    package enum Selection: Sendable, Equatable {
         case example(String)
         case code(Int)
         /// `code=` with something that is not a number: refused, not ignored, so a typo shows.
@@ -11,16 +11,16 @@ public struct Prefer: Sendable, Equatable {
     }
 
     /// The first `example=` or `code=`; later ones are ignored.
-    public var selection: Selection?
+    package var selection: Selection?
     /// The last `delay=` and `fault=` before any unusable one.
-    public var delay: Latency?
-    public var fault: Fault?
+    package var delay: Latency?
+    package var fault: Fault?
     /// The first `delay=` or `fault=` it cannot use (or a delay above the ceiling): refused like an
     /// unknown example, once the response is chosen.
-    public var timingViolation: Violation?
+    package var timingViolation: Violation?
 
     /// `delayCeiling`: the longest delay a request may ask for, in milliseconds (`--max-delay`).
-    public init(_ header: String?, delayCeiling: Double = Latency.defaultCeilingMilliseconds) {
+    package init(_ header: String?, delayCeiling: Double = Latency.defaultCeilingMilliseconds) {
         guard let header else { return }
         for piece in header.split(whereSeparator: { $0 == "," || $0 == ";" }) {
             let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }

@@ -4,9 +4,9 @@
 ///
 /// Members are written in one fixed order, absent ones left out, which is the order every kind
 /// of refusal has always had on the wire.
-public struct ProblemDocument: Sendable, Equatable {
+package struct ProblemDocument: Sendable, Equatable {
     /// The `type` of a problem document mockapi writes.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case contractViolation = "urn:mockapi:contract-violation"
         case malformedRequest = "urn:mockapi:malformed-request"
         case bodyTooLarge = "urn:mockapi:body-too-large"
@@ -16,15 +16,15 @@ public struct ProblemDocument: Sendable, Equatable {
 
     /// A contract offered in place of the one a 404 request found none of: the nearest by path
     /// (`method`, `path`, `reason`), or one sharing the path whose `match` rules the request missed.
-    public struct Candidate: Sendable, Equatable {
-        public var contract: String
-        public var method: String?
-        public var path: String?
-        public var file: String
-        public var reason: String?
-        public var match: String?
+    package struct Candidate: Sendable, Equatable {
+        package var contract: String
+        package var method: String?
+        package var path: String?
+        package var file: String
+        package var reason: String?
+        package var match: String?
 
-        public init(contract: String, method: String? = nil, path: String? = nil, file: String, reason: String? = nil, match: String? = nil) {
+        package init(contract: String, method: String? = nil, path: String? = nil, file: String, reason: String? = nil, match: String? = nil) {
             self.contract = contract
             self.method = method
             self.path = path
@@ -35,25 +35,25 @@ public struct ProblemDocument: Sendable, Equatable {
     }
 
     /// Nil for the plain 404 and 405 bodies (`error` says what happened there).
-    public var kind: Kind?
-    public var title: String?
-    public var status: Int?
-    public var detail: String?
+    package var kind: Kind?
+    package var title: String?
+    package var status: Int?
+    package var detail: String?
     /// The contract the request reached, when it reached one.
-    public var contract: String?
+    package var contract: String?
     /// The contract's file, `contracts/projects.json`.
-    public var file: String?
-    public var violations: [Violation]?
-    public var error: String?
+    package var file: String?
+    package var violations: [Violation]?
+    package var error: String?
     /// What a 405's path allows.
-    public var allowed: [String]?
+    package var allowed: [String]?
     /// A 404's nearest contracts by path.
-    public var nearest: [Candidate]?
+    package var nearest: [Candidate]?
     /// A 404's contracts on the same path whose match rules the request missed.
-    public var candidates: [Candidate]?
-    public var hint: String?
+    package var candidates: [Candidate]?
+    package var hint: String?
 
-    public init(kind: Kind? = nil, title: String? = nil, status: Int? = nil, detail: String? = nil, contract: String? = nil,
+    package init(kind: Kind? = nil, title: String? = nil, status: Int? = nil, detail: String? = nil, contract: String? = nil,
                 file: String? = nil, violations: [Violation]? = nil, error: String? = nil, allowed: [String]? = nil,
                 nearest: [Candidate]? = nil, candidates: [Candidate]? = nil, hint: String? = nil) {
         self.kind = kind
@@ -72,7 +72,7 @@ public struct ProblemDocument: Sendable, Equatable {
 }
 
 extension ProblemDocument {
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["type"] = kind.map { .string($0.rawValue) }
         object["title"] = title.map(JSONValue.string)
@@ -91,7 +91,7 @@ extension ProblemDocument {
 
     /// Reads a refusal body; nil for a body that is not a JSON object or whose members have
     /// other types (a contract's own fixture, say). A `type` mockapi does not write reads as no kind.
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let candidates = reader.array("candidates", Candidate.init(json:)),
@@ -110,14 +110,14 @@ extension ProblemDocument {
     }
 
     /// Reads a refusal body's bytes.
-    public init?(body: some Collection<UInt8>) {
+    package init?(body: some Collection<UInt8>) {
         guard let json = try? JSONParser.parse(body) else { return nil }
         self.init(json: json)
     }
 }
 
 extension ProblemDocument.Candidate {
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject()
         object["contract"] = .string(contract)
         object["method"] = method.map(JSONValue.string)
@@ -128,7 +128,7 @@ extension ProblemDocument.Candidate {
         return .object(object)
     }
 
-    public init?(json: JSONValue) {
+    package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let contract = reader.string("contract") ?? nil, let file = reader.string("file") ?? nil,

@@ -2,8 +2,8 @@
 ///
 /// Order: a `Prefer` header (`example=NAME` or `code=STATUS`), then the first response whose
 /// `when` matches the query and JSON body, then the contract's sequence, then `default`.
-public enum ResponseSelector {
-    public static func select(for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
+package enum ResponseSelector {
+    package static func select(for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
                               prefer: Prefer.Selection?, scenarios: ScenarioState) -> Result<Int, Violation> {
         if let prefer {
             switch prefer {

@@ -10,8 +10,8 @@
 /// mock serves. Other `{{…}}` text (with spaces or other characters) is left as it is; a
 /// placeholder-shaped name mockapi does not know is a load error, so a typo such as `{{baseUrl}}`
 /// cannot ship.
-public struct ResponseTemplate: Sendable, Equatable {
-    public enum Piece: Sendable, Equatable {
+package struct ResponseTemplate: Sendable, Equatable {
+    package enum Piece: Sendable, Equatable {
         case literal([UInt8])
         case baseURL
         case path(String)
@@ -19,7 +19,7 @@ public struct ResponseTemplate: Sendable, Equatable {
     }
 
     /// How a value is written into the body.
-    public enum Escaping: Sendable, Equatable {
+    package enum Escaping: Sendable, Equatable {
         /// For a JSON string: `"` → `\"`, control characters as `\uXXXX`.
         case json
         /// `&`, `<`, `>`, `"` and `'` as character references, for HTML and XML.
@@ -29,7 +29,7 @@ public struct ResponseTemplate: Sendable, Equatable {
 
         /// The escaping a body of this `Content-Type` needs; nil when mockapi knows none that makes
         /// a request's value safe there (JavaScript, CSS, binary, unknown types).
-        public static func forMediaType(_ contentType: String?) -> Escaping? {
+        package static func forMediaType(_ contentType: String?) -> Escaping? {
             guard let contentType else { return nil }
             let essence = MediaType.essence(of: contentType)
             switch essence {
@@ -41,11 +41,11 @@ public struct ResponseTemplate: Sendable, Equatable {
         }
     }
 
-    public let pieces: [Piece]
-    public let escaping: Escaping
+    package let pieces: [Piece]
+    package let escaping: Escaping
 
     /// Whether rendering needs the request (path or query values), or only the server's URL.
-    public var needsRequest: Bool {
+    package var needsRequest: Bool {
         pieces.contains { piece in
             switch piece {
             case .path, .query: true
@@ -54,12 +54,12 @@ public struct ResponseTemplate: Sendable, Equatable {
         }
     }
 
-    public struct UnknownPlaceholder: Error, Equatable {
-        public var name: String
+    package struct UnknownPlaceholder: Error, Equatable {
+        package var name: String
     }
 
     /// The template in `body`, or nil when it has no placeholder (most bodies).
-    public static func parse(_ body: [UInt8], escaping: Escaping) throws(UnknownPlaceholder) -> ResponseTemplate? {
+    package static func parse(_ body: [UInt8], escaping: Escaping) throws(UnknownPlaceholder) -> ResponseTemplate? {
         var pieces: [Piece] = []
         var literalStart = 0
         var index = 0
@@ -91,7 +91,7 @@ public struct ResponseTemplate: Sendable, Equatable {
     }
 
     /// The body for one server and, when the template needs it, one request.
-    public func render(baseURL: String, pathParameters: [String: String] = [:], query: [(name: String, value: String?)] = []) -> [UInt8] {
+    package func render(baseURL: String, pathParameters: [String: String] = [:], query: [(name: String, value: String?)] = []) -> [UInt8] {
         var out: [UInt8] = []
         for piece in pieces {
             switch piece {
@@ -133,7 +133,7 @@ public struct ResponseTemplate: Sendable, Equatable {
 
 extension PathTemplate {
     /// The parameters' values in a path this template matches (`{slug:path}` joins its segments).
-    public func parameterValues(in path: String) -> [String: String] {
+    package func parameterValues(in path: String) -> [String: String] {
         let parts = path == "/" ? [] : path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
         var values: [String: String] = [:]

@@ -1,14 +1,14 @@
 import Synchronization
 
 /// Where each contract's response `sequence` has got to. Shared by all server threads.
-public final class ScenarioState: Sendable {
+package final class ScenarioState: Sendable {
     private let positions: Mutex<[Int: Int]> = Mutex([:])
 
-    public init() {}
+    package init() {}
 
     /// The step to serve now for a contract with a sequence of `length`, advancing it;
     /// past the end the last step repeats.
-    public func advance(contract: Int, length: Int) -> Int {
+    package func advance(contract: Int, length: Int) -> Int {
         positions.withLock { positions in
             let step = positions[contract, default: 0]
             positions[contract] = step + 1
@@ -17,7 +17,7 @@ public final class ScenarioState: Sendable {
     }
 
     /// Starts every sequence over.
-    public func reset() {
+    package func reset() {
         positions.withLock { $0.removeAll() }
     }
 }

@@ -1,12 +1,12 @@
 /// Explains a 404: which contracts come closest to the request and why each did not match.
 /// Runs only for unmatched requests, so a plain scan is fine.
-public enum NearestContracts {
-    public struct Candidate: Sendable, Equatable {
-        public var contract: Int
-        public var reason: String
+package enum NearestContracts {
+    package struct Candidate: Sendable, Equatable {
+        package var contract: Int
+        package var reason: String
     }
 
-    public static func find(method: RequestMethod, path: String, in contracts: [Contract], limit: Int = 3) -> [Candidate] {
+    package static func find(method: RequestMethod, path: String, in contracts: [Contract], limit: Int = 3) -> [Candidate] {
         let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         // Path likeness ranks first (matching leading segments, then a near-miss spelling of the
         // first different literal, then length); the same method only breaks ties.
@@ -45,7 +45,7 @@ public enum NearestContracts {
     }
 
     /// Levenshtein distance, giving up (returning `limit`) once it must exceed it.
-    public static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
+    package static func editDistance(_ a: String, _ b: String, limit: Int) -> Int {
         let a = Array(a.utf8), b = Array(b.utf8)
         guard abs(a.count - b.count) < limit else { return limit }
         var previous = Array(0...b.count)
@@ -60,7 +60,7 @@ public enum NearestContracts {
     }
 
     /// Why `template` does not match `path`, in one sentence; nil when it does.
-    public static func explain(path: String, template: PathTemplate) -> String? {
+    package static func explain(path: String, template: PathTemplate) -> String? {
         let segments = path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         return compare(segments, with: template).difference
     }

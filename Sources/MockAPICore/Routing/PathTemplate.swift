@@ -3,8 +3,8 @@
 /// Literal segments match exactly (an empty one, as in `/v1/users//self`, matches an empty
 /// segment); `{name}` matches any non-empty segment, `{name:int}` an optionally signed run of
 /// digits, and `{name:path}` one or more segments (`art/illustration`).
-public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
-    public enum ParameterType: String, Sendable, CaseIterable {
+package struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
+    package enum ParameterType: String, Sendable, CaseIterable {
         case int, string, path
 
         func accepts(_ segment: Substring) -> Bool {
@@ -30,19 +30,19 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(name: String, type: ParameterType)
     }
 
-    public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
+    package struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
     }
 
-    public let text: String
-    public let segments: [Segment]
+    package let text: String
+    package let segments: [Segment]
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The template with parameter types spelled out where they are not the default (`{id:int}`).
     static func spelled(_ name: String, _ type: ParameterType) -> String {
@@ -50,11 +50,11 @@ public struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Names of the parameters, in path order.
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         segments.compactMap { if case .parameter(let name, _) = $0 { name } else { nil } }
     }
 
-    public init(_ text: String) throws(ParseError) {
+    package init(_ text: String) throws(ParseError) {
         guard text.hasPrefix("/") else { throw ParseError(description: "a path must start with '/', found \"\(text)\"") }
         if text.utf8.contains(UInt8(ascii: "?")) { throw ParseError(description: "a path must not contain a query; declare query keys under \"query\"") }
         self.text = text

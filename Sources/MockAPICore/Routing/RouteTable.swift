@@ -10,8 +10,8 @@ import SystemLibc
 /// The trie is built from nested arrays, then frozen into flat buffers (`FrozenTrie`) that a
 /// match walks over the request's path bytes without allocating or retaining anything: this
 /// runs on every request.
-public struct RouteTable: Sendable {
-    public enum Match: Sendable, Equatable {
+package struct RouteTable: Sendable {
+    package enum Match: Sendable, Equatable {
         case found(contract: Int)
         /// The path matches contracts, none for this method.
         case methodNotAllowed(allowed: [RequestMethod])
@@ -24,14 +24,14 @@ public struct RouteTable: Sendable {
         var second: Int
     }
 
-    public let count: Int
+    package let count: Int
     let conflicts: [Conflict]
     /// Contracts that share a method and template, told apart by their `match`: the trie finds
     /// the first (the key here), and the responder picks among all of them once the body is in.
-    public let discriminated: [Int: [Int]]
+    package let discriminated: [Int: [Int]]
     private let trie: FrozenTrie
 
-    public init(contracts: [Contract]) {
+    package init(contracts: [Contract]) {
         var builder = TrieBuilder()
         for (index, contract) in contracts.enumerated() { builder.insert(contract.request, index: index, contracts: contracts) }
         count = contracts.count
@@ -42,13 +42,13 @@ public struct RouteTable: Sendable {
 
     /// Matches a request path (no query, already percent-decoded) for a method.
     /// A `HEAD` request falls back to the `GET` contract when there is no `HEAD` one.
-    public func match(method: RequestMethod, path: String) -> Match {
+    package func match(method: RequestMethod, path: String) -> Match {
         var path = path
         return path.withUTF8 { match(method: method, path: $0) }
     }
 
     /// The same, over the path's bytes as the server received them.
-    public func match(method: RequestMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
+    package func match(method: RequestMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
         guard path.first == UInt8(ascii: "/") else { return .notFound }
         let first = path.count > 1 ? 1 : nil
         if let contract = trie.search(node: 0, segmentStart: first, path: path, method: method) { return .found(contract: contract) }

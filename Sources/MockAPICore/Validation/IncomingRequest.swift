@@ -1,7 +1,7 @@
 /// What validation looks at once a routed request's body has arrived. Method and path are not
 /// here: routing has already matched them to the contract.
-public struct IncomingRequest: Sendable {
-    public enum Body: Sendable {
+package struct IncomingRequest: Sendable {
+    package enum Body: Sendable {
         case none
         case json(JSONValue)
         case invalidJSON(JSONParser.Failure)
@@ -13,12 +13,12 @@ public struct IncomingRequest: Sendable {
     }
 
     /// Decoded query pairs in arrival order; a key without `=` has a nil value.
-    public var query: [(name: String, value: String?)]
-    public var headers: HeaderFields
-    public var contentType: String?
-    public var body: Body
+    package var query: [(name: String, value: String?)]
+    package var headers: HeaderFields
+    package var contentType: String?
+    package var body: Body
 
-    public init(query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+    package init(query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
                 contentType: String? = nil, body: Body = .none) {
         self.query = query
         self.headers = headers
@@ -27,7 +27,7 @@ public struct IncomingRequest: Sendable {
     }
 
     /// The first value of a header, matched case-insensitively.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.value(for: name)
     }
 }
@@ -41,7 +41,7 @@ public struct ReceivedPart: Sendable, Equatable {
     /// Lowercase hex SHA-256 of the part's body.
     public var sha256: String
 
-    public init(name: String, filename: String?, contentType: String?, bytes: Int, sha256: String) {
+    package init(name: String, filename: String?, contentType: String?, bytes: Int, sha256: String) {
         self.name = name
         self.filename = filename
         self.contentType = contentType

@@ -1,6 +1,6 @@
 /// Checks a request against its contract and lists every violation, not just the first.
-public enum RequestValidator {
-    public static func violations(of request: IncomingRequest, against expectation: RequestExpectation) -> [Violation] {
+package enum RequestValidator {
+    package static func violations(of request: IncomingRequest, against expectation: RequestExpectation) -> [Violation] {
         // Each check is skipped when it has nothing to look at: most mock requests have no
         // query and most contracts name no headers, and this runs on every request.
         var found: [Violation] = []

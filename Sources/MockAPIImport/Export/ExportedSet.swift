@@ -1,5 +1,5 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// The part of an exported document only mockapi reads: the root's `x-mockapi` (the set's
 /// defaults and every fixture, byte for byte) and each operation's `x-mockapi-contracts` (its
@@ -36,8 +36,8 @@ enum ExportedFixtures {
 
 /// `import openapi` of a document `export openapi` wrote: the contracts and fixtures it carries,
 /// taken as they are. Nil for any other document (no `x-mockapi` at its root).
-public enum ExportedSetReader {
-    public static func read(_ document: JSONValue, file: String) -> ImportedSet? {
+package enum ExportedSetReader {
+    package static func read(_ document: JSONValue, file: String) -> ImportedSet? {
         guard let root = document.objectValue, let set = root[OpenAPIExporter.setExtension]?.objectValue else { return nil }
         var result = ImportedSet()
         if let defaults = set["defaults"] {

@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// `mockapi export openapi`: the contract set as an OpenAPI 3.1 document (JSON).
 ///
@@ -12,16 +12,16 @@ import MockAPICore
 /// fixture files byte for byte) travels in vendor extensions: each operation's
 /// `x-mockapi-contracts` holds its contract files as written, and the root's `x-mockapi` the
 /// set's defaults and fixtures, so `import openapi` gives back the same set.
-public struct OpenAPIExporter {
-    public var title: String
-    public var serverURL: String
+package struct OpenAPIExporter {
+    package var title: String
+    package var serverURL: String
 
-    public init(title: String = "mockapi contracts", serverURL: String = "http://127.0.0.1:8080") {
+    package init(title: String = "mockapi contracts", serverURL: String = "http://127.0.0.1:8080") {
         self.title = title
         self.serverURL = serverURL
     }
 
-    public func document(for set: ContractSet) -> JSONValue {
+    package func document(for set: ContractSet) -> JSONValue {
         var paths = JSONObject()
         var schemes = JSONObject()
         for contract in set.contracts {
@@ -83,7 +83,7 @@ public struct OpenAPIExporter {
     }
 
     /// `{id:int}` → `{id}`: OpenAPI puts the type in the parameter's schema.
-    public static func openAPIPath(_ template: PathTemplate) -> String {
+    package static func openAPIPath(_ template: PathTemplate) -> String {
         guard !template.segments.isEmpty else { return "/" }
         return template.segments.map { segment in
             switch segment {

@@ -20,7 +20,7 @@ extension HARArchive {
     }
 
     private static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [CodingKey]) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
             "$" + keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {

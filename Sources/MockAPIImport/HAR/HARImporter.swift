@@ -1,13 +1,13 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// `mockapi import har`: contracts from a recorded session (HAR 1.2).
 ///
 /// Entries that can be replayed are handed to `TrafficInference`, which `mockapi record` uses too.
-public struct HARImporter {
-    public init() {}
+package struct HARImporter {
+    package init() {}
 
-    public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
+    package func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         let archive = try HARArchive.load(url)
         return importArchive(archive, file: url.lastPathComponent)
     }

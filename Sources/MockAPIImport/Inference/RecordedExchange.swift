@@ -1,24 +1,25 @@
 import MockAPICore
+import Foundation
 
 /// One request and the answer it got, as a capture (a HAR entry) or `mockapi record` saw it:
 /// what `TrafficInference` learns contracts from.
-public struct RecordedExchange: Sendable {
-    public var method: String
+package struct RecordedExchange: Sendable {
+    package var method: String
     /// Absolute: `https://api.example.com/v1/projects?page=2`.
-    public var url: String
-    public var requestHeaders: [(name: String, value: String)]
-    public var requestBody: [UInt8]
+    package var url: String
+    package var requestHeaders: [(name: String, value: String)]
+    package var requestBody: [UInt8]
     /// Parts as a capture listed them (HAR `postData.params`); nil to read them from the body.
-    public var parts: [RecordedPart]?
+    package var parts: [RecordedPart]?
     /// The request body's type when the headers do not say it (HAR `postData.mimeType`).
-    public var requestContentType: String?
-    public var status: Int
-    public var responseHeaders: [(name: String, value: String)]
-    public var responseBody: [UInt8]
+    package var requestContentType: String?
+    package var status: Int
+    package var responseHeaders: [(name: String, value: String)]
+    package var responseBody: [UInt8]
     /// The response body's type when the headers do not say it (HAR `content.mimeType`).
-    public var responseContentType: String?
+    package var responseContentType: String?
 
-    public init(method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
+    package init(method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
                 parts: [RecordedPart]? = nil, requestContentType: String? = nil, status: Int,
                 responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], responseContentType: String? = nil) {
         self.method = method
@@ -33,7 +34,7 @@ public struct RecordedExchange: Sendable {
         self.responseContentType = responseContentType
     }
 
-    public func requestHeader(_ name: String) -> String? {
+    package func requestHeader(_ name: String) -> String? {
         requestHeaders.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
@@ -68,12 +69,12 @@ public struct RecordedExchange: Sendable {
 }
 
 /// A multipart part: its name, and for a file its name and type.
-public struct RecordedPart: Sendable, Equatable {
-    public var name: String
-    public var fileName: String?
-    public var contentType: String?
+package struct RecordedPart: Sendable, Equatable {
+    package var name: String
+    package var fileName: String?
+    package var contentType: String?
 
-    public init(name: String, fileName: String? = nil, contentType: String? = nil) {
+    package init(name: String, fileName: String? = nil, contentType: String? = nil) {
         self.name = name
         self.fileName = fileName
         self.contentType = contentType

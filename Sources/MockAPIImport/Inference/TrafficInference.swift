@@ -15,14 +15,14 @@ import MockAPICore
 /// - the same request answered differently over time (a poll) gets a `sequence`;
 /// - answers to different queries get a `when` on the query (`page_2`);
 /// - the hosts the capture talked to become `{{baseURL}}` in fixtures.
-public struct TrafficInference {
+package struct TrafficInference {
     /// Names the input in warnings: `capture.har`, `mockapi record`.
-    public var source: String
+    package var source: String
     /// Where the mock stands in, when it is more than a host: `record --target https://host/api`
     /// (links to `https://host/api/v1/x` become `{{baseURL}}/v1/x`).
-    public var baseURLs: [String]
+    package var baseURLs: [String]
 
-    public init(source: String, baseURLs: [String] = []) {
+    package init(source: String, baseURLs: [String] = []) {
         self.source = source
         self.baseURLs = baseURLs
     }
@@ -62,7 +62,7 @@ public struct TrafficInference {
     }
 
     /// `exchanges` must have a known method and an answer (the caller skips and warns about others).
-    public func infer(_ exchanges: [RecordedExchange]) -> ImportedSet {
+    package func infer(_ exchanges: [RecordedExchange]) -> ImportedSet {
         var result = ImportedSet()
         let rewriter = BaseURLRewriter(urls: exchanges.map(\.url), prefixes: baseURLs)
         var groups: [(method: HTTPMethod, template: PathGeneralizer.Template, entries: [Observed])] = []

@@ -1,39 +1,39 @@
-import MockAPICore
+package import MockAPICore
 
 /// A contract an importer built, and the subfolder of `contracts/` (and of `fixtures/`) it goes
 /// to. The contract itself is the core's `ContractFile`, the one model of the format, so whatever
 /// an importer builds is written by the one encoder the loader is tested against.
 @dynamicMemberLookup
-public struct ContractDraft: Sendable, Equatable {
-    public var folder: String
-    public var file: ContractFile
+package struct ContractDraft: Sendable, Equatable {
+    package var folder: String
+    package var file: ContractFile
     /// The file's name when it is not the contract's name plus `.json` (a set exported and imported back).
-    public var fileName: String?
+    package var fileName: String?
 
-    public init(name: String, description: String? = nil, folder: String, method: RequestMethod, path: String) {
+    package init(name: String, description: String? = nil, folder: String, method: RequestMethod, path: String) {
         self.folder = folder
         self.file = ContractFile(name: name, description: description, method: method, path: path)
     }
 
-    public init(folder: String, file: ContractFile) {
+    package init(folder: String, file: ContractFile) {
         self.folder = folder
         self.file = file
     }
 
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<ContractFile, Value>) -> Value {
+    package subscript<Value>(dynamicMember keyPath: WritableKeyPath<ContractFile, Value>) -> Value {
         get { file[keyPath: keyPath] }
         set { file[keyPath: keyPath] = newValue }
     }
 
     /// Where it is written, relative to `contracts/`.
-    public var relativePath: String {
+    package var relativePath: String {
         let name = fileName ?? "\(file.name).json"
         return folder.isEmpty ? name : "\(folder)/\(name)"
     }
 
-    public typealias Query = QueryExpectation
-    public typealias Header = HeaderExpectation
-    public typealias JSONKey = JSONKeyExpectation
-    public typealias Part = PartExpectation
-    public typealias Response = ContractFile.Response
+    package typealias Query = QueryExpectation
+    package typealias Header = HeaderExpectation
+    package typealias JSONKey = JSONKeyExpectation
+    package typealias Part = PartExpectation
+    package typealias Response = ContractFile.Response
 }

@@ -1,28 +1,28 @@
-import MockAPICore
+package import MockAPICore
 
 /// What an importer produced: contracts, the fixture files they reference, and what it could not express.
-public struct ImportedSet: Sendable {
-    public var contracts: [ContractDraft] = []
+package struct ImportedSet: Sendable {
+    package var contracts: [ContractDraft] = []
     /// Paths relative to `fixtures/`.
-    public var fixtures: [Fixture] = []
+    package var fixtures: [Fixture] = []
     /// One line each, for stderr: what was skipped or loosened, and where.
-    public var warnings: [String] = []
+    package var warnings: [String] = []
     /// Operations or request groups left out entirely.
-    public var skipped = 0
+    package var skipped = 0
     /// `_defaults.json`, when the source has set-wide query keys and headers.
-    public var defaults: SetDefaults?
+    package var defaults: SetDefaults?
 
-    public init() {}
+    package init() {}
 
-    public struct Fixture: Sendable, Equatable {
-        public var path: String
-        public var bytes: [UInt8]
+    package struct Fixture: Sendable, Equatable {
+        package var path: String
+        package var bytes: [UInt8]
 
-        public init(path: String, bytes: [UInt8]) {
+        package init(path: String, bytes: [UInt8]) {
             self.path = path
             self.bytes = bytes
         }
     }
 
-    public var responseCount: Int { contracts.reduce(0) { $0 + $1.responses.count } }
+    package var responseCount: Int { contracts.reduce(0) { $0 + $1.responses.count } }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// `mockapi import openapi`: one contract per operation of an OpenAPI 3.0/3.1/3.2 document or a
@@ -9,12 +9,12 @@ import MockAPICore
 /// body, a `$ref` that cannot be followed) is imported loosened; each with a warning naming the
 /// JSON pointer. The last warning counts them by reason. Only an entry file that cannot be read,
 /// or is not OpenAPI at all, is an error.
-public struct OpenAPIImporter {
-    public init() {}
+package struct OpenAPIImporter {
+    package init() {}
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
-    public func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
+    package func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         let document = try Self.open(url)
         // A document `mockapi export openapi` wrote carries its contracts as they were: read those.
         if let exported = ExportedSetReader.read(document.root.value, file: url.lastPathComponent) { return exported }

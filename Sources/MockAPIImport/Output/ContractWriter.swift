@@ -5,7 +5,7 @@ private let posixWrite = Glibc.write
 import Darwin
 private let posixWrite = Darwin.write
 #endif
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// Writes an imported set as `contracts/` and `fixtures/` under a folder, all or nothing.
@@ -13,17 +13,17 @@ import MockAPICore
 /// Files go to a staging folder beside the target first and are loaded back with
 /// `ContractSet.load` (what `mockapi lint` does); only a set that loads is moved into place,
 /// so a failure never leaves half a set behind.
-public struct ContractWriter {
-    public var output: URL
+package struct ContractWriter {
+    package var output: URL
     /// Replace existing `contracts/` and `fixtures/` folders instead of refusing.
-    public var replace: Bool
+    package var replace: Bool
 
-    public init(output: URL, replace: Bool = false) {
+    package init(output: URL, replace: Bool = false) {
         self.output = output
         self.replace = replace
     }
 
-    public func write(_ set: ImportedSet) throws(ImportError) {
+    package func write(_ set: ImportedSet) throws(ImportError) {
         let files = FileManager.default
         let contracts = output.appendingPathComponent("contracts"), fixtures = output.appendingPathComponent("fixtures")
         if !replace {

@@ -1,38 +1,38 @@
 import MockAPICore
 
 /// A real backend that requests no contract takes are sent to (`serve --proxy-unmatched`, `record`).
-public struct ProxyConfiguration: Sendable {
+package struct ProxyConfiguration: Sendable {
     /// `https://api.example.com` (a path prefix is kept: `https://host/api` + `/v1/x`).
-    public var target: String
+    package var target: String
     /// A PEM file of the CAs to trust for an HTTPS target; nil for the system's.
-    public var caFile: String?
+    package var caFile: String?
     /// Seconds an exchange with the target may take before the client gets a 504.
-    public var timeoutSeconds = 30
+    package var timeoutSeconds = 30
     /// Exchanges with the target at once; more wait their turn (on no worker thread).
-    public var concurrency = 16
+    package var concurrency = 16
     /// Leave out the client's `Accept-Encoding`, so the target answers uncompressed: what
     /// `record` needs to learn fixtures from bodies (the client still gets a valid answer).
-    public var identityEncoding = false
+    package var identityEncoding = false
     /// Told of every finished exchange (credentials already redacted), on a forwarding thread.
-    public var observer: (@Sendable (ProxiedExchange) -> Void)?
+    package var observer: (@Sendable (ProxiedExchange) -> Void)?
 
-    public init(target: String, caFile: String? = nil) {
+    package init(target: String, caFile: String? = nil) {
         self.target = target.hasSuffix("/") ? String(target.dropLast()) : target
         self.caFile = caFile
     }
 }
 
 /// One request forwarded and what the target answered, as `record` keeps it.
-public struct ProxiedExchange: Sendable {
-    public var method: String
+package struct ProxiedExchange: Sendable {
+    package var method: String
     /// Absolute, on the target: `https://api.example.com/v1/projects?page=2`.
-    public var url: String
+    package var url: String
     /// `Authorization`, `Cookie` and `Proxy-Authorization` redacted (`token [redacted]`).
-    public var requestHeaders: [(name: String, value: String)]
-    public var requestBody: [UInt8]
+    package var requestHeaders: [(name: String, value: String)]
+    package var requestBody: [UInt8]
     /// 0 when the target could not be reached (`error` says why).
-    public var status: Int
-    public var responseHeaders: [(name: String, value: String)]
-    public var responseBody: [UInt8]
-    public var error: String?
+    package var status: Int
+    package var responseHeaders: [(name: String, value: String)]
+    package var responseBody: [UInt8]
+    package var error: String?
 }

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import MockAPICore
+import Synchronization
 
 /// Requests no contract takes, sent to the real backend (`--proxy-unmatched`, `record`). None
 /// holds a worker thread: the connection is suspended until the answer is in.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import MockAPICore
 
 /// Reads a running server's journal and route table into a ``CoverageReport``: the gate for a
@@ -8,13 +8,13 @@ import MockAPICore
 /// let report = try await JournalCoverage.read(from: URL(string: "http://127.0.0.1:8080")!)
 /// #expect(report.exitCode == 0, "\(TextCoverageReport.render(report))")
 /// ```
-public enum JournalCoverage {
+package enum JournalCoverage {
     /// Entries per journal page: bounded answers, however long the run was.
     static let pageSize = 1_000
 
     /// - Parameter since: only requests after this journal id (0: the whole journal).
     /// - Parameter adminToken: the server's `--admin-token`, if it was started with one.
-    public static func read(from baseURL: URL, since: Int = 0, strict: Bool = false, adminToken: String? = nil) async throws -> CoverageReport {
+    package static func read(from baseURL: URL, since: Int = 0, strict: Bool = false, adminToken: String? = nil) async throws -> CoverageReport {
         let admin = AdminClient(baseURL: baseURL, token: adminToken)
         var contracts = try await admin.routes().map { route in
             CoverageReport.ContractUse(name: route.contract, method: route.method, path: route.path, file: route.file, served: 0)

@@ -1,8 +1,9 @@
 import MockAPICore
+import Foundation
 
 /// `mockapi coverage` for people: refused requests first, then contract use, a summary last.
-public enum TextCoverageReport {
-    public static func render(_ report: CoverageReport) -> String {
+package enum TextCoverageReport {
+    package static func render(_ report: CoverageReport) -> String {
         var lines = ["mockapi coverage: \(report.requests) requests journaled by \(report.target)", ""]
         if report.noRequests {
             lines.append("FAIL  \(noRequestsSentence)")
@@ -48,8 +49,8 @@ func evictedSentence(_ count: Int) -> String {
 }
 
 /// `mockapi coverage --format json`.
-public enum JSONCoverageReport {
-    public static func render(_ report: CoverageReport) -> String {
+package enum JSONCoverageReport {
+    package static func render(_ report: CoverageReport) -> String {
         func refusals(_ list: [CoverageReport.Refusal]) -> JSONValue {
             .array(list.map { ["id": .int($0.id), "method": .string($0.method), "target": .string($0.target), "status": .int($0.status),
                                "contract": $0.contract.map(JSONValue.string) ?? nil, "problem": .string($0.problem)] })
@@ -78,8 +79,8 @@ public enum JSONCoverageReport {
 
 /// `mockapi coverage --junit FILE`: one testcase per contract (skipped, or failed under strict,
 /// when no request exercised it) and one failed testcase per refused request.
-public enum JUnitCoverageReport {
-    public static func render(_ report: CoverageReport) -> String {
+package enum JUnitCoverageReport {
+    package static func render(_ report: CoverageReport) -> String {
         var cases: [String] = []
         if report.evicted > 0 {
             let message = JUnitReport.escape(evictedSentence(report.evicted))

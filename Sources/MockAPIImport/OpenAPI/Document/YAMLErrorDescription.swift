@@ -3,7 +3,7 @@ import Yams
 /// `api.yaml:12:5: mapping values are not allowed here`: where a document's YAML (or JSON) is
 /// wrong and what is wrong, instead of Foundation's "The operation could not be completed".
 enum YAMLErrorDescription {
-    static func describe(_ error: Error, file: String, text: String) -> String {
+    static func describe(_ error: any Error, file: String, text: String) -> String {
         guard let yaml = error as? YamlError else { return "\(file): not JSON or YAML: \(error)" }
         switch yaml {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
