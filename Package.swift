@@ -60,15 +60,19 @@ let package = Package(
         // The runner's conveniences for ClientKit clients, kept apart so a team without ClientKit does not build it.
         .target(name: "MockAPIVerifyClientKit", dependencies: ["MockAPIVerify", "ClientKit"]),
         // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
-        .target(name: "MockAPIVerifyCommand", dependencies: [
-            "MockAPICore", "SystemLibc", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        .target(
+            name: "MockAPIVerifyCommand",
+            dependencies: [
+                "MockAPICore", "SystemLibc", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerifyClientKit"]),
         // `mockapi import` and `mockapi export`: contracts from OpenAPI documents and HAR captures, and back to OpenAPI.
-        .target(name: "MockAPIImport", dependencies: [
-            "MockAPICore", .product(name: "Yams", package: "Yams"),
-        ]),
+        .target(
+            name: "MockAPIImport",
+            dependencies: [
+                "MockAPICore", .product(name: "Yams", package: "Yams"),
+            ]),
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),
         // `mockapi verify-backend`: each contract's request sent to a real backend, its answer checked against the mock's promise.
@@ -83,8 +87,9 @@ let package = Package(
             ]
         ),
         // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
-        .executableTarget(name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
-                          path: "scripts/bench/VerifyBench"),
+        .executableTarget(
+            name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
+            path: "scripts/bench/VerifyBench"),
         // The README's team: an app client without ClientKit (its router, models, decoder, session) and
         // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
         .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
@@ -95,9 +100,12 @@ let package = Package(
         .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
-        .testTarget(name: "MockAPIVerifyTests", dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
-        .testTarget(name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
-                    exclude: ["Resources"]),
+        .testTarget(
+            name: "MockAPIVerifyTests",
+            dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(
+            name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
+            exclude: ["Resources"]),
         .testTarget(name: "MockAPIDiffTests", dependencies: ["MockAPIDiff", "MockAPICore", "MockAPITestSupport"]),
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]

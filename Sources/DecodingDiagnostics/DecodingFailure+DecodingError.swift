@@ -8,16 +8,19 @@ extension DecodingFailure {
         switch error {
         case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
             let located = Self.locate(context.codingPath, in: root)
-            self.init(endpoint: endpoint, path: located.path,
-                      message: "expected \(Self.name(of: type)), found \(located.value?.kind ?? "nothing")" + Self.dateHint(expected: type, found: located.value))
+            self.init(
+                endpoint: endpoint, path: located.path,
+                message: "expected \(Self.name(of: type)), found \(located.value?.kind ?? "nothing")" + Self.dateHint(expected: type, found: located.value))
         case .keyNotFound(let key, let context):
             let parent = Self.locate(context.codingPath, in: root)
             if case .object(let members)? = parent.value, key.stringValue != Self.snakeCase(key.stringValue),
-               members[Self.snakeCase(key.stringValue)] != nil {
+                members[Self.snakeCase(key.stringValue)] != nil
+            {
                 // The body has the key in snake_case and the decoder asked for it verbatim.
                 let path = parent.path.isEmpty ? key.stringValue : "\(parent.path).\(key.stringValue)"
-                self.init(endpoint: endpoint, path: path,
-                          message: "missing key (the body has \(Self.snakeCase(key.stringValue)): does the decoder convert from snake_case?)")
+                self.init(
+                    endpoint: endpoint, path: path,
+                    message: "missing key (the body has \(Self.snakeCase(key.stringValue)): does the decoder convert from snake_case?)")
                 return
             }
             let located = Self.locate(context.codingPath + [key], in: root)

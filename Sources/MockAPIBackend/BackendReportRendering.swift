@@ -6,35 +6,46 @@ package enum BackendReportRendering {
     package static func text(_ report: BackendReport) -> String {
         var lines: [String] = []
         for result in report.results {
-            let verdict = switch result.outcome { case .passed: "PASS"; case .failed: "FAIL"; case .skipped: "SKIP" }
+            let verdict =
+                switch result.outcome {
+                case .passed: "PASS";
+                case .failed: "FAIL";
+                case .skipped: "SKIP"
+                }
             lines.append("\(verdict) \(result.contract)  \(result.request)\(result.status.map { " → \($0)" } ?? "")")
             lines += result.failures.map { "    \($0)" }
             lines += result.notes.map { "    note: \($0)" }
         }
-        lines.append("mockapi verify-backend: \(report.results.count) contracts against \(report.baseURL): "
-                     + "\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
+        lines.append(
+            "mockapi verify-backend: \(report.results.count) contracts against \(report.baseURL): "
+                + "\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
         return lines.joined(separator: "\n")
     }
 
     package static func json(_ report: BackendReport) -> String {
         let results: [JSONValue] = report.results.map { result in
-            .object(JSONObject([
-                ("contract", .string(result.contract)), ("request", .string(result.request)), ("outcome", .string(result.outcome.rawValue)),
-                ("status", result.status.map { .int($0) } ?? .null), ("failures", .array(result.failures.map { .string($0) })),
-                ("notes", .array(result.notes.map { .string($0) })), ("seconds", .double(result.seconds)),
-            ]))
+            .object(
+                JSONObject([
+                    ("contract", .string(result.contract)), ("request", .string(result.request)), ("outcome", .string(result.outcome.rawValue)),
+                    ("status", result.status.map { .int($0) } ?? .null), ("failures", .array(result.failures.map { .string($0) })),
+                    ("notes", .array(result.notes.map { .string($0) })), ("seconds", .double(result.seconds)),
+                ]))
         }
-        return JSONValue.object(JSONObject([
-            ("baseURL", .string(report.baseURL)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
-            ("skipped", .int(report.skipped)), ("results", .array(results)),
-        ])).prettySerialized
+        return JSONValue.object(
+            JSONObject([
+                ("baseURL", .string(report.baseURL)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
+                ("skipped", .int(report.skipped)), ("results", .array(results)),
+            ])
+        ).prettySerialized
     }
 
     package static func junit(_ report: BackendReport) -> String {
         let seconds = String(format: "%.3f", report.seconds)
-        var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                   #"<testsuites name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" time="\#(seconds)">"#,
-                   #"  <testsuite name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" errors="0" skipped="\#(report.skipped)" time="\#(seconds)">"#]
+        var xml = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuites name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" time="\#(seconds)">"#,
+            #"  <testsuite name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" errors="0" skipped="\#(report.skipped)" time="\#(seconds)">"#,
+        ]
         for result in report.results {
             let open = #"    <testcase classname="mockapi.verify-backend" name="\#(XMLText.escape(result.contract))" time="\#(String(format: "%.3f", result.seconds))">"#
             xml.append(open)

@@ -1,5 +1,6 @@
 import Foundation
 import MockAPICore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -42,9 +43,10 @@ struct BackendRequest {
         let given = Set((extraHeaders + (example?.headers.map { ($0.name, $0.value) } ?? [])).map { $0.name.lowercased() })
         var credentialHeader: (name: String, value: String)?
         if let credentials = expectation.credentials, let first = credentials.anyOf.first,
-           !credentials.anyOf.contains(where: { credential in
-               credential.place == .header ? given.contains(credential.name.lowercased()) : query.contains { $0.name == credential.name }
-           }) {
+            !credentials.anyOf.contains(where: { credential in
+                credential.place == .header ? given.contains(credential.name.lowercased()) : query.contains { $0.name == credential.name }
+            })
+        {
             let value = (first.prefix ?? "") + "example"
             guesses.append("\(first.place.rawValue) \(first.name) = \(value) (pass a real credential with --header)")
             if first.place == .query { query.append(URLQueryItem(name: first.name, value: value)) } else { credentialHeader = (first.name, value) }
@@ -149,6 +151,6 @@ struct BackendRequest {
     }
 }
 
-private extension String {
-    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }

@@ -1,5 +1,6 @@
 package import Foundation
 package import MockAPICore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -53,7 +54,9 @@ package struct BackendVerifier: Sendable {
                 guard next < contracts.count else { return }
                 let index = next, contract = contracts[index]
                 next += 1
-                group.addTask { let (result, unreachable) = await check(contract, session: session); return (index, result, unreachable) }
+                group.addTask {
+                    let (result, unreachable) = await check(contract, session: session); return (index, result, unreachable)
+                }
             }
             for _ in 0..<max(1, options.concurrency) { startNext() }
             while let (index, result, unreachable) = try await group.next() {

@@ -60,7 +60,7 @@ enum PathComparison {
             case (.parameter(_, let x), .parameter(_, let y)) where x == y:
                 continue
             case (.parameter(_, .int), .parameter(_, .string)), (.parameter(_, .int), .parameter(_, .path)),
-                 (.parameter(_, .string), .parameter(_, .path)), (.literal, .parameter(_, .string)), (.literal, .parameter(_, .path)):
+                (.parameter(_, .string), .parameter(_, .path)), (.literal, .parameter(_, .string)), (.literal, .parameter(_, .path)):
                 widened = true
             default:
                 return .changed

@@ -54,8 +54,10 @@ struct RequestComparison {
     }
 
     private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {
-        compareNamed(old, new, name: \.name, required: \.required, at: "request.query", noun: "query key",
-                     removed: "is no longer accepted (a client that sends it gets 422)") { comparison, before, after, location in
+        compareNamed(
+            old, new, name: \.name, required: \.required, at: "request.query", noun: "query key",
+            removed: "is no longer accepted (a client that sends it gets 422)"
+        ) { comparison, before, after, location in
             if before.type != after.type {
                 let widened = after.type == .string || (before.type == .int && after.type == .number)
                 comparison.note(location, widened ? .compatible : .breaking, "type changed from \(before.type.rawValue) to \(after.type.rawValue)")
@@ -77,8 +79,11 @@ struct RequestComparison {
             break
         case (nil, let now?):
             let bareKept = now.plain || after.array
-            note(location, bareKept ? .compatible : .breaking, bareKept ? "now also takes nested parts (\(after.name)[…]=…)"
-                 : "now takes only nested parts (\(after.name)[…]=…), not \(after.name)=…")
+            note(
+                location, bareKept ? .compatible : .breaking,
+                bareKept
+                    ? "now also takes nested parts (\(after.name)[…]=…)"
+                    : "now takes only nested parts (\(after.name)[…]=…), not \(after.name)=…")
         case (_?, nil):
             note(location, .breaking, "no longer takes nested parts (\(before.name)[…]=…)")
         case (let old?, let new?):
@@ -132,8 +137,10 @@ struct RequestComparison {
     }
 
     private mutating func compareKeys(_ old: [JSONKeyExpectation], _ new: [JSONKeyExpectation], at path: String) {
-        compareNamed(old, new, name: \.key, required: \.required, at: path, noun: "key",
-                     removed: "is no longer accepted (a client that sends it gets 422)") { comparison, before, after, location in
+        compareNamed(
+            old, new, name: \.key, required: \.required, at: path, noun: "key",
+            removed: "is no longer accepted (a client that sends it gets 422)"
+        ) { comparison, before, after, location in
             comparison.compareSchema(before.schema, after.schema, at: location)
         }
     }
@@ -153,8 +160,10 @@ struct RequestComparison {
     }
 
     private mutating func compareParts(_ old: [PartExpectation], _ new: [PartExpectation]) {
-        compareNamed(old, new, name: \.name, required: \.required, at: "request.multipart", noun: "part",
-                     removed: "is no longer accepted") { comparison, before, after, location in
+        compareNamed(
+            old, new, name: \.name, required: \.required, at: "request.multipart", noun: "part",
+            removed: "is no longer accepted"
+        ) { comparison, before, after, location in
             if after.filename && !before.filename { comparison.note(location, .breaking, "now needs a filename") }
             comparison.compareEnum(before.contentTypes, after.contentTypes, at: location + ".contentTypes")
             if let limit = after.maxBytes, limit < (before.maxBytes ?? Int.max) {
@@ -165,9 +174,11 @@ struct RequestComparison {
 
     /// The walk query keys, JSON keys and parts share: a new one breaks when required, a removed
     /// one breaks (the mock refuses what a contract does not name), and each pair is compared by `both`.
-    private mutating func compareNamed<Item>(_ old: [Item], _ new: [Item], name: KeyPath<Item, String>, required: KeyPath<Item, Bool>,
-                                             at prefix: String, noun: String, removed: String,
-                                             _ both: (inout RequestComparison, Item, Item, String) -> Void) {
+    private mutating func compareNamed<Item>(
+        _ old: [Item], _ new: [Item], name: KeyPath<Item, String>, required: KeyPath<Item, Bool>,
+        at prefix: String, noun: String, removed: String,
+        _ both: (inout RequestComparison, Item, Item, String) -> Void
+    ) {
         for after in new {
             let itemName = after[keyPath: name], location = "\(prefix).\(itemName)"
             guard let before = old.first(where: { $0[keyPath: name] == itemName }) else {

@@ -21,17 +21,23 @@ struct SetComparison {
                 changes += ContractComparison(before: before, after: after).changes()
             } else if let after = new.contracts.first(where: { !oldNames.contains($0.name) && !paired.contains($0.name) && Self.sameRoute($0, before) }) {
                 paired.insert(after.name)
-                changes.append(ContractChange(contract: before.name, location: "", impact: .compatible,
-                                              message: "renamed to \(after.name) (gates that claim \(before.name) must follow)"))
+                changes.append(
+                    ContractChange(
+                        contract: before.name, location: "", impact: .compatible,
+                        message: "renamed to \(after.name) (gates that claim \(before.name) must follow)"))
                 changes += ContractComparison(before: before, after: after).changes()
             } else {
-                changes.append(ContractChange(contract: before.name, location: "", impact: .breaking,
-                                              message: "removed: \(before.request.method.rawValue) \(before.request.path) is no longer served"))
+                changes.append(
+                    ContractChange(
+                        contract: before.name, location: "", impact: .breaking,
+                        message: "removed: \(before.request.method.rawValue) \(before.request.path) is no longer served"))
             }
         }
         for after in new.contracts where !paired.contains(after.name) && !oldNames.contains(after.name) {
-            changes.append(ContractChange(contract: after.name, location: "", impact: .compatible,
-                                          message: "new contract: \(after.request.method.rawValue) \(after.request.path)"))
+            changes.append(
+                ContractChange(
+                    contract: after.name, location: "", impact: .compatible,
+                    message: "new contract: \(after.request.method.rawValue) \(after.request.path)"))
         }
         return changes
     }

@@ -36,9 +36,12 @@ final class JournalStream {
         let evictedThrough = journal.evictedThrough
         let stream = JournalStream(journal: journal, query: query, reportedEviction: query.since == nil ? nil : evictedThrough)
         let response = MHDResponse.streamed(context: Unmanaged.passRetained(stream).toOpaque(), read: read, free: free)
-        MHDResponse.addHeaders([("Content-Type", "application/json"), (Responder.journalLastIDHeader, String(lastID)),
-                                (RequestJournal.firstIDHeader, String(journal.firstID)),
-                                (RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0)))] + headers, to: response)
+        MHDResponse.addHeaders(
+            [
+                ("Content-Type", "application/json"), (Responder.journalLastIDHeader, String(lastID)),
+                (RequestJournal.firstIDHeader, String(journal.firstID)),
+                (RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0))),
+            ] + headers, to: response)
         return response
     }
 

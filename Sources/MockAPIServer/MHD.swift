@@ -113,17 +113,22 @@ struct MHDDaemon: @unchecked Sendable {
 
     /// Starts MHD on `host:port` with `flags` and `options` (ending in `.END`), calling `handler`'s
     /// access and completion callbacks with `context`. The watchdog runs when either limit is on.
-    static func start(flags: UInt32, host: String, port: UInt16, options: [MHD_OptionItem], context: UnsafeMutableRawPointer,
-                      headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool) throws(StartFailure) -> MHDDaemon {
+    static func start(
+        flags: UInt32, host: String, port: UInt16, options: [MHD_OptionItem], context: UnsafeMutableRawPointer,
+        headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool
+    ) throws(StartFailure) -> MHDDaemon {
         // The ranges were checked before (`ServerConfiguration.outOfRange`), so these conversions cannot trap.
-        let headerDeadline = headerTimeoutSeconds > 0 || minBodyBytesPerSecond > 0
-            ? CMicroHTTPDShims_header_deadline_start(UInt32(headerTimeoutSeconds), UInt32(minBodyBytesPerSecond),
-                                                     UInt32(bodyRateGraceSeconds), plainHTTP ? 1 : 0) : nil
+        let headerDeadline =
+            headerTimeoutSeconds > 0 || minBodyBytesPerSecond > 0
+            ? CMicroHTTPDShims_header_deadline_start(
+                UInt32(headerTimeoutSeconds), UInt32(minBodyBytesPerSecond),
+                UInt32(bodyRateGraceSeconds), plainHTTP ? 1 : 0) : nil
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in
-            CMicroHTTPDShims_start_daemon(flags, host, port, RequestHandler.access, context,
-                                          RequestHandler.completed, context, options.baseAddress, headerDeadline, &badHost)
+            CMicroHTTPDShims_start_daemon(
+                flags, host, port, RequestHandler.access, context,
+                RequestHandler.completed, context, options.baseAddress, headerDeadline, &badHost)
         }
         guard let started else {
             let startErrno = errno

@@ -49,12 +49,15 @@ package final class MockServer: Sendable {
         if let problem = configuration.outOfRange { throw .outOfRange(problem) }
         MHDDaemon.returnLargeBlocksWhenFreed()
         self.configuration = configuration
-        journal = RequestJournal(capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
-                                 redaction: configuration.headerRedaction)
+        journal = RequestJournal(
+            capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
+            redaction: configuration.headerRedaction)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
         let policy = configuration.servingPolicy
-        let serving = ServingStateCell(ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy),
-                                                    prepared: PreparedResponses(set: set, extraHeaders: policy.extraHeaders)))
+        let serving = ServingStateCell(
+            ServingState(
+                responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy),
+                prepared: PreparedResponses(set: set, extraHeaders: policy.extraHeaders)))
         let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, policy: policy, source: configuration.reloadSource)
         self.reloader = reloader
         var reload: (@Sendable () -> GeneratedResponse)?
@@ -88,11 +91,12 @@ package final class MockServer: Sendable {
         options.insert(contentsOf: configuration.tlsOptions, at: 0)
         let started: MHDDaemon
         do {
-            started = try MHDDaemon.start(flags: flags | configuration.tlsFlags, host: configuration.host, port: configuration.port, options: options,
-                                          context: Unmanaged.passUnretained(handler).toOpaque(),
-                                          headerTimeoutSeconds: configuration.headerTimeoutSeconds,
-                                          minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
-                                          bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil)
+            started = try MHDDaemon.start(
+                flags: flags | configuration.tlsFlags, host: configuration.host, port: configuration.port, options: options,
+                context: Unmanaged.passUnretained(handler).toOpaque(),
+                headerTimeoutSeconds: configuration.headerTimeoutSeconds,
+                minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
+                bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil)
         } catch {
             switch error {
             case .badHost: throw .invalidHost(configuration.host)

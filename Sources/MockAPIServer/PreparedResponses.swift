@@ -87,16 +87,20 @@ final class PreparedResponses: @unchecked Sendable {
         if kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
             body = prepared
         } else {
-            body = definition.template?.render(baseURL: baseURL.withLock { $0 },
-                                               pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
+            body =
+                definition.template?.render(
+                    baseURL: baseURL.withLock { $0 },
+                    pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
         }
-        return GeneratedResponse(status: definition.status, contentType: definition.contentType ?? "", body: body,
-                                 headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+        return GeneratedResponse(
+            status: definition.status, contentType: definition.contentType ?? "", body: body,
+            headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
-        MHDResponse.make(body: body, contentType: definition.contentType,
-                         headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+        MHDResponse.make(
+            body: body, contentType: definition.contentType,
+            headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     func destroyAll() {

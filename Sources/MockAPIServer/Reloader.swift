@@ -14,8 +14,10 @@ final class Reloader: Sendable {
     /// Known once the server listens (the port may be 0 until then).
     let baseURL = Mutex("")
 
-    init(serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, policy: ServingPolicy,
-         source: (contracts: String, fixtures: String)?) {
+    init(
+        serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, policy: ServingPolicy,
+        source: (contracts: String, fixtures: String)?
+    ) {
         self.policy = policy
         self.serving = serving
         self.journal = journal
@@ -50,11 +52,13 @@ final class Reloader: Sendable {
         case .success(let set):
             return GeneratedResponse(status: 200, json: ["reloaded": true, "routes": .int(set.contracts.count)])
         case .failure(let error):
-            return GeneratedResponse(status: 422, json: [
-                "reloaded": false,
-                "error": "the contract set is not usable; the previous one is still served",
-                "problems": .array(error.problems.map { .string($0.description) }),
-            ])
+            return GeneratedResponse(
+                status: 422,
+                json: [
+                    "reloaded": false,
+                    "error": "the contract set is not usable; the previous one is still served",
+                    "problems": .array(error.problems.map { .string($0.description) }),
+                ])
         }
     }
 }

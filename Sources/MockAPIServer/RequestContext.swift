@@ -51,8 +51,10 @@ final class RequestContext {
     /// The query as sent (still percent-encoded), kept only for a request that will be forwarded.
     let rawQuery: String?
 
-    init(lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
-         headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil) {
+    init(
+        lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
+        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil
+    ) {
         self.rawQuery = rawQuery
         self.lease = lease
         self.budget = budget
@@ -187,8 +189,10 @@ final class MultipartCollector {
             count += bytes.count
         case .end:
             guard let headers = current else { return }
-            parts.append(ReceivedPart(name: headers.name, filename: headers.filename, contentType: headers.contentType,
-                                      bytes: count, sha256: hasher.finalizeHex()))
+            parts.append(
+                ReceivedPart(
+                    name: headers.name, filename: headers.filename, contentType: headers.contentType,
+                    bytes: count, sha256: hasher.finalizeHex()))
             current = nil
         }
     }

@@ -1,20 +1,23 @@
 import CMicroHTTPD
 import Dispatch
 import MockAPICore
-import SystemLibc
 import Synchronization
+import SystemLibc
 
 /// Decisions that wait or break on purpose (delays, faults) and admin actions (reload, record
 /// save), none of which holds a worker thread: the connection is suspended and the answer queued
 /// when it is woken.
 extension RequestHandler {
     /// What a suspended request gets once it is woken.
-    func answerPending(_ pending: PendingAnswer, _ context: RequestContext, connection: MHDConnection,
-                       path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    func answerPending(
+        _ pending: PendingAnswer, _ context: RequestContext, connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         if suspensions.wasAbandoned(connection, owner: context.parking) {
             if case .delayed(let decision) = pending {
-                record(context, path: path, status: 0, note: decision.journal,
-                       problem: "the client closed the connection before the delayed answer was due")
+                record(
+                    context, path: path, status: 0, note: decision.journal,
+                    problem: "the client closed the connection before the delayed answer was due")
             }
             return .NO
         }
@@ -29,8 +32,10 @@ extension RequestHandler {
     }
 
     /// Breaks the answer as asked; the journal records the fault as the request's problem.
-    func executeFault(_ fault: Fault, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
-                      path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    func executeFault(
+        _ fault: Fault, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         record(context, path: path, status: 0, note: decision.journal, problem: fault.journalProblem)
         let descriptor = connection.descriptor
         switch fault {
@@ -51,8 +56,9 @@ extension RequestHandler {
             return suspensions.resume(connection, afterMilliseconds: seconds * 1000, owner: context.parking) ? .YES : .NO
         case .trickle:
             guard case .prepared(let contract, let response) = decision.answer else { return .NO }
-            let rendered = context.state.prepared.render(contract: contract, response: response,
-                                                         path: String(decoding: path, as: UTF8.self), query: context.query)
+            let rendered = context.state.prepared.render(
+                contract: contract, response: response,
+                path: String(decoding: path, as: UTF8.self), query: context.query)
             context.pending = .hang // once every byte is out, the connection is closed
             guard suspensions.suspend(connection, owner: context.parking) else { return .NO }
             // The body is the prepared response's own bytes, shared (copy-on-write), never copied
@@ -81,15 +87,20 @@ extension RequestHandler {
 
     /// An admin action (`POST /__mockapi/reload`, `POST /__mockapi/record/save`), run off the worker
     /// threads while the connection is parked; its answer is queued when it is woken.
-    func startAdminAction(_ action: AdminAction, _ decision: Decision, _ context: RequestContext, connection: MHDConnection,
-                          path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let run: (@Sendable () -> GeneratedResponse)? = switch action {
-        case .reload: reload
-        case .configured(let key): configuration.adminActions[key]
-        }
+    func startAdminAction(
+        _ action: AdminAction, _ decision: Decision, _ context: RequestContext, connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
+        let run: (@Sendable () -> GeneratedResponse)? =
+            switch action {
+            case .reload: reload
+            case .configured(let key): configuration.adminActions[key]
+            }
         guard let run else { return .NO } // the responder offers only the actions this server has
-        return park(context, connection: connection, path: path, decision: decision,
-                    fallback: GeneratedResponse(status: 503, json: ["error": "the server stopped first"])) { reply, wake in
+        return park(
+            context, connection: connection, path: path, decision: decision,
+            fallback: GeneratedResponse(status: 503, json: ["error": "the server stopped first"])
+        ) { reply, wake in
             adminActionQueue.async {
                 let result = run()
                 reply.reply.withLock { $0 = result }
@@ -100,8 +111,10 @@ extension RequestHandler {
 
     /// Suspends the connection until `start`'s work fills in the reply and calls `wake`; answers
     /// 503 at once when the server is stopping and cannot park it.
-    func park(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, decision: Decision,
-              fallback: GeneratedResponse, start: (DeferredReply, @escaping @Sendable () -> Void) -> Void) -> MHD_Result {
+    func park(
+        _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, decision: Decision,
+        fallback: GeneratedResponse, start: (DeferredReply, @escaping @Sendable () -> Void) -> Void
+    ) -> MHD_Result {
         let reply = DeferredReply()
         context.pending = .deferred(reply, decision, fallback: fallback)
         guard suspensions.suspend(connection, owner: context.parking) else {

@@ -6,8 +6,10 @@ extension RequestHandler {
     func log(_ record: RequestRecord, _ context: RequestContext, path: UnsafeBufferPointer<UInt8>) {
         guard let log = configuration.requestLog else { return }
         let verbose = log.options.verbose
-        log.request(RequestLogEntry(record: record, path: String(decoding: path, as: UTF8.self),
-                                    nanoseconds: System.monotonicNanoseconds() - context.started, verbose: verbose,
-                                    redaction: journal.redaction, contracts: verbose ? context.state.responder.set : nil))
+        log.request(
+            RequestLogEntry(
+                record: record, path: String(decoding: path, as: UTF8.self),
+                nanoseconds: System.monotonicNanoseconds() - context.started, verbose: verbose,
+                redaction: journal.redaction, contracts: verbose ? context.state.responder.set : nil))
     }
 }

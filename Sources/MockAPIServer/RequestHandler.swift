@@ -1,9 +1,9 @@
 import CMicroHTTPD
+import CMicroHTTPDShims
 import Dispatch
 import MockAPICore
 import Synchronization
 import SystemLibc
-import CMicroHTTPDShims
 
 /// The bridge from libmicrohttpd's C callbacks to the `Responder`.
 ///
@@ -33,8 +33,10 @@ final class RequestHandler: Sendable {
 
     private var inFlightHere: InFlightCounter { inFlightBySlot[ThreadSlot.current % inFlightBySlot.count] }
 
-    init(serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
-         reload: (@Sendable () -> GeneratedResponse)?) {
+    init(
+        serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
+        reload: (@Sendable () -> GeneratedResponse)?
+    ) {
         self.serving = serving
         self.journal = journal
         self.configuration = configuration
@@ -83,8 +85,10 @@ final class RequestHandler: Sendable {
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
     /// the plan says.
-    private func beginRequest(connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
-                              query: UnsafeMutablePointer<MHDQuery>?) -> RequestContext {
+    private func beginRequest(
+        connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+        query: UnsafeMutablePointer<MHDQuery>?
+    ) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers
@@ -95,8 +99,9 @@ final class RequestHandler: Sendable {
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = head.body == .raw
-        return RequestContext(lease: lease, method: methodName, head: head, query: arguments, headers: headers, budget: bufferBudget,
-                              rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
+        return RequestContext(
+            lease: lease, method: methodName, head: head, query: arguments, headers: headers, budget: bufferBudget,
+            rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
@@ -117,8 +122,10 @@ final class RequestHandler: Sendable {
         return execute(decision, context, connection, path: path)
     }
 
-    private func continueRequest(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>,
-                                 data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>) -> MHD_Result {
+    private func continueRequest(
+        _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>,
+        data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
         if size.pointee > 0 {
             let count = size.pointee
             size.pointee = 0
@@ -146,8 +153,10 @@ final class RequestHandler: Sendable {
         let responder = context.state.responder
         // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
         if context.discardedPastLimit != nil { return execute(responder.decideBodyRefused(.tooLarge, head: context.head), context, connection, path: path) }
-        let decision = responder.decide(context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-                                        bodyBytes: context.bodyBytes) { context.finishBody() }
+        let decision = responder.decide(
+            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+            bodyBytes: context.bodyBytes
+        ) { context.finishBody() }
         return execute(decision, context, connection, path: path)
     }
 
@@ -155,8 +164,10 @@ final class RequestHandler: Sendable {
     /// has ended, so the rest is read and dropped, and the 413 queued at its end. A client that
     /// keeps sending past another `--max-body-bytes` gets the 413 written on the socket and the
     /// connection closed: never an unbounded read, never a silent close.
-    private func discardPastLimit(_ context: RequestContext, count: Int, alreadyDiscarded: Int, connection: MHDConnection,
-                                  path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    private func discardPastLimit(
+        _ context: RequestContext, count: Int, alreadyDiscarded: Int, connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         let discarded = alreadyDiscarded + count
         context.discardedPastLimit = discarded
         guard discarded > configuration.maxBodyBytes else { return .YES }
@@ -165,8 +176,10 @@ final class RequestHandler: Sendable {
 
     /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
     /// the connection closed.
-    private func refuseMidBody(_ reason: BodyRefusal, _ context: RequestContext, connection: MHDConnection,
-                               path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    private func refuseMidBody(
+        _ reason: BodyRefusal, _ context: RequestContext, connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         context.answered = true
         connection.answering()
         let decision = context.state.responder.decideBodyRefused(reason, head: context.head)
@@ -194,8 +207,11 @@ final class RequestHandler: Sendable {
             return queuePrepared(contract: contract, response: response, decision, context, connection, path: path)
         case .generated(var response):
             if let source = response.placeholdersOf {
-                response.body = context.state.prepared.render(contract: source.contract, response: source.response,
-                                                              path: String(decoding: path, as: UTF8.self), query: context.query).body
+                response.body =
+                    context.state.prepared.render(
+                        contract: source.contract, response: source.response,
+                        path: String(decoding: path, as: UTF8.self), query: context.query
+                    ).body
             }
             return queue(response, decision, context, connection, path: path)
         case .journal(let query, let lastID):
@@ -210,8 +226,10 @@ final class RequestHandler: Sendable {
     }
 
     /// Queues a response prepared at start (its headers already on it) and journals it.
-    private func queuePrepared(contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
-                               path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    private func queuePrepared(
+        contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         let state = context.state
         guard let ready = state.prepared.response(contract: index, response: response) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
@@ -226,8 +244,10 @@ final class RequestHandler: Sendable {
 
     /// Queues a response made for this request, with the decision's headers, and journals it if
     /// the decision says so. `headersAdded`: the response carries them already (a rendered one).
-    private func queue(_ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
-                       path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false) -> MHD_Result {
+    private func queue(
+        _ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false
+    ) -> MHD_Result {
         let sent = headersAdded ? response : Decision.finished(response, headers: decision.headers)
         let result = connection.queue(sent)
         record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
@@ -240,9 +260,10 @@ final class RequestHandler: Sendable {
         let responder = context.state.responder
         let contractName = note.contract.map { responder.contractName($0) }
         let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
-        let record = RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
-                                   bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-                                   response: responseName, status: status, problem: problem)
+        let record = RequestRecord(
+            receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
+            bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+            response: responseName, status: status, problem: problem)
         log(record, context, path: path)
         journal.record(record, path: UnsafeRawBufferPointer(path))
     }

@@ -67,20 +67,22 @@ enum RequestLogFormatter {
     /// and the like); none for refusals, whose problem says enough.
     private static func responseHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
         guard let contracts = entry.contracts, let name = entry.record.contract, let responseName = entry.record.response,
-              let contract = contracts.contracts.first(where: { $0.name == name }),
-              let definition = contract.responses.first(where: { $0.name == responseName }) else { return [] }
+            let contract = contracts.contracts.first(where: { $0.name == name }),
+            let definition = contract.responses.first(where: { $0.name == responseName })
+        else { return [] }
         let contentType = definition.contentType.map { [(name: "Content-Type", value: $0)] } ?? []
         return contentType + [(Responder.contractHeader, contract.name)] + definition.headers
     }
 
     /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.
     private static func colorized(_ status: Int) -> String {
-        let code = switch status {
-        case 200..<300: "32"
-        case 300..<400: "36"
-        case 400..<500: "33"
-        default: "31"
-        }
+        let code =
+            switch status {
+            case 200..<300: "32"
+            case 300..<400: "36"
+            case 400..<500: "33"
+            default: "31"
+            }
         return "\u{1B}[\(code)m\(status)\u{1B}[0m"
     }
 

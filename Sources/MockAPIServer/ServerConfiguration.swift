@@ -81,19 +81,21 @@ extension ServerConfiguration {
 
     /// Each number in the configuration with the flag that sets it and the range it must keep.
     var numbers: [(flag: String, value: Double, range: NumberRange)] {
-        [("--timeout", Double(connectionTimeoutSeconds), .timeoutSeconds),
-         ("--header-timeout", Double(headerTimeoutSeconds), .headerTimeoutSeconds),
-         ("--max-body-bytes", Double(maxBodyBytes), .bytes),
-         ("--max-json-bytes", Double(maxJSONBytes), .bytes),
-         ("--max-buffered-bytes", Double(maxBufferedBytes), .bytes),
-         ("--min-body-rate", Double(minBodyBytesPerSecond), .bodyRate),
-         ("bodyRateGraceSeconds", Double(bodyRateGraceSeconds), .headerTimeoutSeconds),
-         ("--max-connections", Double(maxConnections), .connections),
-         ("--max-connections-per-ip", Double(maxConnectionsPerIP), .connections),
-         ("--threads", Double(threads), .threads),
-         ("--journal-size", Double(journalCapacity), .journalEntries),
-         ("--journal-bytes", Double(journalMaxBytes), .bytes),
-         ("--max-delay", maxDelayMilliseconds, .delayMilliseconds)]
+        [
+            ("--timeout", Double(connectionTimeoutSeconds), .timeoutSeconds),
+            ("--header-timeout", Double(headerTimeoutSeconds), .headerTimeoutSeconds),
+            ("--max-body-bytes", Double(maxBodyBytes), .bytes),
+            ("--max-json-bytes", Double(maxJSONBytes), .bytes),
+            ("--max-buffered-bytes", Double(maxBufferedBytes), .bytes),
+            ("--min-body-rate", Double(minBodyBytesPerSecond), .bodyRate),
+            ("bodyRateGraceSeconds", Double(bodyRateGraceSeconds), .headerTimeoutSeconds),
+            ("--max-connections", Double(maxConnections), .connections),
+            ("--max-connections-per-ip", Double(maxConnectionsPerIP), .connections),
+            ("--threads", Double(threads), .threads),
+            ("--journal-size", Double(journalCapacity), .journalEntries),
+            ("--journal-bytes", Double(journalMaxBytes), .bytes),
+            ("--max-delay", maxDelayMilliseconds, .delayMilliseconds),
+        ]
     }
 
     /// The first setting out of its range, said as the flag, the value and the range
@@ -104,7 +106,8 @@ extension ServerConfiguration {
             return number.range.refusal("\(number.flag) \(value)")
         }
         if let delay, delay.largestMilliseconds > maxDelayMilliseconds {
-            return "--delay asks for up to \(Int(delay.largestMilliseconds)) ms, above --max-delay \(Int(maxDelayMilliseconds)) ms (raise --max-delay, up to \(Int(NumberRange.delayMilliseconds.highest)))"
+            return
+                "--delay asks for up to \(Int(delay.largestMilliseconds)) ms, above --max-delay \(Int(maxDelayMilliseconds)) ms (raise --max-delay, up to \(Int(NumberRange.delayMilliseconds.highest)))"
         }
         if maxBufferedBytes < maxJSONBytes {
             return "--max-buffered-bytes \(maxBufferedBytes) is below --max-json-bytes \(maxJSONBytes): no JSON body of the largest size could be read"

@@ -1,3 +1,5 @@
+import SystemLibc
+
 /// Why a server could not start, with the facts a person needs to fix it.
 package enum ServerError: Error, Sendable, CustomStringConvertible {
     case invalidHost(String)
@@ -17,5 +19,3 @@ package enum ServerError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
-
-import SystemLibc

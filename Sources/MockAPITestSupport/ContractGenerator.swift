@@ -38,7 +38,7 @@ package enum ContractGenerator {
         if hasBody, Int.random(in: 0...2, using: &random) == 0 {
             let read: [String] = contract.json != nil ? ["application/json", "application/merge-patch+json", "application/x-www-form-urlencoded"].shuffled(using: &random) : []
             var types = Array(read.prefix(Int.random(in: 1...3, using: &random))) + ["application/octet-stream", "text/plain"].prefix(Int.random(in: read.isEmpty ? 1...2 : 0...2, using: &random))
-            if types == ["application/json"] { types.append("text/plain") }   // alone, it is the default
+            if types == ["application/json"] { types.append("text/plain") } // alone, it is the default
             contract.body.contentTypes = types
         }
         var match = RequestMatch()
@@ -47,8 +47,9 @@ package enum ContractGenerator {
         if !match.query.isEmpty || !match.json.isEmpty { contract.match = match }
         if Bool.random(using: &random) {
             let parameters = (try? PathTemplate(contract.path))?.parameterNames ?? []
-            contract.example = RequestExample(path: Dictionary(uniqueKeysWithValues: parameters.map { ($0, "42") }), query: [.init("ids", "1"), .init("ids", "2"), .init("page", "3")],
-                                              headers: [.init("Authorization", "token abc")], json: Bool.random(using: &random) ? ["amount": 45] : nil)
+            contract.example = RequestExample(
+                path: Dictionary(uniqueKeysWithValues: parameters.map { ($0, "42") }), query: [.init("ids", "1"), .init("ids", "2"), .init("page", "3")],
+                headers: [.init("Authorization", "token abc")], json: Bool.random(using: &random) ? ["amount": 45] : nil)
         }
         let names = ["default"] + unique((0..<Int.random(in: 0...3, using: &random)).map { _ in word(&random) }, by: \.self).filter { $0 != "default" }
         contract.responses = names.map { response($0, &random) }
@@ -57,8 +58,9 @@ package enum ContractGenerator {
         if !contract.headers.isEmpty, Bool.random(using: &random) { contract.headers[0].refusal = names.randomElement(using: &random) }
         if Int.random(in: 0..<4, using: &random) == 0 {
             let all: [CredentialExpectation.Credential] = [.header("X-API-Key"), .header("Authorization", prefix: "Basic "), .query("clientKey")]
-            contract.credentials = CredentialExpectation(anyOf: Array(all.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))),
-                                                         refusal: Bool.random(using: &random) ? names.randomElement(using: &random) : nil)
+            contract.credentials = CredentialExpectation(
+                anyOf: Array(all.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))),
+                refusal: Bool.random(using: &random) ? names.randomElement(using: &random) : nil)
         }
         return contract
     }
@@ -69,15 +71,17 @@ package enum ContractGenerator {
 
     static func query(_ random: inout SplitMix64) -> QueryExpectation {
         let type = QueryValueType.allCases.randomElement(using: &random)!
-        let values: [String] = switch type {
-        case .string: ["magic", "newest", "10"]
-        case .int: ["0", "10", "-3", "9223372036854775807"]
-        case .number: ["1.5", "2", "0.25"]
-        case .bool: ["true", "0"]
-        }
-        var query = QueryExpectation(name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
-                                     required: Bool.random(using: &random), array: Bool.random(using: &random),
-                                     repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
+        let values: [String] =
+            switch type {
+            case .string: ["magic", "newest", "10"]
+            case .int: ["0", "10", "-3", "9223372036854775807"]
+            case .number: ["1.5", "2", "0.25"]
+            case .bool: ["true", "0"]
+            }
+        var query = QueryExpectation(
+            name: ["page", "sort", "ids", "per_page", "q"].randomElement(using: &random)!, type: type,
+            required: Bool.random(using: &random), array: Bool.random(using: &random),
+            repeated: Bool.random(using: &random), enumValues: Bool.random(using: &random) ? values : nil)
         // Nested parts: a list's positions (its bare form repeated), an object's named or any parts, with or without the bare key.
         switch Int.random(in: 0...3, using: &random) {
         case 0 where query.array:
@@ -93,14 +97,16 @@ package enum ContractGenerator {
 
     static func header(_ random: inout SplitMix64) -> HeaderExpectation {
         let prefixes = [[], ["token "], ["token ", "Basic "]].randomElement(using: &random)!
-        return HeaderExpectation(name: ["Authorization", "X-Client", "accept-language"].randomElement(using: &random)!,
-                                 required: Bool.random(using: &random), prefixes: prefixes,
-                                 enumValues: Bool.random(using: &random) ? ["en", "de"] : nil)
+        return HeaderExpectation(
+            name: ["Authorization", "X-Client", "accept-language"].randomElement(using: &random)!,
+            required: Bool.random(using: &random), prefixes: prefixes,
+            enumValues: Bool.random(using: &random) ? ["en", "de"] : nil)
     }
 
     static func key(_ random: inout SplitMix64, depth: Int) -> JSONKeyExpectation {
-        JSONKeyExpectation(key: ["amount", "reward_id", "backing", "tags", "a b", "ü"].randomElement(using: &random)!,
-                           required: Bool.random(using: &random), schema: schema(&random, depth: depth))
+        JSONKeyExpectation(
+            key: ["amount", "reward_id", "backing", "tags", "a b", "ü"].randomElement(using: &random)!,
+            required: Bool.random(using: &random), schema: schema(&random, depth: depth))
     }
 
     static func schema(_ random: inout SplitMix64, depth: Int) -> JSONValueSchema {
@@ -116,9 +122,10 @@ package enum ContractGenerator {
     }
 
     static func part(_ random: inout SplitMix64) -> PartExpectation {
-        PartExpectation(name: ["photo", "caption", "file"].randomElement(using: &random)!, required: Bool.random(using: &random),
-                        filename: Bool.random(using: &random), contentTypes: Bool.random(using: &random) ? ["image/png", "image/jpeg"] : nil,
-                        maxBytes: Bool.random(using: &random) ? 1_048_576 : nil)
+        PartExpectation(
+            name: ["photo", "caption", "file"].randomElement(using: &random)!, required: Bool.random(using: &random),
+            filename: Bool.random(using: &random), contentTypes: Bool.random(using: &random) ? ["image/png", "image/jpeg"] : nil,
+            maxBytes: Bool.random(using: &random) ? 1_048_576 : nil)
     }
 
     static func response(_ name: String, _ random: inout SplitMix64) -> ContractFile.Response {
@@ -145,4 +152,3 @@ package enum ContractGenerator {
         return items.filter { seen.insert($0[keyPath: key]).inserted }
     }
 }
-

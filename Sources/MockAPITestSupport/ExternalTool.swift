@@ -22,8 +22,10 @@ package enum ExternalTool {
     /// Runs `arguments` to its end: `arguments[0]` looked up on `PATH`, or `executable` with all
     /// of `arguments`. `input` is written to its stdin and closed; `environment` replaces the
     /// test's own when given.
-    package static func run(_ arguments: [String], executable: URL? = nil, input: Data? = nil, directory: URL? = nil,
-                           environment: [String: String]? = nil) throws -> Run {
+    package static func run(
+        _ arguments: [String], executable: URL? = nil, input: Data? = nil, directory: URL? = nil,
+        environment: [String: String]? = nil
+    ) throws -> Run {
         let process = make(arguments, executable: executable, directory: directory, environment: environment)
         let stdout = Pipe(), stderr = Pipe(), stdin = Pipe()
         process.standardOutput = stdout
@@ -39,8 +41,9 @@ package enum ExternalTool {
         }
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                   stderr: String(decoding: errors.wait(), as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: errors.wait(), as: UTF8.self))
     }
 
     /// Starts a server-like tool and waits for its first stdout line (its address, usually);

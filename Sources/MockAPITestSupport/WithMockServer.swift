@@ -15,10 +15,14 @@ public struct RunningMockServer: Sendable {
     /// The journaled requests that fit every filter given, oldest first, WireMock-verify style:
     /// `#expect(server.requests(contract: "backing").count == 1)`.
     /// - Parameter path: exact, or ending in `*` for a prefix (`/v1/projects/*`).
-    public func requests(contract: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil,
-                         unmatched: Bool = false, violations: Bool = false) -> [JournalEntry] {
-        server.journal.entries(matching: JournalQuery(contract: contract, unmatched: unmatched, violations: violations,
-                                                      method: method?.uppercased(), path: path, status: status))
+    public func requests(
+        contract: String? = nil, method: String? = nil, path: String? = nil, status: Int? = nil,
+        unmatched: Bool = false, violations: Bool = false
+    ) -> [JournalEntry] {
+        server.journal.entries(
+            matching: JournalQuery(
+                contract: contract, unmatched: unmatched, violations: violations,
+                method: method?.uppercased(), path: path, status: status))
     }
     public func resetJournal() { server.journal.reset() }
     public func resetScenarios() { server.responder.scenarios.reset() }

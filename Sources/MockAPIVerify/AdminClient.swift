@@ -1,8 +1,9 @@
 import Foundation
+import MockAPICore
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
 
 /// Talks to a mock server's `/__mockapi/` endpoints: resets sequences, reads the journal.
 ///
@@ -31,8 +32,9 @@ struct AdminClient: JournalSource {
         components.queryItems = query.pairs.map { URLQueryItem(name: $0.name, value: $0.value) }
         let (data, response) = try await URLSession.shared.data(for: request(components.url!))
         guard let http = response as? HTTPURLResponse, http.statusCode == 200,
-              let lastID = http.value(forHTTPHeaderField: Responder.journalLastIDHeader).flatMap(Int.init),
-              let entries = try? JournalEntry.page(from: data) else {
+            let lastID = http.value(forHTTPHeaderField: Responder.journalLastIDHeader).flatMap(Int.init),
+            let entries = try? JournalEntry.page(from: data)
+        else {
             throw Failure(description: "GET /__mockapi/requests did not answer with a journal page (is it a current mockapi server?)")
         }
         // A server from before the header evicted silently; it reads as none.

@@ -59,7 +59,7 @@ extension ContractRunner {
             if receivedType != sentType { differences.append("content type: sent \(sentType ?? "none"), received \(receivedType ?? "none")") }
             if part.bytes != sent.bytes { differences.append("size: sent \(sent.bytes) bytes, received \(part.bytes)") }
             if part.sha256 != sent.sha256 { differences.append("sha256: sent \(sent.sha256), received \(part.sha256)") }
-            if !differences.isEmpty { problems.append("part \"\(sent.name)\" did not arrive intact:") ; problems += differences.map { "  " + $0 } }
+            if !differences.isEmpty { problems.append("part \"\(sent.name)\" did not arrive intact:"); problems += differences.map { "  " + $0 } }
         }
         guard !problems.isEmpty else { return [] }
         return [.init(check: .upload, message: (sentLines(exchange) + problems.enumerated().map { $0.offset == 0 ? "problem:  " + $0.element : "          " + $0.element }).joined(separator: "\n"))]
@@ -82,17 +82,21 @@ extension ContractRunner {
             default: failure = DecodingFailure(endpoint: "", path: "", message: "\(error)")
             }
             let place = failure.path.isEmpty ? "" : "\(failure.path): "
-            return .failure(.init(check: .decoding, message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
+            return .failure(
+                .init(check: .decoding, message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
         }
     }
 
     /// Fixture keys the model never reads: the decoded value re-encoded, its keys compared with
     /// the body's. Null-valued keys are left out: an optional read as nil encodes as absent.
-    func driftWarning(_ exchange: Exchange, value: Any, encode: @Sendable (Any) throws -> Data, contract: Contract, index: Int,
-                      decoder: ResponseDecoder) -> String? {
+    func driftWarning(
+        _ exchange: Exchange, value: Any, encode: @Sendable (Any) throws -> Data, contract: Contract, index: Int,
+        decoder: ResponseDecoder
+    ) -> String? {
         guard let reencoded = try? encode(value),
-              let original = try? JSONParser.parse(Array(exchange.body)),
-              let roundTrip = try? JSONParser.parse(Array(reencoded)) else { return nil }
+            let original = try? JSONParser.parse(Array(exchange.body)),
+            let roundTrip = try? JSONParser.parse(Array(reencoded))
+        else { return nil }
         let unread = KeyPaths.of(original).subtracting(KeyPaths.of(roundTrip)).sorted()
         guard !unread.isEmpty else { return nil }
         return "\(source(of: contract.responses[index], in: contract)): keys \(decoder.modelName) never reads: \(unread.joined(separator: ", "))"

@@ -1,9 +1,10 @@
 public import Foundation
+import MockAPICore
+import MockAPIServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
-import MockAPIServer
 
 /// Fires every client route at a mock server and proves the two sides agree: the request the
 /// client's own code built hit the contract the route claims and kept it, uploads arrived byte
@@ -46,8 +47,9 @@ public struct ContractRunner: Sendable {
         }
         defer { server.stop(grace: 1) }
         // The runner's own server: its journal and sequences are read and reset in process, not over HTTP.
-        return try await run(against: URL(string: server.baseURL)!, source: ServerJournal(server: server),
-                             target: "in-process server \(server.baseURL)")
+        return try await run(
+            against: URL(string: server.baseURL)!, source: ServerJournal(server: server),
+            target: "in-process server \(server.baseURL)")
     }
 
     /// Verifies against a running `mockapi serve` at `baseURL`.
@@ -73,8 +75,9 @@ public struct ContractRunner: Sendable {
         var results: [RouteResult] = []
         var driftUnchecked: Set<String> = []
         for check in checks where scope.contains(check.contract) || contractsByName[check.contract] == nil {
-            var result = await verify(check, contract: contractsByName[check.contract], baseURL: baseURL, source: source, cursor: cursor,
-                                      driftUnchecked: &driftUnchecked)
+            var result = await verify(
+                check, contract: contractsByName[check.contract], baseURL: baseURL, source: source, cursor: cursor,
+                driftUnchecked: &driftUnchecked)
             if options.strictDrift {
                 result.failures += result.warnings.map { RouteResult.Failure(check: .drift, message: $0) }
             }
@@ -86,9 +89,10 @@ public struct ContractRunner: Sendable {
         if !driftUnchecked.isEmpty {
             notes.append("drift not checked: \(driftUnchecked.sorted().joined(separator: "; "))")
         }
-        var report = VerifyReport(routes: results, uncoveredContracts: uncovered, strictCoverage: options.strictCoverage,
-                                  strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
-                                  seconds: Date().timeIntervalSince(started))
+        var report = VerifyReport(
+            routes: results, uncoveredContracts: uncovered, strictCoverage: options.strictCoverage,
+            strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
+            seconds: Date().timeIntervalSince(started))
         report.deadLinks = FixtureLinks.dead(in: set, contracts: scope, deepLinks: options.deepLinks)
         return report
     }
@@ -102,8 +106,10 @@ public struct ContractRunner: Sendable {
         }
     }
 
-    private func verify(_ check: RouteCheck, contract: Contract?, baseURL: URL, source: any JournalSource, cursor: JournalCursor,
-                        driftUnchecked: inout Set<String>) async -> RouteResult {
+    private func verify(
+        _ check: RouteCheck, contract: Contract?, baseURL: URL, source: any JournalSource, cursor: JournalCursor,
+        driftUnchecked: inout Set<String>
+    ) async -> RouteResult {
         let started = Date()
         var result = RouteResult(name: check.name, contract: check.contract)
         guard let contract else {
@@ -146,12 +152,19 @@ public struct ContractRunner: Sendable {
         judging: for step in steps {
             switch step {
             case .unknownResponse(let name):
-                result.failures.append(.init(check: .contract, message: "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"))
+                result.failures.append(
+                    .init(
+                        check: .contract,
+                        message:
+                            "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"
+                    ))
             case .sent(let name, let index):
                 let exchange = exchanges[checked]
                 checked += 1
-                if !judge(exchange, response: name, index: index, check: check, contract: contract, into: &result,
-                          driftUnchecked: &driftUnchecked) {
+                if !judge(
+                    exchange, response: name, index: index, check: check, contract: contract, into: &result,
+                    driftUnchecked: &driftUnchecked)
+                {
                     sendError = nil // the runner would have stopped here, before the next request
                     break judging
                 }
@@ -172,11 +185,18 @@ public struct ContractRunner: Sendable {
 
     /// Checks one exchange into the result; false when its request missed the contract, after
     /// which the check's other responses are not judged (they would fail the same way).
-    private func judge(_ exchange: Exchange, response name: String, index: Int, check: RouteCheck, contract: Contract,
-                       into result: inout RouteResult, driftUnchecked: inout Set<String>) -> Bool {
+    private func judge(
+        _ exchange: Exchange, response name: String, index: Int, check: RouteCheck, contract: Contract,
+        into result: inout RouteResult, driftUnchecked: inout Set<String>
+    ) -> Bool {
         let decoder = check.responses[name]!
         if exchange.journal == nil, exchange.journalEvicted > 0 {
-            result.failures.append(.init(check: .journal, message: "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"))
+            result.failures.append(
+                .init(
+                    check: .journal,
+                    message:
+                        "the server evicted \(exchange.journalEvicted) journaled request\(exchange.journalEvicted == 1 ? "" : "s") before the runner read them, this one among them, so what arrived could not be checked: raise serve --journal-bytes (or --journal-size)"
+                ))
         }
         if let failure = matchFailure(exchange, contract: contract) {
             result.failures.append(failure)

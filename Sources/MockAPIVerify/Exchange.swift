@@ -1,9 +1,10 @@
 import Foundation
+import MockAPICore
+import MockAPIServer
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
-import MockAPIServer
 
 /// One request the runner sent, what came back, and what the server journaled for it.
 struct Exchange {
@@ -53,9 +54,10 @@ extension ContractRunner {
         if name != "default" { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
         let (data, response) = try await options.transport.send(request)
         let method = request.httpMethod ?? "GET"
-        return Exchange(sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
-                        request: request, sentParts: sentParts, status: response.statusCode,
-                        matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data)
+        return Exchange(
+            sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
+            request: request, sentParts: sentParts, status: response.statusCode,
+            matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data)
     }
 
     /// Gives each of a check's exchanges (one method and path) its journal entry, in one read
@@ -82,10 +84,11 @@ extension ContractRunner {
     /// A multipart body's parts as the server would journal them; none for other bodies.
     static func parts(of request: URLRequest) -> [ReceivedPart] {
         guard let contentType = request.value(forHTTPHeaderField: "Content-Type"),
-              MediaType.essence(of: contentType) == "multipart/form-data",
-              let boundary = MediaType.parameter("boundary", in: contentType),
-              let body = request.httpBody,
-              var parser = try? MultipartParser(boundary: boundary) else { return [] }
+            MediaType.essence(of: contentType) == "multipart/form-data",
+            let boundary = MediaType.parameter("boundary", in: contentType),
+            let body = request.httpBody,
+            var parser = try? MultipartParser(boundary: boundary)
+        else { return [] }
         var parts: [ReceivedPart] = []
         var current: (headers: MultipartParser.PartHeaders, data: Data)?
         func collect(_ event: MultipartParser.Event) {
@@ -94,8 +97,10 @@ extension ContractRunner {
             case .data(let chunk): current?.data.append(contentsOf: chunk)
             case .end:
                 if let part = current {
-                    parts.append(ReceivedPart(name: part.headers.name, filename: part.headers.filename, contentType: part.headers.contentType,
-                                              bytes: part.data.count, sha256: SHA256.hex(of: part.data)))
+                    parts.append(
+                        ReceivedPart(
+                            name: part.headers.name, filename: part.headers.filename, contentType: part.headers.contentType,
+                            bytes: part.data.count, sha256: SHA256.hex(of: part.data)))
                 }
                 current = nil
             }

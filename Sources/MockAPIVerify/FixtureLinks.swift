@@ -17,7 +17,8 @@ enum FixtureLinks {
         var dead: [DeadLink] = []
         for contract in set.contracts where contracts.contains(contract.name) {
             for response in contract.responses {
-                let source = response.fixture.map { "\(set.fixturesDirectory)/\($0)" }
+                let source =
+                    response.fixture.map { "\(set.fixturesDirectory)/\($0)" }
                     ?? "\(set.contractsDirectory)/\(contract.file) responses.\(response.name).body"
                 guard seen.insert(source).inserted, let body = try? JSONParser.parse(response.body) else { continue }
                 visitStrings(body, path: "") { path, text in

@@ -45,8 +45,9 @@ public struct ResponseDecoder: Sendable {
     /// Decodes with any code of the client's: a hand-written parser, another format's decoder.
     /// Drift cannot be checked: there is no way back to JSON.
     package static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
-        ResponseDecoder(modelName: modelName, decode: decode,
-                        reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))
+        ResponseDecoder(
+            modelName: modelName, decode: decode,
+            reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))
     }
 
     private static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder) throws -> Data {

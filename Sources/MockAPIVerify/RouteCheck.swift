@@ -1,4 +1,5 @@
 public import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -26,8 +27,10 @@ public struct RouteCheck: Sendable {
     /// the others by asking for them with `Prefer: example=NAME`.
     public var responses: [String: ResponseDecoder]
 
-    public init(name: String, contract: String, request: @escaping @Sendable (_ baseURL: URL) throws -> URLRequest,
-                responses: [String: ResponseDecoder]) {
+    public init(
+        name: String, contract: String, request: @escaping @Sendable (_ baseURL: URL) throws -> URLRequest,
+        responses: [String: ResponseDecoder]
+    ) {
         self.name = name
         self.contract = contract
         self.request = request

@@ -64,8 +64,10 @@ public struct VerifyReport: Sendable {
     /// Links in the in-scope responses that lead nowhere (each fails the run).
     public var deadLinks: [DeadLink] = []
 
-    package init(routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
-                notes: [String] = [], target: String, seconds: Double) {
+    package init(
+        routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,
+        notes: [String] = [], target: String, seconds: Double
+    ) {
         self.routes = routes
         self.uncoveredContracts = uncoveredContracts
         self.strictCoverage = strictCoverage

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,7 +16,7 @@ package enum ServerUnreachable {
         case .networkConnectionLost: return "the connection closed before an answer"
         case .notConnectedToInternet: return "no network"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
-             .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
+            .serverCertificateHasUnknownRoot, .clientCertificateRejected, .clientCertificateRequired:
             return "the TLS handshake failed"
         default: return error.localizedDescription
         }

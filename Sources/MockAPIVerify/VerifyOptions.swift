@@ -23,8 +23,10 @@ public struct VerifyOptions: Sendable {
     /// (`{{baseURL}}/…`) are checked against the contracts either way.
     public var deepLinks: DeepLinkCheck?
 
-    public init(scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,
-                adminToken: String? = nil, deepLinks: DeepLinkCheck? = nil) {
+    public init(
+        scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,
+        adminToken: String? = nil, deepLinks: DeepLinkCheck? = nil
+    ) {
         self.scope = scope
         self.strictCoverage = strictCoverage
         self.strictDrift = strictDrift

@@ -5,20 +5,25 @@ import Foundation
 extension RouteCheck {
     /// A check for a client built on ClientKit: the request is what ``APIClient`` builds for
     /// `endpoint` with `configuration` (its headers, its token), pointed at the mock server.
-    public init(name: String, contract: String, endpoint: Endpoint, configuration: ClientConfiguration,
-                responses: [String: ResponseDecoder]) {
-        self.init(name: name, contract: contract, request: { baseURL in
-            var configuration = configuration
-            configuration.environment = APIEnvironment(name: "mockapi", baseURL: baseURL)
-            return try APIClient(configuration: configuration).urlRequest(for: endpoint)
-        }, responses: responses)
+    public init(
+        name: String, contract: String, endpoint: Endpoint, configuration: ClientConfiguration,
+        responses: [String: ResponseDecoder]
+    ) {
+        self.init(
+            name: name, contract: contract,
+            request: { baseURL in
+                var configuration = configuration
+                configuration.environment = APIEnvironment(name: "mockapi", baseURL: baseURL)
+                return try APIClient(configuration: configuration).urlRequest(for: endpoint)
+            }, responses: responses)
     }
 
     /// One check per case of a ClientKit route kind.
     public static func all<Kind: VerifiableRouteKind>(_: Kind.Type, configuration: ClientConfiguration) -> [RouteCheck] {
         Kind.allCases.map { kind in
-            RouteCheck(name: kind.contractName, contract: kind.contractName, endpoint: kind.sampleEndpoint,
-                       configuration: configuration, responses: kind.responseDecoders)
+            RouteCheck(
+                name: kind.contractName, contract: kind.contractName, endpoint: kind.sampleEndpoint,
+                configuration: configuration, responses: kind.responseDecoders)
         }
     }
 }

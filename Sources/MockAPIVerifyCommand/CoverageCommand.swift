@@ -37,8 +37,9 @@ package struct CoverageCommand: AsyncParsableCommand {
             let why = ServerUnreachable.reason(error) ?? "\(error)"
             throw reportOptions.unusable(command: "coverage", "cannot read the journal at \(baseURL): \(why)")
         }
-        try reportOptions.emit(command: "coverage", text: { TextCoverageReport.render(report) },
-                               json: { JSONCoverageReport.render(report) }, junit: { JUnitCoverageReport.render(report) })
+        try reportOptions.emit(
+            command: "coverage", text: { TextCoverageReport.render(report) },
+            json: { JSONCoverageReport.render(report) }, junit: { JUnitCoverageReport.render(report) })
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }

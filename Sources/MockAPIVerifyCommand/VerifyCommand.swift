@@ -69,14 +69,18 @@ public struct VerifyCommand: AsyncParsableCommand {
     /// Parses the process's arguments, verifies `checks` and exits with the run's code.
     /// - Parameter gate: the gate's name and contract folders; `mockapi verify`'s when not given.
     /// - Parameter deepLinks: the client's deep-link matcher, for the fixtures' web links.
-    public static func main(gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared,
-                            deepLinks: DeepLinkCheck? = nil) async {
+    public static func main(
+        gate: VerifyGate = .mockapi, checks: [RouteCheck], transport: Transport = .shared,
+        deepLinks: DeepLinkCheck? = nil
+    ) async {
         await main(gate: gate, checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
     }
 
     /// The same, for checks made from the loaded contract set (generated clients, large APIs).
-    public static func main(gate: VerifyGate = .mockapi, checks: @escaping @Sendable (ContractSet) -> [RouteCheck],
-                            transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async {
+    public static func main(
+        gate: VerifyGate = .mockapi, checks: @escaping @Sendable (ContractSet) -> [RouteCheck],
+        transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil
+    ) async {
         use(gate: gate)
         do {
             let command = try parse(Array(CommandLine.arguments.dropFirst()))
@@ -88,8 +92,10 @@ public struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// Runs with these arguments and returns the exit code instead of exiting: for tests.
-    public static func exitCode(gate: VerifyGate = .mockapi, arguments: [String], checks: [RouteCheck],
-                                transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil) async -> Int32 {
+    public static func exitCode(
+        gate: VerifyGate = .mockapi, arguments: [String], checks: [RouteCheck],
+        transport: Transport = .shared, deepLinks: DeepLinkCheck? = nil
+    ) async -> Int32 {
         use(gate: gate)
         do {
             let command = try parse(arguments)
@@ -108,14 +114,17 @@ public struct VerifyCommand: AsyncParsableCommand {
     /// Verifies the checks the client makes from the loaded set, over `transport`.
     /// - Parameter foreignSetHint: one line said first when none of the routes claims a contract
     ///   in `--contracts` (the `mockapi` binary explains that it runs its bundled example client).
-    public func run(checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
-                    deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil) async throws {
+    public func run(
+        checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
+        deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil
+    ) async throws {
         let name = Self.gate.withLock(\.displayName)
         let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
         let target = try baseURL.map { try serverURL($0, program: name, reportOptions: reportOptions) }
-        let options = VerifyOptions(scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
-                                    strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-                                    transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks)
+        let options = VerifyOptions(
+            scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
+            strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
+            transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
@@ -134,8 +143,9 @@ public struct VerifyCommand: AsyncParsableCommand {
         } catch let unusable as ContractRunner.Unusable {
             throw reportOptions.unusable(program: name, unusable.description)
         }
-        try reportOptions.emit(program: name, text: { TextReport.render(report, color: reportOptions.color, name: name) },
-                               json: { JSONReport.render(report) }, junit: { JUnitReport.render(report, name: name) })
+        try reportOptions.emit(
+            program: name, text: { TextReport.render(report, color: reportOptions.color, name: name) },
+            json: { JSONReport.render(report) }, junit: { JUnitReport.render(report, name: name) })
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
     }
 }

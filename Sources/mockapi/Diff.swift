@@ -9,10 +9,10 @@ extension MockAPICommand {
         static let configuration = CommandConfiguration(
             abstract: "Compare two contract sets for the clients that use them; exit 1 when a change breaks them.",
             discussion: """
-            OLD and NEW are folders: a project root holding contracts/ and fixtures/, or a contracts folder with \
-            fixtures/ beside it. With --rev, OLD is --contracts and --fixtures as they were at that git revision \
-            and NEW is the same folders now.
-            """
+                OLD and NEW are folders: a project root holding contracts/ and fixtures/, or a contracts folder with \
+                fixtures/ beside it. With --rev, OLD is --contracts and --fixtures as they were at that git revision \
+                and NEW is the same folders now.
+                """
         )
 
         @Argument(help: "The contract set clients were built against.")
@@ -26,8 +26,10 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
-        @Option(help: ArgumentHelp("Accept a breaking change: a contract name, or CONTRACT:LOCATION as the report names it (repeatable).",
-                                   valueName: "id"))
+        @Option(
+            help: ArgumentHelp(
+                "Accept a breaking change: a contract name, or CONTRACT:LOCATION as the report names it (repeatable).",
+                valueName: "id"))
         var allow: [String] = []
 
         @OptionGroup var report: ReportOptions
@@ -45,16 +47,21 @@ extension MockAPICommand {
             if let rev {
                 let taken = try GitCheckout(revision: rev, contracts: contractOptions.contracts, fixtures: contractOptions.fixtures)
                 checkout = taken
-                sides = (taken.location, SetLocation(contracts: contractOptions.contracts, fixtures: contractOptions.fixtures,
-                                                      label: contractOptions.contracts))
+                sides = (
+                    taken.location,
+                    SetLocation(
+                        contracts: contractOptions.contracts, fixtures: contractOptions.fixtures,
+                        label: contractOptions.contracts)
+                )
             } else {
                 sides = (SetLocation(folder: old!), SetLocation(folder: new!))
             }
             defer { checkout?.remove() }
             let diff = ContractSetDiff(old: try sides.old.load(), new: try sides.new.load(), allow: allow)
-            try report.emit(command: "diff", text: { DiffReport.text(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
-                            json: { DiffReport.json(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
-                            junit: { DiffReport.junit(diff) })
+            try report.emit(
+                command: "diff", text: { DiffReport.text(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
+                json: { DiffReport.json(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
+                junit: { DiffReport.junit(diff) })
             if diff.exitCode != 0 { throw ExitCode(diff.exitCode) }
         }
     }
@@ -113,12 +120,14 @@ struct GitCheckout {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let archive = folder.appendingPathComponent("old.tar").path
         guard Self.git(["archive", "--format=tar", "-o", archive, revision, "--"] + paths, in: top.path) != nil,
-              Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", folder.path], in: top.path) != nil else {
+            Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", folder.path], in: top.path) != nil
+        else {
             try? FileManager.default.removeItem(at: folder)
             throw CommandFailure.unusable("cannot read \(paths.joined(separator: " and ")) at revision \(revision) (git archive failed)", command: "diff")
         }
-        location = SetLocation(contracts: folder.appendingPathComponent(paths[0]).path, fixtures: folder.appendingPathComponent(paths[1]).path,
-                               label: "\(contracts)@\(revision)")
+        location = SetLocation(
+            contracts: folder.appendingPathComponent(paths[0]).path, fixtures: folder.appendingPathComponent(paths[1]).path,
+            label: "\(contracts)@\(revision)")
     }
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
@@ -144,6 +153,6 @@ struct GitCheckout {
     }
 }
 
-private extension String {
-    var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+extension String {
+    fileprivate var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

@@ -34,8 +34,9 @@ final class DocumentWatcher: Sendable {
         for file in files {
             let attributes = try? FileManager.default.attributesOfItem(atPath: file)
             result[file] = attributes.map {
-                Stamp(modified: $0[.modificationDate] as? Date, size: ($0[.size] as? NSNumber)?.intValue,
-                      inode: ($0[.systemFileNumber] as? NSNumber)?.intValue)
+                Stamp(
+                    modified: $0[.modificationDate] as? Date, size: ($0[.size] as? NSNumber)?.intValue,
+                    inode: ($0[.systemFileNumber] as? NSNumber)?.intValue)
             }
         }
         return result

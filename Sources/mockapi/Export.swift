@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MockAPICore
 import MockAPIImport
 import MockAPIVerifyCommand
-import MockAPICore
 
 extension MockAPICommand {
     struct Export: ParsableCommand {

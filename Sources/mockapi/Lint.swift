@@ -1,7 +1,7 @@
 import ArgumentParser
-import MockAPIVerifyCommand
 import MockAPICore
 import MockAPIVerify
+import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Lint: ParsableCommand {

@@ -8,8 +8,10 @@ struct MockAPICommand: AsyncParsableCommand {
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
         version: "mockapi \(MockAPIVersion.current)",
-        subcommands: [Serve.self, Verify.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
-                      VerifyBackend.self, Record.self]
+        subcommands: [
+            Serve.self, Verify.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
+            VerifyBackend.self, Record.self,
+        ]
     )
 }
 

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import MockAPICore
+import MockAPIImport
 import MockAPIServer
 import MockAPIVerifyCommand
-import MockAPIImport
 
 extension MockAPICommand {
     struct Record: ParsableCommand {

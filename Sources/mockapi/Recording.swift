@@ -35,9 +35,10 @@ final class Recording: Sendable {
             return
         }
         let asSent = exchange.url.hasPrefix(target) ? origin + exchange.url.dropFirst(target.count) : exchange.url
-        let recorded = RecordedExchange(method: exchange.method, url: asSent, requestHeaders: exchange.requestHeaders,
-                                        requestBody: exchange.requestBody, status: exchange.status,
-                                        responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
+        let recorded = RecordedExchange(
+            method: exchange.method, url: asSent, requestHeaders: exchange.requestHeaders,
+            requestBody: exchange.requestBody, status: exchange.status,
+            responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
         let size = exchange.requestBody.count + exchange.responseBody.count
         state.withLock { state in
             guard state.exchanges.count < Self.maxExchanges, state.bytes + size <= Self.maxBytes else {
@@ -64,8 +65,9 @@ final class Recording: Sendable {
         state.withLock { $0.saves += 1 }
         let unanswered = failed == 0 ? "" : "; \(failed) unanswered \(failed == 1 ? "request" : "requests") left out"
         let full = dropped == 0 ? "" : "; \(dropped) more not kept (a recording keeps \(Self.maxExchanges) exchanges, \(Self.maxBytes / 1_048_576) MiB of bodies)"
-        return .success("\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
-            + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)")
+        return .success(
+            "\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
+                + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)")
     }
 
     /// `POST /__mockapi/record/save`.

@@ -1,7 +1,7 @@
 import ArgumentParser
-import MockAPIVerifyCommand
 import Foundation
 import MockAPICore
+import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Routes: ParsableCommand {

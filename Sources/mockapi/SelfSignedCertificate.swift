@@ -21,9 +21,11 @@ struct SelfSignedCertificate {
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Apple platforms trust a server certificate only with a subjectAltName and the serverAuth
         // extended key usage, and at most 825 days; 30 is plenty for a development server.
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "extendedKeyUsage=serverAuth",
-                             "-keyout", created.key.path, "-out", created.certificate.path]
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-addext", "extendedKeyUsage=serverAuth",
+            "-keyout", created.key.path, "-out", created.certificate.path,
+        ]
         let errors = Pipe()
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = errors
@@ -35,7 +37,9 @@ struct SelfSignedCertificate {
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
             created.remove()
-            let reason = openssl.terminationStatus == 127 ? "openssl is not on PATH"
+            let reason =
+                openssl.terminationStatus == 127
+                ? "openssl is not on PATH"
                 : "openssl exited with \(openssl.terminationStatus): \(said.split(separator: "\n").last ?? "")"
             throw Failure(description: reason)
         }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPICore
 import MockAPIImport
 import MockAPIServer
 import MockAPIVerifyCommand
-import MockAPICore
 
 /// `serve --openapi`: a document served through a private import of it.
 extension MockAPICommand.Serve {

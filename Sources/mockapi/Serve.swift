@@ -1,8 +1,8 @@
 import ArgumentParser
-import MockAPIVerifyCommand
 import Foundation
 import MockAPICore
 import MockAPIServer
+import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Serve: ParsableCommand {
@@ -12,7 +12,10 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
-        @Option(help: ArgumentHelp("Serve this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a contract set: it is imported at start, its warnings printed; with --watch, an edit to it or to a file its $refs reach is imported again.", valueName: "file"))
+        @Option(
+            help: ArgumentHelp(
+                "Serve this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a contract set: it is imported at start, its warnings printed; with --watch, an edit to it or to a file its $refs reach is imported again.",
+                valueName: "file"))
         var openapi: String?
 
         @Flag(help: "Reload the set when a contract or fixture changes, or the --openapi document (a broken edit keeps the previous set serving).")
@@ -70,8 +73,9 @@ extension MockAPICommand {
                 Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
             }
             if !AdminAccess.isLoopback(host) {
-                Output.error("mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
-                    + (configuration.adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
+                Output.error(
+                    "mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
+                        + (configuration.adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
             }
             let received = StopSignals.wait()
             stopWatching?()

@@ -52,9 +52,11 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Journal and log credential headers as sent (Authorization, Cookie, *token*, *secret*, *api-key*…: redacted by default).")
     var journalSecrets = false
 
-    @Option(name: .customLong("redact-header"),
-            help: ArgumentHelp("Also redact this request header in the journal and log; repeatable (and $MOCKAPI_REDACT_HEADERS, comma-separated).",
-                               valueName: "name"))
+    @Option(
+        name: .customLong("redact-header"),
+        help: ArgumentHelp(
+            "Also redact this request header in the journal and log; repeatable (and $MOCKAPI_REDACT_HEADERS, comma-separated).",
+            valueName: "name"))
     var redactHeaders: [String] = []
 
     @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
@@ -87,7 +89,10 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "Log each request's headers (and the headers its response sets) under its line.")
     var verbose = false
 
-    @Option(help: ArgumentHelp("Send requests no contract matches to this backend (http or https) and return its answer, instead of a 404; they are journaled as proxied, so coverage reports them as uncovered.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Send requests no contract matches to this backend (http or https) and return its answer, instead of a 404; they are journaled as proxied, so coverage reports them as uncovered.",
+            valueName: "url"))
     var proxyUnmatched: String?
 
     @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
@@ -140,8 +145,12 @@ struct ServerOptions: ParsableArguments {
         configuration.journalSecrets = journalSecrets
         configuration.redactedHeaders = redactedHeaders
         configuration.adminToken = adminToken
-        configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(
-            format: logFormat, color: logFormat == .text && TerminalColor.allowed(on: STDERR_FILENO), verbose: verbose))
+        configuration.requestLog =
+            quiet
+            ? nil
+            : RequestLog(
+                options: RequestLogOptions(
+                    format: logFormat, color: logFormat == .text && TerminalColor.allowed(on: STDERR_FILENO), verbose: verbose))
         configuration.cors = cors
         configuration.proxy = proxyUnmatched.map { target in
             var proxy = ProxyConfiguration(target: target, caFile: proxyCaFile)

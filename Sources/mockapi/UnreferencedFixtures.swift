@@ -11,8 +11,9 @@ enum UnreferencedFixtures {
         var unreferenced: [String] = []
         while let relative = walker.nextObject() as? String {
             guard !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
-                  walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
-                  !referenced.contains(relative) else { continue }
+                walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular,
+                !referenced.contains(relative)
+            else { continue }
             unreferenced.append(relative)
         }
         return unreferenced.sorted()

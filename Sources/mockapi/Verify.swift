@@ -9,7 +9,8 @@ extension MockAPICommand {
         static let configuration = VerifyCommand.configuration
 
         /// `mockapi verify` pointed at a team's own contracts: its bundled routes claim none of them.
-        static let foreignSetHint = "this command runs the bundled example client, whose routes claim none of these contracts: "
+        static let foreignSetHint =
+            "this command runs the bundled example client, whose routes claim none of these contracts: "
             + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage"
 
         @OptionGroup var command: VerifyCommand

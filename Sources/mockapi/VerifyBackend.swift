@@ -10,11 +10,11 @@ extension MockAPICommand {
             commandName: "verify-backend",
             abstract: "Send each contract's request to a real backend and check the answer is what the mock promises.",
             discussion: """
-            For every contract: the request from its request.example (or values the contract allows), sent to \
-            --base-url; the answer must have a status the contract declares, that response's content type, and its \
-            fixture's shape (keys, JSON types, nulls, array elements). GET, HEAD and OPTIONS only, unless \
-            --allow-writes. Exit 1 when a contract fails, 2 when the backend does not answer.
-            """
+                For every contract: the request from its request.example (or values the contract allows), sent to \
+                --base-url; the answer must have a status the contract declares, that response's content type, and its \
+                fixture's shape (keys, JSON types, nulls, array elements). GET, HEAD and OPTIONS only, unless \
+                --allow-writes. Exit 1 when a contract fails, 2 when the backend does not answer.
+                """
         )
 
         @OptionGroup var contractOptions: ContractOptions
@@ -22,7 +22,10 @@ extension MockAPICommand {
         @Option(help: "The real backend: https://staging.example.com (paths are appended to it).")
         var baseURL: String
 
-        @Option(name: .customLong("header"), help: ArgumentHelp("Send this header with every request, e.g. \"Authorization: token $API_TOKEN\" (repeatable; $MOCKAPI_BACKEND_AUTHORIZATION sets Authorization).", valueName: "name: value"))
+        @Option(
+            name: .customLong("header"),
+            help: ArgumentHelp(
+                "Send this header with every request, e.g. \"Authorization: token $API_TOKEN\" (repeatable; $MOCKAPI_BACKEND_AUTHORIZATION sets Authorization).", valueName: "name: value"))
         var headers: [String] = []
 
         @Flag(help: "Also send POST, PUT, PATCH and DELETE requests (they may change the backend's data).")
@@ -62,7 +65,8 @@ extension MockAPICommand {
                 return (String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
             }
             if let authorization = ProcessInfo.processInfo.environment["MOCKAPI_BACKEND_AUTHORIZATION"], !authorization.isEmpty,
-               !options.headers.contains(where: { $0.name.lowercased() == "authorization" }) {
+                !options.headers.contains(where: { $0.name.lowercased() == "authorization" })
+            {
                 options.headers.append(("Authorization", authorization))
             }
             options.allowWrites = allowWrites
@@ -75,8 +79,9 @@ extension MockAPICommand {
             } catch {
                 throw CommandFailure.unusable("\(error)", command: "verify-backend")
             }
-            try report.emit(command: "verify-backend", text: { BackendReportRendering.text(result) }, json: { BackendReportRendering.json(result) },
-                            junit: { BackendReportRendering.junit(result) })
+            try report.emit(
+                command: "verify-backend", text: { BackendReportRendering.text(result) }, json: { BackendReportRendering.json(result) },
+                junit: { BackendReportRendering.junit(result) })
             if result.exitCode != 0 { throw ExitCode(result.exitCode) }
         }
     }

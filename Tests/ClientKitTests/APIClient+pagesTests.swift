@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import ClientKit
+import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
+import Testing
 
 @Suite struct APIClientPagesTests {
     @Test func walksEveryPageUntilNoNextURL() async throws {

@@ -1,10 +1,10 @@
-import Foundation
-import Testing
 import ClientKit
+import Foundation
+import FoundationNetworking
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
-import FoundationNetworking
+import Testing
 
 /// The generic request path against a real mock server on loopback.
 @Suite struct APIClientRequestTests {
@@ -79,9 +79,11 @@ import FoundationNetworking
         let set = try TestAPI.contracts()
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let client = TestAPI.client(port: server.port)
-            let search = Endpoint(.get, "/v1/widgets", query: [
-                QueryItem("ids", ["1", "2"]), QueryItem("missing", nil), QueryItem("q", "a b+c&d=e/f?g#h"),
-            ])
+            let search = Endpoint(
+                .get, "/v1/widgets",
+                query: [
+                    QueryItem("ids", ["1", "2"]), QueryItem("missing", nil), QueryItem("q", "a b+c&d=e/f?g#h"),
+                ])
             // The contract's `when` only matches if the server decoded `q` to exactly this value.
             let found = try await client.request(search, as: [Widget].self)
             #expect(found == [Widget(id: 7, displayName: "Found")])

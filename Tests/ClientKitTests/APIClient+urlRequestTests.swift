@@ -1,18 +1,21 @@
 import Foundation
+import Testing
+
+@testable import ClientKit
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Testing
-@testable import ClientKit
 
 @Suite struct APIClientURLRequestTests {
     private func client(
         _ environment: APIEnvironment = .local(port: 8080),
         token: String? = nil
     ) -> APIClient {
-        APIClient(configuration: ClientConfiguration(
-            environment: environment, appName: "Backer", appVersion: "2.1", language: "de", token: token, timeout: 12
-        ))
+        APIClient(
+            configuration: ClientConfiguration(
+                environment: environment, appName: "Backer", appVersion: "2.1", language: "de", token: token, timeout: 12
+            ))
     }
 
     @Test func defaultHeadersArePresent() throws {

@@ -1,6 +1,6 @@
+import ClientKit
 import Foundation
 import Testing
-import ClientKit
 
 @Suite struct APIEnvironmentTests {
     private let production = APIEnvironment(name: "production", baseURL: URL(string: "https://api.example.com")!)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ClientKit
 @testable import DecodingDiagnostics
 
@@ -88,12 +89,18 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"at": "2024-05-01T10:00:00Z"}"#, JSONDecoder.DateDecodingStrategy.secondsSince1970,
-         "at: expected Double, found String (if this is a Date, the value looks like dateDecodingStrategy .iso8601: is the decoder set to it?)"),
-        (#"{"at": 1714557600}"#, .iso8601,
-         "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"),
-        (#"{"at": 1714557600000}"#, .iso8601,
-         "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .millisecondsSince1970: is the decoder set to it?)"),
+        (
+            #"{"at": "2024-05-01T10:00:00Z"}"#, JSONDecoder.DateDecodingStrategy.secondsSince1970,
+            "at: expected Double, found String (if this is a Date, the value looks like dateDecodingStrategy .iso8601: is the decoder set to it?)"
+        ),
+        (
+            #"{"at": 1714557600}"#, .iso8601,
+            "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"
+        ),
+        (
+            #"{"at": 1714557600000}"#, .iso8601,
+            "at: expected String, found Int (if this is a Date, the value looks like dateDecodingStrategy .millisecondsSince1970: is the decoder set to it?)"
+        ),
         (#"{"at": "yesterday"}"#, .secondsSince1970, "at: expected Double, found String"),
     ])
     func wrongDateStrategyNamesTheOneTheValueLooksLike(json: String, strategy: JSONDecoder.DateDecodingStrategy, expected: String) throws {

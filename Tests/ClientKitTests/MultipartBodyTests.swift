@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import FoundationNetworking
+import Testing
+
 @testable import ClientKit
 
 @Suite struct MultipartBodyTests {

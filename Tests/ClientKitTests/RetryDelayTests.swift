@@ -1,6 +1,6 @@
+import ClientKit
 import Foundation
 import Testing
-import ClientKit
 
 @Suite struct RetryDelayTests {
     @Test func immediateAndConstant() {
@@ -11,9 +11,10 @@ import ClientKit
 
     @Test func exponentialGrowsThenCaps() {
         let delay = RetryDelay.exponential(initial: .milliseconds(100), multiplier: 2, max: .milliseconds(500))
-        #expect((1...5).map(delay.delay(beforeRetry:)) == [
-            .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
-        ])
+        #expect(
+            (1...5).map(delay.delay(beforeRetry:)) == [
+                .milliseconds(100), .milliseconds(200), .milliseconds(400), .milliseconds(500), .milliseconds(500),
+            ])
     }
 
     @Test func exponentialNeverOverflows() {

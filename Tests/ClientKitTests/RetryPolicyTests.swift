@@ -1,9 +1,9 @@
-import Foundation
-import Testing
 import ClientKit
+import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
+import Testing
 
 /// Retries against contracts whose `sequence` fails before it succeeds.
 @Suite struct RetryPolicyTests {
@@ -86,14 +86,15 @@ import MockAPITestSupport
         let set = try TestAPI.contracts()
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let (waiting, waitStarted) = AsyncStream<Void>.makeStream()
-            let client = APIClient(configuration: ClientConfiguration(
-                environment: .local(port: server.port),
-                retry: RetryPolicy(maxAttempts: 3, delay: .constant(.seconds(60))),
-                sleep: { delay in
-                    waitStarted.yield()
-                    try await Task.sleep(for: delay)
-                }
-            ))
+            let client = APIClient(
+                configuration: ClientConfiguration(
+                    environment: .local(port: server.port),
+                    retry: RetryPolicy(maxAttempts: 3, delay: .constant(.seconds(60))),
+                    sleep: { delay in
+                        waitStarted.yield()
+                        try await Task.sleep(for: delay)
+                    }
+                ))
             let call = Task { try await client.request(Endpoint(.get, "/v1/down"), as: Widget.self) }
             for await _ in waiting { break }
             let started = ContinuousClock.now

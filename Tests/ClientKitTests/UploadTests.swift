@@ -1,6 +1,6 @@
+import ClientKit
 import Foundation
 import Testing
-import ClientKit
 
 @Suite struct UploadTests {
     @Test(arguments: [

@@ -13,7 +13,8 @@ struct BundledContract {
 
     /// Every contract file under the bundled `contracts/` (the set's `_defaults.json` is not one).
     static func all() throws -> [BundledContract] {
-        let files = FileManager.default.enumerator(at: BundledAPI.contracts, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: BundledAPI.contracts, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }
             .filter { $0.pathExtension == "json" && $0.lastPathComponent != "_defaults.json" } ?? []
         return try files.map(load)

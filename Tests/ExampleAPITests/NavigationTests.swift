@@ -14,10 +14,10 @@ import Testing
     }
 
     @Test(arguments: [
-        "https://www.kickstarter.com/projekts/lantern-card-game",        // misspelled
+        "https://www.kickstarter.com/projekts/lantern-card-game", // misspelled
         "https://www.kickstarter.com/projects/lantern-card-game/posts/x", // not an id
-        "https://ksr-ugc.imgix.net/projects/lantern-card-game/full.jpg",  // another host
-        "http://www.kickstarter.com/projects/lantern-card-game",          // not https
+        "https://ksr-ugc.imgix.net/projects/lantern-card-game/full.jpg", // another host
+        "http://www.kickstarter.com/projects/lantern-card-game", // not https
     ])
     func otherLinksOpenNothing(url: String) throws {
         #expect(Navigation.match(try #require(URL(string: url))) == nil)

@@ -1,13 +1,14 @@
 import ClientKit
 import ExampleAPI
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `RouteKind` against the bundled contract files: names, response names, and every response
 /// decoding into the kind's model, offline and over HTTP.

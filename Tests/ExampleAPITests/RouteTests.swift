@@ -1,8 +1,9 @@
 import ClientKit
-@testable import ExampleAPI
 import Foundation
-import Testing
 import FoundationNetworking
+import Testing
+
+@testable import ExampleAPI
 
 /// The `Route` → `Endpoint` table, without a server.
 @Suite struct RouteTests {
@@ -12,27 +13,28 @@ import FoundationNetworking
             return "\(kind.rawValue): \(endpoint.method.rawValue) \(endpoint.path)"
         }
 
-        #expect(table == [
-            "activities: GET /v1/activities",
-            "project: GET /v1/projects/42",
-            "project_by_slug: GET /v1/projects/lantern-card-game",
-            "star_project: POST /v1/projects/42/star",
-            "backing: GET /v1/projects/42/backers/2001",
-            "update_backing: PUT /v1/projects/42/backers/2001",
-            "categories: GET /v1/categories",
-            "category: GET /v1/categories/34",
-            "current_user: GET /v1/users/self",
-            "user: GET /v1/users/1001",
-            "update_draft: GET /v1/projects/42/updates/draft",
-            "upload_draft_image: POST /v1/projects/42/updates/draft/images",
-            "upload_draft_video: POST /v1/projects/42/updates/draft/video",
-            "delete_draft_image: DELETE /v1/projects/42/updates/draft/images/31",
-            "update_draft_body: PUT /v1/projects/42/updates/draft",
-            "publish_draft: POST /v1/projects/42/updates/draft/publish",
-            "discover: GET /v1/discover",
-            "facebook_login: PUT /v1/facebook/access_token",
-            "facebook_signup: PUT /v1/facebook/access_token",
-        ])
+        #expect(
+            table == [
+                "activities: GET /v1/activities",
+                "project: GET /v1/projects/42",
+                "project_by_slug: GET /v1/projects/lantern-card-game",
+                "star_project: POST /v1/projects/42/star",
+                "backing: GET /v1/projects/42/backers/2001",
+                "update_backing: PUT /v1/projects/42/backers/2001",
+                "categories: GET /v1/categories",
+                "category: GET /v1/categories/34",
+                "current_user: GET /v1/users/self",
+                "user: GET /v1/users/1001",
+                "update_draft: GET /v1/projects/42/updates/draft",
+                "upload_draft_image: POST /v1/projects/42/updates/draft/images",
+                "upload_draft_video: POST /v1/projects/42/updates/draft/video",
+                "delete_draft_image: DELETE /v1/projects/42/updates/draft/images/31",
+                "update_draft_body: PUT /v1/projects/42/updates/draft",
+                "publish_draft: POST /v1/projects/42/updates/draft/publish",
+                "discover: GET /v1/discover",
+                "facebook_login: PUT /v1/facebook/access_token",
+                "facebook_signup: PUT /v1/facebook/access_token",
+            ])
     }
 
     @Test func everySampleIsItsOwnKind() {
@@ -55,7 +57,7 @@ import FoundationNetworking
 
     @Test func uploadRoutesNameTheirParts() throws {
         guard case let .upload(image) = RouteKind.uploadDraftImage.sample.endpoint.body,
-              case let .upload(video) = RouteKind.uploadDraftVideo.sample.endpoint.body
+            case let .upload(video) = RouteKind.uploadDraftVideo.sample.endpoint.body
         else {
             Issue.record("upload samples carry no upload")
             return

@@ -180,7 +180,7 @@ import Testing
     @Test func updateBackingInvalidIsAnUnprocessableEnvelope() async throws {
         try await withMockServer { server in
             let client = Service.local(port: server.port).client
-            let route = Route.updateBacking(projectId: 42, backerId: 2001, amount: 1, rewardId: 9002, locationId: 2475687)
+            let route = Route.updateBacking(projectId: 42, backerId: 2001, amount: 1, rewardId: 9002, locationId: 2_475_687)
 
             let error = await #expect(throws: APIError.self) {
                 try await client.request(route.preferring("invalid"), as: Backing.self)

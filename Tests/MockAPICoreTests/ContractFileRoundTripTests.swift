@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import MockAPICore
 import MockAPITestSupport
+import Testing
+
+@testable import MockAPICore
 
 /// `decode(encode(c)) == c`: the one encoder writes what the loader reads back, for every bundled
 /// contract, for what a loaded set keeps as its source, and for a thousand generated contracts
@@ -49,14 +50,19 @@ struct ContractFileRoundTripTests {
         var contract = ContractFile(name: "update_backing", method: .PUT, path: "/v1/projects/{id:int}")
         contract.query = [QueryExpectation(name: "include", required: false), QueryExpectation(name: "page", type: .int, enumValues: ["1", "2"])]
         contract.headers = [HeaderExpectation(name: "Authorization", prefix: "token ")]
-        contract.json = [JSONKeyExpectation(key: "amount", type: .number),
-                         JSONKeyExpectation(key: "reward", required: false, schema: JSONValueSchema(type: .object, properties: [JSONKeyExpectation(key: "id", type: .int)]))]
+        contract.json = [
+            JSONKeyExpectation(key: "amount", type: .number),
+            JSONKeyExpectation(key: "reward", required: false, schema: JSONValueSchema(type: .object, properties: [JSONKeyExpectation(key: "id", type: .int)])),
+        ]
         var gone = ContractFile.Response(name: "gone", status: 204)
         gone.headers = [ContractFile.HeaderField("X-Reason", "deleted")]
         gone.delay = .uniform(min: 200, max: 800)
         contract.responses = [ContractFile.Response(name: "default", status: 200, fixture: "backings/backing.json"), gone]
         contract.sequence = ["gone", "default"]
-        #expect(contract.fileJSON.serialized == #"{"name":"update_backing","request":{"method":"PUT","path":"/v1/projects/{id:int}","query":{"include":{"required":false},"page":{"type":"int","enum":[1,2]}},"headers":{"Authorization":{"prefix":"token "}},"json":{"amount":{"type":"number"},"reward":{"required":false,"properties":{"id":{"type":"int"}}}}},"responses":{"default":{"status":200,"fixture":"backings/backing.json"},"gone":{"status":204,"headers":{"X-Reason":"deleted"},"delay":{"min":200,"max":800}}},"sequence":["gone","default"]}"#)
+        #expect(
+            contract.fileJSON.serialized
+                == #"{"name":"update_backing","request":{"method":"PUT","path":"/v1/projects/{id:int}","query":{"include":{"required":false},"page":{"type":"int","enum":[1,2]}},"headers":{"Authorization":{"prefix":"token "}},"json":{"amount":{"type":"number"},"reward":{"required":false,"properties":{"id":{"type":"int"}}}}},"responses":{"default":{"status":200,"fixture":"backings/backing.json"},"gone":{"status":204,"headers":{"X-Reason":"deleted"},"delay":{"min":200,"max":800}}},"sequence":["gone","default"]}"#
+        )
     }
 }
 

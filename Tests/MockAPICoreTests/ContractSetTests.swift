@@ -1,14 +1,17 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MockAPICore
 
 /// One test per kind of load error; each asserts the report names the file and the place.
 struct ContractSetTests {
     static let okFixture = ["ok.json": #"{"ok": true}"#]
 
-    static func contract(_ name: String = "ping", method: String = "GET", path: String = "/ping",
-                         responses: String = #"{"default": {"status": 200, "fixture": "ok.json"}}"#, extra: String = "") -> String {
+    static func contract(
+        _ name: String = "ping", method: String = "GET", path: String = "/ping",
+        responses: String = #"{"default": {"status": 200, "fixture": "ok.json"}}"#, extra: String = ""
+    ) -> String {
         #"{"name": "\#(name)", "request": {"method": "\#(method)", "path": "\#(path)"}, "responses": \#(responses)\#(extra)}"#
     }
 
@@ -67,10 +70,11 @@ struct ContractSetTests {
     @Test func wrongTypeNamesItsJSONPath() throws {
         let text = #"{"name": "q", "request": {"method": "GET", "path": "/q", "query": {"page": {"type": "integer", "required": "yes"}}}, "responses": {"default": {"status": 200}}}"#
         let report = try problems(contracts: ["q.json": text])
-        #expect(report == [
-            #"contracts/q.json: $.request.query.page.type: unknown type "integer" (known: string, int, number, bool)"#,
-            "contracts/q.json: $.request.query.page.required: expected true or false, found string",
-        ])
+        #expect(
+            report == [
+                #"contracts/q.json: $.request.query.page.type: unknown type "integer" (known: string, int, number, bool)"#,
+                "contracts/q.json: $.request.query.page.required: expected true or false, found string",
+            ])
     }
 
     @Test func missingFixtureNamesTheReference() throws {
@@ -103,10 +107,11 @@ struct ContractSetTests {
 
     @Test func missingDefaultResponseAndUnknownSequenceStep() throws {
         let report = try problems(contracts: ["s.json": Self.contract(responses: #"{"ok": {"status": 200}}"#, extra: #", "sequence": ["ok", "later"]"#)])
-        #expect(report == [
-            #"contracts/s.json: $.responses: missing the "default" response"#,
-            #"contracts/s.json: $.sequence[1]: no response named "later" (have: ok)"#,
-        ])
+        #expect(
+            report == [
+                #"contracts/s.json: $.responses: missing the "default" response"#,
+                #"contracts/s.json: $.sequence[1]: no response named "later" (have: ok)"#,
+            ])
     }
 
     @Test func everyProblemInTheSetIsReportedTogether() throws {
@@ -130,18 +135,25 @@ struct ContractSetTests {
         let folder = try TestFolder(contracts: ["ping.json": Self.contract()], fixtures: Self.okFixture)
         for name in ["x", "y"] { try FileManager.default.createSymbolicLink(atPath: folder.contracts.path + "/" + name, withDestinationPath: ".") }
         let report = try #require(try loadProblems(folder))
-        #expect(report == ["contracts/x: symlink loop: this folder is already being read through another path",
-                           "contracts/y: symlink loop: this folder is already being read through another path"])
+        #expect(
+            report == [
+                "contracts/x: symlink loop: this folder is already being read through another path",
+                "contracts/y: symlink loop: this folder is already being read through another path",
+            ])
     }
 
     @Test func aFIFONamedLikeAContractOrFixtureIsRefusedNotRead() throws {
-        let folder = try TestFolder(contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "fixture": "pipe.json"}}"#)],
-                                    fixtures: [:])
+        let folder = try TestFolder(
+            contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "fixture": "pipe.json"}}"#)],
+            fixtures: [:])
         #expect(mkfifo(folder.contracts.path + "/pipe.json", 0o600) == 0)
         #expect(mkfifo(folder.fixtures.path + "/pipe.json", 0o600) == 0)
         let report = try #require(try loadProblems(folder))
-        #expect(report == ["contracts/pipe.json: a FIFO, not a regular file",
-                           #"contracts/ping.json: $.responses.default.fixture: fixture "pipe.json" cannot be read: a FIFO, not a regular file"#])
+        #expect(
+            report == [
+                "contracts/pipe.json: a FIFO, not a regular file",
+                #"contracts/ping.json: $.responses.default.fixture: fixture "pipe.json" cannot be read: a FIFO, not a regular file"#,
+            ])
     }
 
     /// The problems a load reports, or nil if it does not finish within 20 s (it hung).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MockAPICore
 
 /// What the responder decides for one request, in process (no sockets): the server only carries
@@ -7,8 +8,11 @@ import Testing
 struct DecisionTests {
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-    private static let bundled = Result { try ContractSet.load(contracts: repository.appending(path: "contracts"),
-                                                               fixtures: repository.appending(path: "fixtures")) }
+    private static let bundled = Result {
+        try ContractSet.load(
+            contracts: repository.appending(path: "contracts"),
+            fixtures: repository.appending(path: "fixtures"))
+    }
 
     private func responder(_ configure: (inout ServingPolicy) -> Void = { _ in }) throws -> Responder {
         var policy = ServingPolicy()
@@ -17,8 +21,10 @@ struct DecisionTests {
     }
 
     /// The whole request, as the server hands it over in its two phases.
-    private func decide(_ responder: Responder, _ method: String, _ path: String, query: [(name: String, value: String?)] = [],
-                        headers: HeaderFields = [("Host", "localhost")], body: [UInt8] = []) -> Decision {
+    private func decide(
+        _ responder: Responder, _ method: String, _ path: String, query: [(name: String, value: String?)] = [],
+        headers: HeaderFields = [("Host", "localhost")], body: [UInt8] = []
+    ) -> Decision {
         let pathBytes = Array(path.utf8)
         return pathBytes.withUnsafeBufferPointer { path in
             let head = responder.routeHead(method: HTTPMethod(rawValue: method), path: path, headers: headers)
@@ -112,7 +118,9 @@ struct DecisionTests {
         let inMemory = try responder()
         let refusedReload = try #require(generated(decide(inMemory, "POST", "/__mockapi/reload")))
         #expect(refusedReload.status == 409)
-        let reloadable = try responder { $0.canReload = true; $0.adminActions = ["POST /__mockapi/record/save"] }
+        let reloadable = try responder {
+            $0.canReload = true; $0.adminActions = ["POST /__mockapi/record/save"]
+        }
         #expect(decide(reloadable, "POST", "/__mockapi/reload").journal == nil)
         guard case .adminAction(.reload) = decide(reloadable, "POST", "/__mockapi/reload").answer else { Issue.record("reload"); return }
         guard case .adminAction(.configured("POST /__mockapi/record/save")) = decide(reloadable, "POST", "/__mockapi/record/save").answer else {
@@ -123,13 +131,18 @@ struct DecisionTests {
     }
 
     @Test func unmatchedRequestsAreForwardedOnlyWhenTheServerProxiesAndAfterPreflights() throws {
-        let proxying = try responder { $0.forwardsUnmatched = true; $0.cors = true }
+        let proxying = try responder {
+            $0.forwardsUnmatched = true; $0.cors = true
+        }
         let nowhere = Array("/v1/nowhere".utf8).withUnsafeBufferPointer { proxying.routeHead(method: .POST, path: $0, headers: []) }
         #expect(nowhere.body == .raw, "a forwarded request keeps its body as sent")
         guard case .forward = decide(proxying, "POST", "/v1/nowhere").answer else { Issue.record("forward"); return }
         #expect(decide(proxying, "POST", "/v1/nowhere").journal == JournalNote())
-        let preflight = try #require(generated(decide(proxying, "OPTIONS", "/v1/categories",
-                                                        headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])))
+        let preflight = try #require(
+            generated(
+                decide(
+                    proxying, "OPTIONS", "/v1/categories",
+                    headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])))
         #expect(preflight.status == 204)
         #expect(try generated(decide(responder(), "POST", "/v1/nowhere"))?.status == 404)
     }
@@ -147,7 +160,8 @@ struct DecisionTests {
         #expect(noBoundary.body == .malformed("Content-Type multipart/form-data has no boundary parameter"))
         #expect(head(.GET, "/v1/categories", [("Content-Type", "application/json")]).body == .discard)
         guard case .answer(let refusal) = responder.decideHead(json, headers: [("Content-Length", "101")]),
-              case .generated(let tooLarge) = refusal.answer else { Issue.record("a declared body past the limit is refused at once"); return }
+            case .generated(let tooLarge) = refusal.answer
+        else { Issue.record("a declared body past the limit is refused at once"); return }
         #expect(tooLarge.status == 413 && tooLarge.problem?.contains("--max-json-bytes") == true)
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import MockAPICore
+import Testing
 
 struct HTTPMethodTests {
     private func parse(_ text: String) -> HTTPMethod? {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import MockAPICore
 
 /// The byte budget is one for the whole journal, however the requests spread over threads:

@@ -1,15 +1,15 @@
 import MockAPITestSupport
 import Testing
+
 @testable import MockAPICore
 
 struct MultipartParserTests {
-    static let body = Array((
-        "preamble to ignore\r\n"
-        + "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n"
-        + "--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a b.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
-        + "\u{FF}\u{D8}data with \r\n--XyZnot a boundary\r\n"
-        + "--XyZ--\r\n"
-    ).utf8)
+    static let body = Array(
+        ("preamble to ignore\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nhello\r\n"
+            + "--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a b.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n"
+            + "\u{FF}\u{D8}data with \r\n--XyZnot a boundary\r\n"
+            + "--XyZ--\r\n").utf8)
 
     struct Part: Equatable {
         var headers: MultipartParser.PartHeaders
@@ -52,8 +52,10 @@ struct MultipartParserTests {
     /// and delimiter prefixes must come out byte for byte, wherever the chunks split it.
     @Test func binaryPartWithManyFalseDelimiterStartsComesOutWhole() throws {
         var generator = SplitMix64(seed: 20)
-        let pieces: [[UInt8]] = [[0x0D], [0x0D, 0x0A], Array("\r\n-".utf8), Array("\r\n--".utf8), Array("\r\n--Xy".utf8),
-                                 Array("\r\n--XyZ!".utf8), [0x0A, 0x2D]]
+        let pieces: [[UInt8]] = [
+            [0x0D], [0x0D, 0x0A], Array("\r\n-".utf8), Array("\r\n--".utf8), Array("\r\n--Xy".utf8),
+            Array("\r\n--XyZ!".utf8), [0x0A, 0x2D],
+        ]
         var data: [UInt8] = []
         while data.count < 50_000 {
             if generator.next() % 4 == 0 {
@@ -65,7 +67,8 @@ struct MultipartParserTests {
             }
         }
         data.append(0x0D) // a CR right before the closing delimiter
-        let body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.bin\"\r\n\r\n".utf8)
+        let body =
+            Array("--XyZ\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.bin\"\r\n\r\n".utf8)
             + data + Array("\r\n--XyZ--\r\n".utf8)
         for size in [1, 2, 3, 7, 64, 1000, 4096, body.count] {
             let parts = try parse(body, chunkSize: size)
@@ -81,7 +84,10 @@ struct MultipartParserTests {
     }
 
     @Test func truncatedBodyIsReportedWithThePartAndItsBytes() {
-        #expect(throws: MultipartParser.Failure(description: #"the body ended inside part "image" after about 10 bytes, with no closing "--XyZ--" (a truncated upload, or a Content-Length larger than the body)"#)) {
+        #expect(
+            throws: MultipartParser.Failure(
+                description: #"the body ended inside part "image" after about 10 bytes, with no closing "--XyZ--" (a truncated upload, or a Content-Length larger than the body)"#)
+        ) {
             try parse(Array(Self.body.prefix(195)), chunkSize: 13)
         }
         #expect(throws: MultipartParser.Failure(description: "the body ended inside the headers of a part (no blank line after them)")) {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MockAPICore
 
 /// Query keys with nested parts, as Stripe's deepObject parameters are sent: by schemathesis and
@@ -28,27 +29,32 @@ struct NestedQueryTests {
 
     @Test func valuesPartsAndBareFormsAreChecked() throws {
         let keys = [created, expand, relationship, metadata]
-        #expect(try violations([("created[gt]", "soon"), ("created[after]", "1"), ("created[lt", "2")], keys) == [
-            #"query.created[gt]: expected int, found "soon""#,
-            #"query.created[after]: unexpected part "after" (the contract names: gt, gte, lt, lte)"#,
-            #"query.created[lt: has no closing "]" (expected created[part]=…)"#,
-        ])
-        #expect(try violations([("relationship", "true"), ("relationship", "false")], keys) == [
-            "query.relationship: takes nested parts: send relationship[director]=…",
-        ])
-        #expect(try violations([("expand[customer]", "x"), ("relationship[owner]", "yes")], keys) == [
-            "query.expand[customer]: a list's parts are its positions: expand[]=… or expand[0]=…",
-            #"query.relationship[owner]: expected bool, found "yes""#,
-        ])
-        #expect(try violations([("created", "1"), ("created", "2"), ("created[gt]", nil)], keys) == [
-            "query.created[gt]: has no value (expected int)",
-            "query.created: sent 2 times, expected once",
-        ])
+        #expect(
+            try violations([("created[gt]", "soon"), ("created[after]", "1"), ("created[lt", "2")], keys) == [
+                #"query.created[gt]: expected int, found "soon""#,
+                #"query.created[after]: unexpected part "after" (the contract names: gt, gte, lt, lte)"#,
+                #"query.created[lt: has no closing "]" (expected created[part]=…)"#,
+            ])
+        #expect(
+            try violations([("relationship", "true"), ("relationship", "false")], keys) == [
+                "query.relationship: takes nested parts: send relationship[director]=…"
+            ])
+        #expect(
+            try violations([("expand[customer]", "x"), ("relationship[owner]", "yes")], keys) == [
+                "query.expand[customer]: a list's parts are its positions: expand[]=… or expand[0]=…",
+                #"query.relationship[owner]: expected bool, found "yes""#,
+            ])
+        #expect(
+            try violations([("created", "1"), ("created", "2"), ("created[gt]", nil)], keys) == [
+                "query.created[gt]: has no value (expected int)",
+                "query.created: sent 2 times, expected once",
+            ])
         // A name that only starts like a nested key is another key.
-        #expect(try violations([("createdAt", "1"), ("created[]", "1")], keys) == [
-            #"query.created[]: unexpected part "" (the contract names: gt, gte, lt, lte)"#,
-            "query.createdAt: unexpected query key (the contract names: created, expand, relationship, metadata)",
-        ])
+        #expect(
+            try violations([("createdAt", "1"), ("created[]", "1")], keys) == [
+                #"query.created[]: unexpected part "" (the contract names: gt, gte, lt, lte)"#,
+                "query.createdAt: unexpected query key (the contract names: created, expand, relationship, metadata)",
+            ])
     }
 
     @Test func aRequiredKeyIsKeptByAnyOfItsForms() throws {
@@ -94,17 +100,22 @@ struct BodyMediaTypeTests {
     }
 
     @Test func aFormIsReadByTheKeysAndAnUnlistedTypeIsNamed() throws {
-        let keys = [JSONKeyExpectation(key: "name", type: .string), JSONKeyExpectation(key: "status", required: false,
-                    schema: JSONValueSchema(type: .string, enumValues: ["available", "sold"])), JSONKeyExpectation(key: "tags", type: .array, required: false)]
+        let keys = [
+            JSONKeyExpectation(key: "name", type: .string),
+            JSONKeyExpectation(
+                key: "status", required: false,
+                schema: JSONValueSchema(type: .string, enumValues: ["available", "sold"])), JSONKeyExpectation(key: "tags", type: .array, required: false),
+        ]
         let types = ["application/json", "application/x-www-form-urlencoded"]
         let form = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("name", "Rex"), ("status", "sold"), ("tags[0]", "a")]))
         #expect(try violations(form, json: keys, types: types) == [])
         let bad = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("status", "lost"), ("x", "1"), ("x", "2")]))
-        #expect(try violations(bad, json: keys, types: types) == [
-            "body.name: required key is missing",
-            #"body.status: "lost" is not one of "available", "sold""#,
-            "body.x: unexpected key (the contract names: name, status, tags)",
-        ])
+        #expect(
+            try violations(bad, json: keys, types: types) == [
+                "body.name: required key is missing",
+                #"body.status: "lost" is not one of "available", "sold""#,
+                "body.x: unexpected key (the contract names: name, status, tags)",
+            ])
         let xml = IncomingRequest(contentType: "application/xml", body: .other(bytes: 20))
         #expect(try violations(xml, json: keys, types: types) == ["body: Content-Type application/xml is not one the contract takes (application/json, application/x-www-form-urlencoded)"])
         #expect(try violations(IncomingRequest(), json: nil, types: ["application/x-tar"]) == ["body: expected a body with Content-Type one of application/x-tar, found none"])
@@ -124,10 +135,14 @@ struct BodyMediaTypeTests {
         }
         #expect(problems(#""body": {"contentTypes": ["application/x-tar"]}"#) == [])
         #expect(problems(#""json": {}, "body": {"contentTypes": ["application/merge-patch+json", "text/plain"]}"#) == [])
-        #expect(problems(#""body": {"contentTypes": ["Application/JSON; charset=utf-8"]}"#) == [#""Application/JSON; charset=utf-8" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#])
+        #expect(
+            problems(#""body": {"contentTypes": ["Application/JSON; charset=utf-8"]}"#) == [
+                #""Application/JSON; charset=utf-8" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#
+            ])
         #expect(problems(#""body": {"contentTypes": ["*/*"]}"#) == [#""*/*" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#])
         #expect(problems(#""multipart": [{"name": "f"}], "body": {"contentTypes": ["multipart/form-data"]}"#) == [#"multipart/form-data comes with "multipart"; list the other types"#])
-        #expect(problems(#""json": {}, "body": {"contentTypes": ["text/plain"]}"#) == [#"none of these is read by "json": add application/json (or a +json type, or application/x-www-form-urlencoded)"#])
+        #expect(
+            problems(#""json": {}, "body": {"contentTypes": ["text/plain"]}"#) == [#"none of these is read by "json": add application/json (or a +json type, or application/x-www-form-urlencoded)"#])
         #expect(problems(#""json": {}, "body": {"contentTypes": ["application/json"]}"#) == [#"application/json alone is what "json" reads without a list; remove "contentTypes""#])
         #expect(problems(#""body": {"contentTypes": []}"#) == [#"list at least one media type (no list: application/json for "json")"#])
     }

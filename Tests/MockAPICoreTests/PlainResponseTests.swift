@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MockAPICore
 
 /// The server answers plain requests (no query, no body, no Prefer) from a table decided at
@@ -9,13 +10,16 @@ struct PlainResponseTests {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     private func responder(_ contracts: [Contract]) -> Responder {
-        Responder(set: ContractSet(contracts: contracts, routes: RouteTable(contracts: contracts),
-                                   contractsDirectory: "contracts", fixturesDirectory: "fixtures"))
+        Responder(
+            set: ContractSet(
+                contracts: contracts, routes: RouteTable(contracts: contracts),
+                contractsDirectory: "contracts", fixturesDirectory: "fixtures"))
     }
 
     @Test func everyBundledPlainAnswerIsTheOneRespondChooses() throws {
-        let set = try ContractSet.load(contracts: Self.repository.appending(path: "contracts"),
-                                       fixtures: Self.repository.appending(path: "fixtures"))
+        let set = try ContractSet.load(
+            contracts: Self.repository.appending(path: "contracts"),
+            fixtures: Self.repository.appending(path: "fixtures"))
         let responder = Responder(set: set)
         var fixed = 0
         for index in set.contracts.indices {
@@ -39,8 +43,9 @@ struct PlainResponseTests {
         let page2 = ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: RequestMatch(query: [("cursor", "2")]))
         let contracts = [
             try Contract.make(name: "plain", path: "/a"),
-            try Contract.make(name: "optional_query", path: "/b", query: [QueryExpectation(name: "page", type: .int, required: false)],
-                              responses: [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil), page2]),
+            try Contract.make(
+                name: "optional_query", path: "/b", query: [QueryExpectation(name: "page", type: .int, required: false)],
+                responses: [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil), page2]),
             try Contract.make(name: "required_query", path: "/c", query: [QueryExpectation(name: "page", type: .int)]),
             try Contract.make(name: "required_header", path: "/d", headers: [HeaderExpectation(name: "Authorization")]),
             try Contract.make(name: "json_body", method: .PUT, path: "/e", json: []),

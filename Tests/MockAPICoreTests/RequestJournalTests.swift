@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MockAPICore
 
 struct RequestJournalTests {
@@ -72,18 +73,23 @@ struct RequestJournalTests {
 
     @Test func everyFieldReadsBackAsRecorded() {
         let journal = RequestJournal(capacity: 10)
-        let parts = [ReceivedPart(name: "image", filename: "a.jpg", contentType: "image/jpeg", bytes: 3, sha256: "ab12"),
-                     ReceivedPart(name: "note", filename: nil, contentType: nil, bytes: 0, sha256: "")]
+        let parts = [
+            ReceivedPart(name: "image", filename: "a.jpg", contentType: "image/jpeg", bytes: 3, sha256: "ab12"),
+            ReceivedPart(name: "note", filename: nil, contentType: nil, bytes: 0, sha256: ""),
+        ]
         var path = "/v1/projects/12/backers/34"
         path.withUTF8 { bytes in
-            journal.record(RequestRecord(receivedAt: 1_700_000_000_123, method: "POST", query: [("ids[]", "1"), ("flag", nil), ("q", "a b")],
-                                         headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts, contract: "upload",
-                                         response: nil, status: 201, problem: "part.image: required part is missing"),
-                           path: UnsafeRawBufferPointer(bytes))
+            journal.record(
+                RequestRecord(
+                    receivedAt: 1_700_000_000_123, method: "POST", query: [("ids[]", "1"), ("flag", nil), ("q", "a b")],
+                    headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts, contract: "upload",
+                    response: nil, status: 201, problem: "part.image: required part is missing"),
+                path: UnsafeRawBufferPointer(bytes))
         }
-        var expected = JournalEntry(receivedAt: 1_700_000_000_123, method: "POST", path: path, query: "ids[]=1&flag&q=a%20b",
-                                    headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts,
-                                    contract: "upload", response: nil, status: 201, problem: "part.image: required part is missing")
+        var expected = JournalEntry(
+            receivedAt: 1_700_000_000_123, method: "POST", path: path, query: "ids[]=1&flag&q=a%20b",
+            headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts,
+            contract: "upload", response: nil, status: 201, problem: "part.image: required part is missing")
         expected.id = 1
         #expect(journal.entries() == [expected])
     }
@@ -108,18 +114,23 @@ struct RequestJournalTests {
 
     @Test func redactionCoversCredentialNamesAndKeepsOnlyAnAuthorizationScheme() {
         let standard = HeaderRedaction.standard
-        for name in ["Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "X-Auth-Token",
-                     "X-Access-Token", "X-CSRF-Token", "X-Xsrf-Token", "Client-Secret", "X-Password", "X-ApiKey"] {
+        for name in [
+            "Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "X-Auth-Token",
+            "X-Access-Token", "X-CSRF-Token", "X-Xsrf-Token", "Client-Secret", "X-Password", "X-ApiKey",
+        ] {
             #expect(standard.redacts(name), "\(name)")
         }
         #expect(!standard.redacts("Accept") && !standard.redacts("X-Keyboard") && !standard.redacts("Host"))
         #expect(HeaderRedaction(extraNames: ["x-signature"]).redacts("X-Signature"))
         #expect(!HeaderRedaction.off.redacts("Authorization"))
 
-        let headers: HeaderFields = [("Authorization", "Bearer abc"), ("Cookie", "session=abc; theme=dark"), ("X-Api-Key", "abc def"),
-                                     ("Authorization", "abc=def ghi")]
-        #expect(headers.forJournal(redacting: standard).pairs.map(\.value)
-            == ["Bearer [redacted]", "[redacted]", "[redacted]", "[redacted]"])
+        let headers: HeaderFields = [
+            ("Authorization", "Bearer abc"), ("Cookie", "session=abc; theme=dark"), ("X-Api-Key", "abc def"),
+            ("Authorization", "abc=def ghi"),
+        ]
+        #expect(
+            headers.forJournal(redacting: standard).pairs.map(\.value)
+                == ["Bearer [redacted]", "[redacted]", "[redacted]", "[redacted]"])
     }
 }
 

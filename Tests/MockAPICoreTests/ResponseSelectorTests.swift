@@ -1,18 +1,22 @@
 import Testing
+
 @testable import MockAPICore
 
 struct ResponseSelectorTests {
     private func contract(sequence: [Int]? = nil) throws -> Contract {
-        try Contract.make(responses: [
-            ResponseDefinition(name: "default", status: 200, body: [], contentType: nil),
-            ResponseDefinition(name: "not_found", status: 404, body: [], contentType: nil),
-            ResponseDefinition(name: "unavailable", status: 503, body: [], contentType: nil),
-            ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: RequestMatch(query: [("cursor", "2")])),
-        ], sequence: sequence)
+        try Contract.make(
+            responses: [
+                ResponseDefinition(name: "default", status: 200, body: [], contentType: nil),
+                ResponseDefinition(name: "not_found", status: 404, body: [], contentType: nil),
+                ResponseDefinition(name: "unavailable", status: 503, body: [], contentType: nil),
+                ResponseDefinition(name: "page2", status: 200, body: [], contentType: nil, when: RequestMatch(query: [("cursor", "2")])),
+            ], sequence: sequence)
     }
 
-    private func select(_ contract: Contract, query: [(name: String, value: String?)] = [], prefer: String? = nil,
-                        scenarios: ScenarioState = ScenarioState()) -> String {
+    private func select(
+        _ contract: Contract, query: [(name: String, value: String?)] = [], prefer: String? = nil,
+        scenarios: ScenarioState = ScenarioState()
+    ) -> String {
         switch ResponseSelector.select(for: contract, index: 0, query: query, prefer: Prefer(prefer).selection, scenarios: scenarios) {
         case .success(let index): contract.responses[index].name
         case .failure(let violation): violation.description

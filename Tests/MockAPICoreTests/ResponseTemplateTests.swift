@@ -1,5 +1,6 @@
-import Testing
 import Foundation
+import Testing
+
 @testable import MockAPICore
 
 struct ResponseTemplateTests {
@@ -15,35 +16,44 @@ struct ResponseTemplateTests {
     }
 
     @Test func pathParameterValuesIncludingAMultiSegmentOne() throws {
-        #expect(try PathTemplate("/v1/projects/{projectId:int}/backers/{backerId}").parameterValues(in: "/v1/projects/42/backers/self")
-            == ["projectId": "42", "backerId": "self"])
-        #expect(try PathTemplate("/v1/categories/{slug:path}/projects").parameterValues(in: "/v1/categories/art/illustration/projects")
-            == ["slug": "art/illustration"])
+        #expect(
+            try PathTemplate("/v1/projects/{projectId:int}/backers/{backerId}").parameterValues(in: "/v1/projects/42/backers/self")
+                == ["projectId": "42", "backerId": "self"])
+        #expect(
+            try PathTemplate("/v1/categories/{slug:path}/projects").parameterValues(in: "/v1/categories/art/illustration/projects")
+                == ["slug": "art/illustration"])
     }
 
     @Test func placeholdersTheRequestCannotFillAreLoadErrors() throws {
-        let folder = try TestFolder(contracts: ["p.json": #"""
-            {"name": "p", "request": {"method": "GET", "path": "/p/{id:int}", "query": {"page": {"required": false}}},
-             "responses": {"default": {"status": 200, "body": {"a": "{{path.projectId}}", "b": "{{query.cursor}}", "c": "{{host}}"}}}}
-            """#], fixtures: [:])
+        let folder = try TestFolder(
+            contracts: [
+                "p.json": #"""
+                {"name": "p", "request": {"method": "GET", "path": "/p/{id:int}", "query": {"page": {"required": false}}},
+                 "responses": {"default": {"status": 200, "body": {"a": "{{path.projectId}}", "b": "{{query.cursor}}", "c": "{{host}}"}}}}
+                """#
+            ], fixtures: [:])
         do {
             _ = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
             Issue.record("placeholders that cannot be filled must not load")
         } catch {
             #expect(error.problems.map(\.message) == ["unknown placeholder {{host}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})"])
         }
-        let typo = try TestFolder(contracts: ["p.json": #"""
-            {"name": "p", "request": {"method": "GET", "path": "/p/{id:int}", "query": {"page": {"required": false}}},
-             "responses": {"default": {"status": 200, "body": {"a": "{{path.projectId}}", "b": "{{query.cursor}}"}}}}
-            """#], fixtures: [:])
+        let typo = try TestFolder(
+            contracts: [
+                "p.json": #"""
+                {"name": "p", "request": {"method": "GET", "path": "/p/{id:int}", "query": {"page": {"required": false}}},
+                 "responses": {"default": {"status": 200, "body": {"a": "{{path.projectId}}", "b": "{{query.cursor}}"}}}}
+                """#
+            ], fixtures: [:])
         do {
             _ = try ContractSet.load(contracts: typo.contracts, fixtures: typo.fixtures)
             Issue.record("placeholders that cannot be filled must not load")
         } catch {
-            #expect(error.problems.map(\.description).map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
-                "$.responses.default.body: {{path.projectId}} names no parameter of /p/{id:int} (it has: id)",
-                "$.responses.default.body: {{query.cursor}} names no query key of this contract (it has: page)",
-            ])
+            #expect(
+                error.problems.map(\.description).map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
+                    "$.responses.default.body: {{path.projectId}} names no parameter of /p/{id:int} (it has: id)",
+                    "$.responses.default.body: {{query.cursor}} names no query key of this contract (it has: page)",
+                ])
         }
     }
 
@@ -58,34 +68,42 @@ struct ResponseTemplateTests {
         #expect(ResponseTemplate.Escaping.forMediaType("application/octet-stream") == nil)
         let page = try #require(try ResponseTemplate.parse(Array("<p title='{{query.q}}'>{{query.q}}</p>".utf8), escaping: .markup))
         let rendered = page.render(baseURL: "", query: [("q", #"<script>alert("x" & 'y')</script>"#)])
-        #expect(String(decoding: rendered, as: UTF8.self)
-            == "<p title='&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;'>&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;</p>")
+        #expect(
+            String(decoding: rendered, as: UTF8.self)
+                == "<p title='&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;'>&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;</p>")
     }
 
     @Test func requestValuesInAMediaTypeThatCannotBeEscapedAreLoadErrors() throws {
-        let folder = try TestFolder(contracts: ["p.json": #"""
-            {"name": "p", "request": {"method": "GET", "path": "/p", "query": {"q": {"required": false}}},
-             "responses": {"default": {"status": 200, "fixture": "p.js"},
-                           "typed": {"status": 200, "fixture": "p.txt", "headers": {"Content-Type": "text/html"}},
-                           "linked": {"status": 200, "fixture": "link.js"}}}
-            """#], fixtures: ["p.js": "var q = '{{query.q}}';", "p.txt": "{{query.q}}", "link.js": "var base = '{{baseURL}}';"])
+        let folder = try TestFolder(
+            contracts: [
+                "p.json": #"""
+                {"name": "p", "request": {"method": "GET", "path": "/p", "query": {"q": {"required": false}}},
+                 "responses": {"default": {"status": 200, "fixture": "p.js"},
+                               "typed": {"status": 200, "fixture": "p.txt", "headers": {"Content-Type": "text/html"}},
+                               "linked": {"status": 200, "fixture": "link.js"}}}
+                """#
+            ], fixtures: ["p.js": "var q = '{{query.q}}';", "p.txt": "{{query.q}}", "link.js": "var base = '{{baseURL}}';"])
         do {
             let set = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
             Issue.record("a request value in JavaScript must not load: \(set.contracts.count)")
         } catch {
-            #expect(error.problems.map(\.description).map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
-                "$.responses.default.fixture: a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a application/octet-stream body; "
-                    + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}",
-            ])
+            #expect(
+                error.problems.map(\.description).map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
+                    "$.responses.default.fixture: a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a application/octet-stream body; "
+                        + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}"
+                ])
         }
     }
 
     @Test func aHeaderContentTypeDecidesTheEscaping() throws {
-        let folder = try TestFolder(contracts: ["p.json": #"""
-            {"name": "p", "request": {"method": "GET", "path": "/p", "query": {"q": {"required": false}}},
-             "responses": {"default": {"status": 200, "fixture": "p.txt", "headers": {"Content-Type": "text/html"}},
-                           "text": {"status": 200, "body": {"q": "{{query.q}}"}, "headers": {"content-type": "text/plain"}}}}
-            """#], fixtures: ["p.txt": "{{query.q}}"])
+        let folder = try TestFolder(
+            contracts: [
+                "p.json": #"""
+                {"name": "p", "request": {"method": "GET", "path": "/p", "query": {"q": {"required": false}}},
+                 "responses": {"default": {"status": 200, "fixture": "p.txt", "headers": {"Content-Type": "text/html"}},
+                               "text": {"status": 200, "body": {"q": "{{query.q}}"}, "headers": {"content-type": "text/plain"}}}}
+                """#
+            ], fixtures: ["p.txt": "{{query.q}}"])
         let responses = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures).contracts[0].responses
         #expect(responses.map { $0.template?.escaping } == [.markup, .json], "a JSON body sent as text stays valid JSON")
     }

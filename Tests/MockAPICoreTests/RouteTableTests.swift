@@ -1,4 +1,5 @@
 import Testing
+
 @testable import MockAPICore
 
 struct RouteTableTests {
@@ -49,10 +50,12 @@ struct RouteTableTests {
         #expect(table.match(method: .GET, path: "/v1/categories/featured") == .found(contract: 3))
         #expect(table.match(method: .GET, path: "/v1/categories") == .notFound)
         #expect(table.match(method: .DELETE, path: "/v1/categories/a/b/projects") == .methodNotAllowed(allowed: [.GET, .HEAD]))
-        #expect(NearestContracts.explain(path: "/v1/categories/art/illustration/project", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
-            == #"segment 5 is "project", /v1/categories/{slug:path}/projects expects "projects""#)
-        #expect(NearestContracts.explain(path: "/v1/categories/art/illustration/projects", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
-            == nil, "a path the template matches has nothing to explain")
+        #expect(
+            NearestContracts.explain(path: "/v1/categories/art/illustration/project", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
+                == #"segment 5 is "project", /v1/categories/{slug:path}/projects expects "projects""#)
+        #expect(
+            NearestContracts.explain(path: "/v1/categories/art/illustration/projects", template: try PathTemplate("/v1/categories/{slug:path}/projects"))
+                == nil, "a path the template matches has nothing to explain")
     }
 
     @Test func backtracksFromALiteralThatLeadsNowhere() throws {
@@ -114,13 +117,16 @@ struct RouteTableTests {
 
 extension Contract {
     /// A contract with a default 200 response and whatever request expectation the test needs.
-    static func make(name: String = "c", method: HTTPMethod = .GET, path: String = "/x",
-                     query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                     json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
-                     responses: [ResponseDefinition] = [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil)],
-                     sequence: [Int]? = nil) throws -> Contract {
-        Contract(name: name, file: "\(name).json",
-                 request: RequestExpectation(method: method, path: try PathTemplate(path), query: query, headers: headers, json: json, multipart: multipart),
-                 responses: responses, sequence: sequence)
+    static func make(
+        name: String = "c", method: HTTPMethod = .GET, path: String = "/x",
+        query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+        json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
+        responses: [ResponseDefinition] = [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil)],
+        sequence: [Int]? = nil
+    ) throws -> Contract {
+        Contract(
+            name: name, file: "\(name).json",
+            request: RequestExpectation(method: method, path: try PathTemplate(path), query: query, headers: headers, json: json, multipart: multipart),
+            responses: responses, sequence: sequence)
     }
 }

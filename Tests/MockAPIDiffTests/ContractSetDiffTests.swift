@@ -30,8 +30,9 @@ struct ContractSetDiffTests {
     @Test func aRemovedContractBreaks() throws {
         let changed = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         try FileManager.default.removeItem(at: changed.contracts.appendingPathComponent("backings/update_backing.json"))
-        let diff = ContractSetDiff(old: try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures),
-                                   new: try ContractSet.load(contracts: changed.contracts, fixtures: changed.fixtures))
+        let diff = ContractSetDiff(
+            old: try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures),
+            new: try ContractSet.load(contracts: changed.contracts, fixtures: changed.fixtures))
         #expect(breaking(diff) == ["update_backing"])
         #expect(diff.breaking.first?.message.contains("PUT /v1/projects/{projectId:int}/backers/{backerId:int}") == true)
         #expect(diff.exitCode == 1)
@@ -92,8 +93,9 @@ struct ContractSetDiffTests {
         }
         #expect(alsoNested.breaking.isEmpty && alsoNested.changes.count == 1)
         let patchTypes = try diff(editing: "contracts/backings/update_backing.json") {
-            $0.replacingOccurrences(of: #""location_id": {"type": "int", "required": false}"#,
-                                    with: #""location_id": {"type": "int", "required": false}}, "body": {"contentTypes": ["application/merge-patch+json"]"#)
+            $0.replacingOccurrences(
+                of: #""location_id": {"type": "int", "required": false}"#,
+                with: #""location_id": {"type": "int", "required": false}}, "body": {"contentTypes": ["application/merge-patch+json"]"#)
         }
         #expect(patchTypes.changes.map(\.message) == ["no longer takes a body as application/json", "also takes a body as application/merge-patch+json"])
         #expect(breaking(patchTypes) == ["update_backing:request.body.contentTypes"])
@@ -101,8 +103,9 @@ struct ContractSetDiffTests {
 
     @Test func aNewRequiredHeaderBodyKeyOrPartBreaks() throws {
         let header = try diff(editing: "contracts/backings/update_backing.json") {
-            $0.replacingOccurrences(of: #""headers": {"Authorization": {"prefix": "token "}}"#,
-                                    with: #""headers": {"Authorization": {"prefix": "token "}, "X-Device-Id": {}}"#)
+            $0.replacingOccurrences(
+                of: #""headers": {"Authorization": {"prefix": "token "}}"#,
+                with: #""headers": {"Authorization": {"prefix": "token "}, "X-Device-Id": {}}"#)
         }
         #expect(breaking(header) == ["update_backing:request.headers.X-Device-Id"])
         let key = try diff(editing: "contracts/backings/update_backing.json") {

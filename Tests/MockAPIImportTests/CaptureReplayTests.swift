@@ -1,11 +1,13 @@
 import Foundation
+import MockAPICore
+import MockAPITestSupport
+import Testing
+
+@testable import MockAPIImport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
-@testable import MockAPIImport
-import MockAPITestSupport
-import Testing
 
 /// The acceptance capture (Resources/mobile-capture.har, written by make-mobile-capture.py): a
 /// 66-route mobile API imported, then every recorded request sent again, unchanged, to a server
@@ -70,8 +72,9 @@ struct CaptureReplayTests {
     /// taken for a placeholder (which would fail the load, or be filled in).
     @Test func bracesARealAnswerHadAreKeptAsText() async throws {
         let body = #"{"subject": "Hi {{name}}", "next": "https://api.example.com/v1/mail?page={{query.page}}", "x": "{{{baseURL}}"}"#
-        let exchange = RecordedExchange(method: "GET", url: "https://api.example.com/v1/mail", status: 200,
-                                        responseHeaders: [("Content-Type", "application/json")], responseBody: Array(body.utf8))
+        let exchange = RecordedExchange(
+            method: "GET", url: "https://api.example.com/v1/mail", status: 200,
+            responseHeaders: [("Content-Type", "application/json")], responseBody: Array(body.utf8))
         let scratch = try ScratchFolder()
         let set = try scratch.writeAndLoad(TrafficInference(source: "test").infer([exchange]))
         try await withMockServer(contracts: scratch.contracts, fixtures: scratch.fixtures) { server in

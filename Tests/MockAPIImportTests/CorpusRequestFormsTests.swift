@@ -1,8 +1,9 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import MockAPITestSupport
 import Testing
+
+@testable import MockAPIImport
 
 /// The request forms real documents use and contracts now say: Stripe's deepObject query
 /// parameters, Kubernetes' PATCH media types, the petstore's form and XML bodies, Moby's tar
@@ -42,10 +43,11 @@ struct CorpusRequestFormsTests {
         #expect(warnings.filter { $0.contains("*/* is not a type a contract can list") }.count >= 6)
         for patch in patches {
             let types = patch.body.contentTypes ?? []
-            #expect(types.contains("application/json-patch+json") && types.contains("application/merge-patch+json")
+            #expect(
+                types.contains("application/json-patch+json") && types.contains("application/merge-patch+json")
                     && types.contains("application/strategic-merge-patch+json") && types.contains("application/apply-patch+yaml")
                     && types.contains("application/apply-patch+cbor"),
-                    "\(patch.name): \(types)")
+                "\(patch.name): \(types)")
         }
     }
 
@@ -63,16 +65,18 @@ struct CorpusRequestFormsTests {
 
     @Test func theExportedDocumentAloneSaysNestedKeysAndMediaTypes() throws {
         var file = ContractFile(name: "patch_thing", method: .PATCH, path: "/things/{id}")
-        file.query = [QueryExpectation(name: "created", type: .int, required: false, nested: .init(keys: ["gt", "lt"], plain: true)),
-                      QueryExpectation(name: "expand", required: true, arrayStyle: .repeated, nested: .init()),
-                      QueryExpectation(name: "metadata", required: false, nested: .init()),
-                      QueryExpectation(name: "flags", type: .bool, required: true, nested: .init(keys: ["a"]))]
+        file.query = [
+            QueryExpectation(name: "created", type: .int, required: false, nested: .init(keys: ["gt", "lt"], plain: true)),
+            QueryExpectation(name: "expand", required: true, arrayStyle: .repeated, nested: .init()),
+            QueryExpectation(name: "metadata", required: false, nested: .init()),
+            QueryExpectation(name: "flags", type: .bool, required: true, nested: .init(keys: ["a"])),
+        ]
         file.json = [JSONKeyExpectation(key: "spec", type: .object, required: false)]
         file.body.contentTypes = ["application/merge-patch+json", "application/x-www-form-urlencoded", "application/apply-patch+yaml"]
         file.responses = [.init(name: "default", status: 200, body: ["ok": true])]
         let set = try TemporaryContractSet(contracts: ["patch_thing.json": file.fileJSON.prettySerialized])
         var document = try #require(OpenAPIExporter().document(for: try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)).objectValue)
-        document[OpenAPIExporter.setExtension] = nil   // read as any other document, not as mockapi's own export
+        document[OpenAPIExporter.setExtension] = nil // read as any other document, not as mockapi's own export
         let scratch = try ScratchFolder()
         let path = scratch.url.appendingPathComponent("openapi.json")
         try Data(JSONValue.object(document).prettySerialized.utf8).write(to: path)

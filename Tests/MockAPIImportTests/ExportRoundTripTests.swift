@@ -1,8 +1,9 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import MockAPITestSupport
 import Testing
+
+@testable import MockAPIImport
 
 /// `import(export(set))` is the set: every contract file as written, its file name, every fixture
 /// byte and the set's defaults, through the document's text. The bundled set has two contracts on

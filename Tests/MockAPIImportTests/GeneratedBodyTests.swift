@@ -1,7 +1,8 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import Testing
+
+@testable import MockAPIImport
 
 /// Bodies made up from a schema are valid against that schema, as Python's jsonschema (a second
 /// implementation) judges them: `scripts/check-generated-bodies`.
@@ -112,8 +113,10 @@ struct GeneratedBodyTests {
 extension GeneratedBodyTests {
     /// Corpus documents of every version and style: every made-up response body checked by the oracle.
     /// (The largest three, 01, 02 and 05, take a minute more; they were checked the same way for the report.)
-    @Test(arguments: ["03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
-                      "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml"])
+    @Test(arguments: [
+        "03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
+        "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
+    ])
     func madeUpBodiesForTheCorpusAreValidAgainstTheirSchema(document: String) throws {
         let verdict = try Self.check(try OpenAPICorpus.require().appendingPathComponent(document), schemaExamples: false)
         #expect(verdict.bodies > 0)

@@ -1,11 +1,13 @@
 import Foundation
+import MockAPICore
+import MockAPITestSupport
+import Testing
+
+@testable import MockAPIImport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
-@testable import MockAPIImport
-import MockAPITestSupport
-import Testing
 
 struct HARImporterTests {
     /// The contract each recorded entry must reach; nil for the entry that got no answer.
@@ -36,9 +38,11 @@ struct HARImporterTests {
 
         #expect(set.contract("get_v1_search")?.request.query.map { "\($0.name):\($0.array)" } == ["q:false", "types:true"])
         // Keys in both bodies are required; `location` was sent once.
-        #expect(set.contract("post_v1_posts")?.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" }
+        #expect(
+            set.contract("post_v1_posts")?.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" }
                 == ["text:string:true", "media_ids:array:true", "visibility:string:true", "location:object:false"])
-        #expect(set.contract("post_v1_users_me_avatar")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.contentTypes ?? [])" }
+        #expect(
+            set.contract("post_v1_users_me_avatar")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.contentTypes ?? [])" }
                 == ["avatar:true:[\"image/jpeg\"]", "crop:false:[]"])
         let image = try #require(set.contract("get_avatars_1001_png")?.responses.first)
         #expect(image.fixture == "avatars/get_avatars_1001_png.png")

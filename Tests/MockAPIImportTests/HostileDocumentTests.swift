@@ -1,7 +1,8 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import Testing
+
+@testable import MockAPIImport
 
 /// Small documents that used to make `import openapi` run for ever, and documents over the bounds.
 /// Each is generated here and must be answered within seconds.
@@ -31,22 +32,23 @@ struct HostileDocumentTests {
     @Test(arguments: ["extension", "example"])
     func anAliasBombIsRefusedWithinSecondsNamingTheAnchorAndLine(placement: String) throws {
         let scratch = try ScratchFolder()
-        let text = placement == "extension"
+        let text =
+            placement == "extension"
             ? "openapi: 3.1.0\ninfo: {title: bomb, version: '1'}\npaths: {}\n" + Self.aliasBomb(under: "x-bomb")
             : """
-              openapi: 3.1.0
-              info: {title: bomb, version: '1'}
-              paths:
-                /a:
-                  get:
-                    responses:
-                      '200':
-                        description: ok
-                        content:
-                          application/json:
-                            example:
-              \(Self.aliasBomb(under: "                              laughs").dropLast())
-              """
+            openapi: 3.1.0
+            info: {title: bomb, version: '1'}
+            paths:
+              /a:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          example:
+            \(Self.aliasBomb(under: "                              laughs").dropLast())
+            """
         #expect(text.utf8.count < 1_000)
         let url = try Self.write(text, named: "bomb.yaml", in: scratch)
         var message = ""
@@ -73,7 +75,8 @@ struct HostileDocumentTests {
     @Test func nestingDeeperThanTheBoundIsRefusedNamingTheLine() throws {
         let scratch = try ScratchFolder()
         let depth = 300
-        let text = "openapi: 3.1.0\ninfo: {title: deep, version: '1'}\npaths: {}\nx-deep: "
+        let text =
+            "openapi: 3.1.0\ninfo: {title: deep, version: '1'}\npaths: {}\nx-deep: "
             + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
         let url = try Self.write(text, named: "deep.yaml", in: scratch)
         let error = #expect(throws: ImportError.self) { try OpenAPIImporter().importFile(url) }
@@ -93,7 +96,7 @@ struct HostileDocumentTests {
         let url = scratch.url.appendingPathComponent("huge.yaml")
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
-        try handle.truncate(atOffset: UInt64(DocumentFileReader.maxFileBytes) + 1)   // sparse: no disk used
+        try handle.truncate(atOffset: UInt64(DocumentFileReader.maxFileBytes) + 1) // sparse: no disk used
         try handle.close()
         let error = #expect(throws: ImportError.self) { try OpenAPIImporter().importFile(url) }
         #expect(error?.description == "\(url.path): 100000001 bytes; files over 100000000 bytes (100 MB) are refused")
@@ -114,7 +117,8 @@ struct HostileDocumentTests {
             let properties = (0..<12).map { #""p\#($0)": \#(property)"# }.joined(separator: ", ")
             schemas.append(#""S\#(index)": {"type": "object", "properties": {\#(properties)}}"#)
         }
-        let text = ##"{"openapi": "3.1.0", "info": {"title": "fan", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}}}, "components": {"schemas": {\##(schemas.joined(separator: ", "))}}}"##
+        let text =
+            ##"{"openapi": "3.1.0", "info": {"title": "fan", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}}}}}, "components": {"schemas": {\##(schemas.joined(separator: ", "))}}}"##
         #expect(text.utf8.count < 8_000)
         let url = try Self.write(text, named: "fan.json", in: scratch)
         var imported = ImportedSet()
@@ -124,8 +128,10 @@ struct HostileDocumentTests {
         let body = try JSONParser.parse(fixture.bytes)
         #expect(Self.count(body) <= ExampleGenerator.maxValues + 1)
         #expect(imported.warnings.count == 2)
-        #expect(imported.warnings.first?.hasPrefix("fan.json: GET /a: #/paths/~1a/get/responses/200/content/application~1json/schema: response 200: the example made up from the schema stops: it reached 10000 values") == true,
-                "\(imported.warnings)")
+        #expect(
+            imported.warnings.first?.hasPrefix(
+                "fan.json: GET /a: #/paths/~1a/get/responses/200/content/application~1json/schema: response 200: the example made up from the schema stops: it reached 10000 values") == true,
+            "\(imported.warnings)")
         #expect(imported.warnings.first?.contains("in #/components/schemas/S") == true)
     }
 
@@ -196,7 +202,8 @@ struct HostileDocumentTests {
     @Test func anOperationIdOfThousandsOfCharactersStillMakesALoadableSet() throws {
         let scratch = try ScratchFolder()
         let id = String(repeating: "veryLong", count: 700)
-        let text = #"{"openapi": "3.1.0", "info": {"title": "long", "version": "1"}, "paths": {"/a": {"get": {"operationId": "\#(id)", "tags": ["\#(id)"], "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"a": 1}}}}}}}}}"#
+        let text =
+            #"{"openapi": "3.1.0", "info": {"title": "long", "version": "1"}, "paths": {"/a": {"get": {"operationId": "\#(id)", "tags": ["\#(id)"], "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"a": 1}}}}}}}}}"#
         let imported = try OpenAPIImporter().importFile(try Self.write(text, named: "long.json", in: scratch))
         let set = try scratch.writeAndLoad(imported)
         #expect(set.contracts.count == 1)
@@ -210,8 +217,10 @@ struct HostileDocumentTests {
             #"{"request": {"method": "GET", "url": "\#(url)"}, "response": {"status": \#(status), "content": {"mimeType": "application/json", "text": "{\"ok\": true}"}}}"#
         }
         let longPath = (0..<5_000).map { "s\($0 % 10)" }.joined(separator: "/")
-        let entries = [entry("https://api.example/v1/items", status: 200), entry("https://api.example/v1/odd", status: 99999),
-                       entry("https://api.example/\(longPath)", status: 200), entry("https://api.example/v1/users/7", status: 200)]
+        let entries = [
+            entry("https://api.example/v1/items", status: 200), entry("https://api.example/v1/odd", status: 99999),
+            entry("https://api.example/\(longPath)", status: 200), entry("https://api.example/v1/users/7", status: 200),
+        ]
         let url = try Self.write(#"{"log": {"entries": [\#(entries.joined(separator: ", "))]}}"#, named: "capture.har", in: scratch)
         let imported = try HARImporter().importFile(url)
         #expect(imported.skipped == 2)
@@ -226,7 +235,8 @@ struct HostileDocumentTests {
     /// libyaml refused `\ud83d\udc4d` (Twilio's document did not import); an escaped backslash before `ud83d` is text.
     @Test func surrogatePairEscapesInJSONBecomeTheirCharacter() throws {
         let scratch = try ScratchFolder()
-        let text = #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"body": "Hello! \ud83d\udc4d", "path": "C:\\ud83d"}}}}}}}}}"#
+        let text =
+            #"{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"body": "Hello! \ud83d\udc4d", "path": "C:\\ud83d"}}}}}}}}}"#
         let imported = try OpenAPIImporter().importFile(try Self.write(text, named: "emoji.json", in: scratch))
         let body = try JSONParser.parse(try #require(imported.fixtures.first).bytes)
         #expect(body.objectValue?["body"] == .string("Hello! 👍"))

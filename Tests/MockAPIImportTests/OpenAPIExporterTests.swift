@@ -1,8 +1,9 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import MockAPITestSupport
 import Testing
+
+@testable import MockAPIImport
 
 struct OpenAPIExporterTests {
     static let bundled = Result { try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures) }
@@ -20,7 +21,7 @@ struct OpenAPIExporterTests {
         #expect(valid.output.contains("OK"), "\(valid.output)")
 
         guard case .object(var broken) = document else { Issue.record("not an object"); return }
-        broken["info"] = nil   // info is required
+        broken["info"] = nil // info is required
         try Data(JSONValue.object(broken).prettySerialized.utf8).write(to: file)
         let invalid = try SpecValidator.run(file)
         #expect(invalid.status != 0, "\(invalid.output)")

@@ -1,22 +1,27 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import Testing
+
+@testable import MockAPIImport
 
 struct OpenAPIImporterTests {
     @Test func petstoreYAMLBecomesALoadableSetWithOneContractPerOperation() throws {
         let imported = try OpenAPIImporter().importFile(ImportFixtures.petstore)
         let scratch = try ScratchFolder()
         let set = try scratch.writeAndLoad(imported)
-        #expect(set.contracts.map(\.name).sorted() == ["create_pet", "delete_pet", "get_inventory", "list_categories", "list_pets",
-                                                        "pet_photo_in_format", "show_pet_by_id", "update_pet", "upload_pet_photo"])
+        #expect(
+            set.contracts.map(\.name).sorted() == [
+                "create_pet", "delete_pet", "get_inventory", "list_categories", "list_pets",
+                "pet_photo_in_format", "show_pet_by_id", "update_pet", "upload_pet_photo",
+            ])
         #expect(imported.skipped == 0)
-        #expect(imported.warnings == [
-            #"petstore.yaml: GET /pets: #/paths/~1pets/get/responses/default: response "default" (any other status) has no status of its own; left out"#,
-            #"petstore.yaml: DELETE /pets/{petId}: #/paths/~1pets~1{petId}/delete: the operation needs X-API-Key but defines no 401: a request without it gets a made-up 401 (response "unauthorized")"#,
-            #"petstore.yaml: GET /pets/{petId}/photo.{format}: #/paths/~1pets~1{petId}~1photo.{format}: path segment "photo.{format}" mixes text and a parameter; the contract takes any segment there"#,
-            "petstore.yaml: in all, 3 warnings (1 default response, 1 made-up 401, 1 mixed path segment)",
-        ])
+        #expect(
+            imported.warnings == [
+                #"petstore.yaml: GET /pets: #/paths/~1pets/get/responses/default: response "default" (any other status) has no status of its own; left out"#,
+                #"petstore.yaml: DELETE /pets/{petId}: #/paths/~1pets~1{petId}/delete: the operation needs X-API-Key but defines no 401: a request without it gets a made-up 401 (response "unauthorized")"#,
+                #"petstore.yaml: GET /pets/{petId}/photo.{format}: #/paths/~1pets~1{petId}~1photo.{format}: path segment "photo.{format}" mixes text and a parameter; the contract takes any segment there"#,
+                "petstore.yaml: in all, 3 warnings (1 default response, 1 made-up 401, 1 mixed path segment)",
+            ])
         // A mixed segment is one parameter; a PNG without an example still gets a PNG body.
         let photo = try #require(set.contract("pet_photo_in_format"))
         #expect(photo.request.path.text == "/pets/{petId:int}/{format}")
@@ -29,7 +34,7 @@ struct OpenAPIImporterTests {
         #expect(show.responses.map(\.name) == ["default", "cat", "not_found"])
         #expect(show.responses.map(\.status) == [200, 200, 404])
         let cat = try JSONParser.parse(show.responses[1].body)
-        #expect(cat == ["id": 2, "name": "Tom", "tag": "cat", "status": "sold"])   // a $ref'd example, keys in document order
+        #expect(cat == ["id": 2, "name": "Tom", "tag": "cat", "status": "sold"]) // a $ref'd example, keys in document order
         #expect(try JSONParser.parse(show.responses[2].body) == ["code": 404, "message": "pet not found"])
 
         let list = try #require(set.contract("list_pets"))
@@ -39,22 +44,24 @@ struct OpenAPIImporterTests {
         // NewPet through $ref; allOf for the generated 201 body, the readOnly id included there.
         let create = try #require(set.contract("create_pet"))
         #expect(create.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" } == ["name:string:true", "tag:string:false", "status:string:false", "birthDate:any:false"])
-        #expect(try scratch.text("fixtures/pets/create_pet.json") == """
-            {
-              "id": 1,
-              "name": "Rex",
-              "tag": "string",
-              "status": "available",
-              "birthDate": "2024-01-01"
-            }
+        #expect(
+            try scratch.text("fixtures/pets/create_pet.json") == """
+                {
+                  "id": 1,
+                  "name": "Rex",
+                  "tag": "string",
+                  "status": "available",
+                  "birthDate": "2024-01-01"
+                }
 
-            """)
+                """)
 
         let upload = try #require(set.contract("upload_pet_photo"))
-        #expect(upload.request.multipart?.map { "\($0.name) file:\($0.filename) required:\($0.required) \($0.contentTypes ?? [])" } == [
-            // A document cannot require a filename, so none is (schemathesis sends binary parts without).
-            "file file:false required:true [\"image/png\", \"image/jpeg\"]", "caption file:false required:false []",
-        ])
+        #expect(
+            upload.request.multipart?.map { "\($0.name) file:\($0.filename) required:\($0.required) \($0.contentTypes ?? [])" } == [
+                // A document cannot require a filename, so none is (schemathesis sends binary parts without).
+                "file file:false required:true [\"image/png\", \"image/jpeg\"]", "caption file:false required:false []",
+            ])
         #expect(set.contract("delete_pet")?.request.headers.map(\.name) == ["X-API-Key"])
         // A recursive schema ends at its second visit.
         #expect(try scratch.text("fixtures/categories/list_categories.json") == "[\n  {\n    \"id\": 1,\n    \"name\": \"string\",\n    \"children\": []\n  }\n]\n")
@@ -66,7 +73,10 @@ struct OpenAPIImporterTests {
         let set = try scratch.writeAndLoad(imported)
         #expect(set.contracts.count == 10)
         #expect(imported.skipped == 0)
-        #expect(imported.warnings.contains(#"mobile-api.json: POST /v1/posts/{postId}/attachments: #/paths/~1v1~1posts~1{postId}~1attachments/post/requestBody/content/multipart~1form-data/schema/properties/files: multipart part "files" is an array (the same part sent several times); the parts are not checked"#))
+        #expect(
+            imported.warnings.contains(
+                #"mobile-api.json: POST /v1/posts/{postId}/attachments: #/paths/~1v1~1posts~1{postId}~1attachments/post/requestBody/content/multipart~1form-data/schema/properties/files: multipart part "files" is an array (the same part sent several times); the parts are not checked"#
+            ))
         #expect(imported.warnings.contains(#"mobile-api.json: GET /v1/search: #/paths/~1v1~1search/get/parameters/2: cookie parameter "session" is not checked (contracts do not read cookies)"#))
 
         let feed = try #require(set.contract("get_feed"))

@@ -1,7 +1,8 @@
 import Foundation
 import MockAPICore
-@testable import MockAPIImport
 import Testing
+
+@testable import MockAPIImport
 
 /// The tolerant reader: documents split across files, Swagger 2.0, and parts no importer before it could read.
 struct OpenAPIReaderTests {
@@ -17,10 +18,11 @@ struct OpenAPIReaderTests {
         // The path item is ./paths/file.yaml; its schema ../schemas/file.json, whose owner is owner.yaml beside it.
         let file = try #require(set.contract("get_file"))
         #expect(file.request.path.text == "/files/{id:int}")
-        #expect(try JSONParser.parse(file.responses[0].body) == [
-            "id": 1, "name": "string", "size": .double(0.5), "kind": "text",
-            "owner": ["email": "user@example.com", "created": "2024-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000001"],
-        ])
+        #expect(
+            try JSONParser.parse(file.responses[0].body) == [
+                "id": 1, "name": "string", "size": .double(0.5), "kind": "text",
+                "owner": ["email": "user@example.com", "created": "2024-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000001"],
+            ])
         // ../common/responses/NotFound.yml, its schema ../../schemas/error.yaml; its `{{id}}` is text, not a placeholder.
         #expect(try JSONParser.parse(file.responses[1].body) == ["code": 404, "message": "no file {{id}}"])
         #expect(file.responses[1].template == nil)
@@ -32,13 +34,14 @@ struct OpenAPIReaderTests {
         #expect(archive.request.match?.query.map { "\($0.name)=\($0.value)" } == ["format=zip"])
 
         #expect(imported.skipped == 1)
-        #expect(imported.warnings == [
-            "api.yaml: GET /files/{id}: paths/file.yaml#/get/responses/200/content/application~1json/schema: schemas/file.json#/properties/id: bound 1.8446744073709552e+19 is beyond Int64; clamped",
-            "api.yaml: GET /files: #/paths/~1files/get/responses/200/content/application~1json/schema: schemas/file.json#/properties/id: bound 1.8446744073709552e+19 is beyond Int64; clamped",
-            #"api.yaml: GET /files?beta=true: #/paths/~1files?beta=true/get: GET /files answers the same requests as contract "list_files" (contracts share a path only when each has a match); operation skipped"#,
-            #"api.yaml: #/paths/~1broken/get/responses/200/content/application~1json/schema: $ref "./schemas/missing.yaml#/Thing" cannot be followed (no file \#(Self.multiFile.deletingLastPathComponent().path)/schemas/missing.yaml); left out"#,
-            "api.yaml: in all, 1 operation skipped (1 same route); 3 warnings (2 bound clamped, 1 unresolvable $ref)",
-        ])
+        #expect(
+            imported.warnings == [
+                "api.yaml: GET /files/{id}: paths/file.yaml#/get/responses/200/content/application~1json/schema: schemas/file.json#/properties/id: bound 1.8446744073709552e+19 is beyond Int64; clamped",
+                "api.yaml: GET /files: #/paths/~1files/get/responses/200/content/application~1json/schema: schemas/file.json#/properties/id: bound 1.8446744073709552e+19 is beyond Int64; clamped",
+                #"api.yaml: GET /files?beta=true: #/paths/~1files?beta=true/get: GET /files answers the same requests as contract "list_files" (contracts share a path only when each has a match); operation skipped"#,
+                #"api.yaml: #/paths/~1broken/get/responses/200/content/application~1json/schema: $ref "./schemas/missing.yaml#/Thing" cannot be followed (no file \#(Self.multiFile.deletingLastPathComponent().path)/schemas/missing.yaml); left out"#,
+                "api.yaml: in all, 1 operation skipped (1 same route); 3 warnings (2 bound clamped, 1 unresolvable $ref)",
+            ])
     }
 
     @Test func swagger2IsConvertedOnImport() throws {
@@ -52,22 +55,23 @@ struct OpenAPIReaderTests {
         // parameters, collectionFormat and an enum of items.
         let list = try #require(set.contract("list_books"))
         #expect(list.request.path.text == "/books")
-        #expect(list.request.query.map { "\($0.name):\($0.type.rawValue) \($0.arrayStyle?.rawValue ?? "-") \($0.enumValues ?? [])" } == [
-            "tags:string repeated [\"new\", \"used\"]", "ids:int comma []",
-        ])
+        #expect(
+            list.request.query.map { "\($0.name):\($0.type.rawValue) \($0.arrayStyle?.rawValue ?? "-") \($0.enumValues ?? [])" } == [
+                "tags:string repeated [\"new\", \"used\"]", "ids:int comma []",
+            ])
         #expect(list.request.headers.map { "\($0.name) \($0.prefixes)" } == ["Authorization [\"Basic \"]"])
         // in: body → JSON keys; definitions → components; allOf merged in the made-up body.
         let add = try #require(set.contract("add_book"))
         #expect(add.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" } == ["title:string:true", "year:int:false"])
-        #expect(try JSONParser.parse(add.responses[0].body) == ["id": 7, "title": "Dune", "year": 1965])   // examples by media type
+        #expect(try JSONParser.parse(add.responses[0].body) == ["id": 7, "title": "Dune", "year": 1965]) // examples by media type
         let get = try #require(set.contract("get_book"))
         #expect(get.request.path.text == "/books/{bookId:int}")
         #expect(try JSONParser.parse(get.responses[0].body) == ["title": "string", "year": 1450, "id": 1])
-        #expect(try JSONParser.parse(get.responses[1].body) == ["code": 404, "message": "no such book"])   // #/responses/NotFound
+        #expect(try JSONParser.parse(get.responses[1].body) == ["code": 404, "message": "no such book"]) // #/responses/NotFound
         // type: file → a binary body of the produced type; formData with a file → multipart.
         let cover = try #require(set.contract("get_cover"))
         #expect(cover.responses[0].contentType == "image/png" && !cover.responses[0].body.isEmpty)
-        #expect(set.contract("put_cover")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.required)" } == ["image:false:true", "caption:false:false"])   // OpenAPI cannot require a filename
+        #expect(set.contract("put_cover")?.request.multipart?.map { "\($0.name):\($0.filename):\($0.required)" } == ["image:false:true", "caption:false:false"]) // OpenAPI cannot require a filename
         // The document secures every operation (an API key) and defines no 401: a request without
         // the key gets a made-up 401, as the header's refusal.
         // formData without a file → a form, checked by its keys.

@@ -1,11 +1,13 @@
 import Foundation
+import MockAPICore
+import MockAPITestSupport
+import Testing
+
+@testable import MockAPIImport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPICore
-@testable import MockAPIImport
-import MockAPITestSupport
-import Testing
 
 /// Rules of the inference the acceptance capture does not show on its own.
 struct TrafficInferenceTests {
@@ -13,12 +15,14 @@ struct TrafficInferenceTests {
     @Test func pollyArrayValuedHeadersAreRead() throws {
         let folder = try ScratchFolder()
         let har = folder.url.appendingPathComponent("polly.har")
-        try Data(#"""
-        {"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/v1/me",
-          "headers": [{"name": "authorization", "value": ["Bearer abc"]}, {"name": "accept", "value": ["application/json", "text/plain"]}]},
-          "response": {"status": 200, "headers": [{"name": "set-cookie", "value": ["a=1", "b=2"]}],
-                       "content": {"mimeType": "application/json", "text": "{\"id\": 1}"}}}]}}
-        """#.utf8).write(to: har)
+        try Data(
+            #"""
+            {"log": {"entries": [{"request": {"method": "GET", "url": "https://api.example.com/v1/me",
+              "headers": [{"name": "authorization", "value": ["Bearer abc"]}, {"name": "accept", "value": ["application/json", "text/plain"]}]},
+              "response": {"status": 200, "headers": [{"name": "set-cookie", "value": ["a=1", "b=2"]}],
+                           "content": {"mimeType": "application/json", "text": "{\"id\": 1}"}}}]}}
+            """#.utf8
+        ).write(to: har)
         let set = try folder.writeAndLoad(HARImporter().importFile(har))
         #expect(set.contract("get_v1_me")?.request.headers.map { "\($0.name) \($0.prefixes)" } == ["authorization [\"Bearer \"]"])
     }
@@ -27,9 +31,10 @@ struct TrafficInferenceTests {
     /// responses are chosen by `when.json`, each request replaying to its own answer.
     @Test func sameKeysDifferentAnswersBecomeWhenJSON() async throws {
         func post(_ type: String, _ status: Int, _ answer: String) -> RecordedExchange {
-            RecordedExchange(method: "POST", url: "https://api.example.com/v1/events", requestHeaders: [("Content-Type", "application/json")],
-                             requestBody: Array(#"{"type": "\#(type)", "at": 17}"#.utf8), status: status,
-                             responseHeaders: [("Content-Type", "application/json")], responseBody: Array(answer.utf8))
+            RecordedExchange(
+                method: "POST", url: "https://api.example.com/v1/events", requestHeaders: [("Content-Type", "application/json")],
+                requestBody: Array(#"{"type": "\#(type)", "at": 17}"#.utf8), status: status,
+                responseHeaders: [("Content-Type", "application/json")], responseBody: Array(answer.utf8))
         }
         let exchanges = [post("view", 201, #"{"id": 1}"#), post("click", 202, #"{"queued": true}"#), post("view", 201, #"{"id": 1}"#)]
         let scratch = try ScratchFolder()
@@ -55,10 +60,11 @@ struct TrafficInferenceTests {
     /// not talk to stays in the fixture.
     @Test func freeTextIsNoDiscriminatorAndOtherHostsStay() throws {
         let exchanges = ["morning run", "lunch"].enumerated().map { index, text in
-            RecordedExchange(method: "POST", url: "https://api.example.com/v1/posts", requestHeaders: [("Content-Type", "application/json")],
-                             requestBody: Array(#"{"text": "\#(text)"}"#.utf8), status: 201,
-                             responseHeaders: [("Content-Type", "application/json")],
-                             responseBody: Array(#"{"id": \#(index), "image": "https://cdn.example.net/\#(index).jpg", "self": "https://api.example.com/v1/posts/\#(index)"}"#.utf8))
+            RecordedExchange(
+                method: "POST", url: "https://api.example.com/v1/posts", requestHeaders: [("Content-Type", "application/json")],
+                requestBody: Array(#"{"text": "\#(text)"}"#.utf8), status: 201,
+                responseHeaders: [("Content-Type", "application/json")],
+                responseBody: Array(#"{"id": \#(index), "image": "https://cdn.example.net/\#(index).jpg", "self": "https://api.example.com/v1/posts/\#(index)"}"#.utf8))
         }
         let set = TrafficInference(source: "test").infer(exchanges)
         #expect(set.contracts.map(\.name) == ["post_v1_posts"])

@@ -13,8 +13,9 @@ import Testing
             #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/routes", headers: ["Host": "[::1]:\(server.port)"]).status == 200)
             let rebound = try RawHTTP.request(server.port, "GET", "/__mockapi/requests", headers: ["Host": "attacker.example:\(server.port)"])
             #expect(rebound.status == 403)
-            #expect((rebound.json as? [String: Any])?["error"] as? String
-                == "admin requests must name localhost or a loopback address as Host, not \"attacker.example:\(server.port)\" (a guard against DNS rebinding)")
+            #expect(
+                (rebound.json as? [String: Any])?["error"] as? String
+                    == "admin requests must name localhost or a loopback address as Host, not \"attacker.example:\(server.port)\" (a guard against DNS rebinding)")
             // Ordinary routes do not care about Host.
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories", headers: ["Host": "attacker.example"]).status == 200)
         }
@@ -76,19 +77,22 @@ import Testing
     @Test func adminWritesFromAPageOfAnotherOriginAreRefused() async throws {
         try await withMockServer(configure: { $0.reloadSource = (BundledAPI.contracts.path, BundledAPI.fixtures.path) }) { server in
             let own = "127.0.0.1:\(server.port)"
-            let crossSite = try RawHTTP.request(server.port, "POST", "/__mockapi/reload",
-                                                headers: ["Host": own, "Origin": "http://evil.example", "Content-Type": "text/plain"])
+            let crossSite = try RawHTTP.request(
+                server.port, "POST", "/__mockapi/reload",
+                headers: ["Host": own, "Origin": "http://evil.example", "Content-Type": "text/plain"])
             #expect(crossSite.status == 403)
-            #expect((crossSite.json as? [String: Any])?["error"] as? String
-                == "admin writes are refused from a web page of another origin (Origin: http://evil.example); "
-                + "send them without an Origin header (curl, a test), or from a page this server serves")
+            #expect(
+                (crossSite.json as? [String: Any])?["error"] as? String
+                    == "admin writes are refused from a web page of another origin (Origin: http://evil.example); "
+                    + "send them without an Origin header (curl, a test), or from a page this server serves")
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload", headers: ["Host": own, "Origin": "null"]).status == 403)
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload", headers: ["Host": own, "Origin": "http://localhost:3000"]).status == 403)
             #expect(try RawHTTP.request(server.port, "DELETE", "/__mockapi/scenarios", headers: ["Host": own, "Sec-Fetch-Site": "cross-site"]).status == 403)
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload", headers: ["Host": own, "Origin": "http://\(own)"]).status == 200)
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload", headers: ["Host": own]).status == 200, "curl sends no Origin")
-            #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/requests/count", headers: ["Host": own, "Origin": "http://evil.example"]).status == 200,
-                    "reads keep the Host rule alone")
+            #expect(
+                try RawHTTP.request(server.port, "GET", "/__mockapi/requests/count", headers: ["Host": own, "Origin": "http://evil.example"]).status == 200,
+                "reads keep the Host rule alone")
         }
     }
 
@@ -107,8 +111,10 @@ import Testing
 
     @Test func theUsualCredentialHeadersAndNamedOnesAreRedacted() async throws {
         try await withMockServer(configure: { $0.redactedHeaders = ["X-Signature"] }) { server in
-            let sent = ["X-Api-Key": "k-1", "X-Auth-Token": "t-1", "Client-Secret": "s-1", "Cookie": "session=c-1; theme=dark",
-                        "Proxy-Authorization": "Basic cC0x", "X-Signature": "sig-1", "X-Trace": "kept"]
+            let sent = [
+                "X-Api-Key": "k-1", "X-Auth-Token": "t-1", "Client-Secret": "s-1", "Cookie": "session=c-1; theme=dark",
+                "Proxy-Authorization": "Basic cC0x", "X-Signature": "sig-1", "X-Trace": "kept",
+            ]
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories", headers: sent).status == 200)
             let journal = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests").json as? [[String: Any]])
             let headers = try #require(journal.last?["headers"] as? [String: String])

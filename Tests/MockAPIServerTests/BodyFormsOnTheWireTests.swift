@@ -49,8 +49,10 @@ struct BodyFormsOnTheWireTests {
         let set = try TemporaryContractSet(contracts: Self.contracts)
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let url = server.baseURL.absoluteString + "/v1/charges"
-            for query in ["created[gt]=1&created[lte]=9", "created=5", "expand=customer&expand=invoice", "expand[]=customer",
-                          "expand[0]=customer&expand[1]=invoice", "metadata[order_id]=6735&metadata[a][b]=x"] {
+            for query in [
+                "created[gt]=1&created[lte]=9", "created=5", "expand=customer&expand=invoice", "expand[]=customer",
+                "expand[0]=customer&expand[1]=invoice", "metadata[order_id]=6735&metadata[a][b]=x",
+            ] {
                 #expect(try curl([url + "?" + query]).status == "200", "\(query)")
             }
             let refused = try curl([url + "?created[after]=1&created[gt]=soon&expand[customer]=x"])
@@ -80,7 +82,9 @@ struct BodyFormsOnTheWireTests {
             #expect(notJSON.body.contains("not valid JSON"))
             let unlisted = try patch("application/json", "{}")
             #expect(unlisted.status == "422")
-            #expect(unlisted.body.contains("Content-Type application/json is not one the contract takes (application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml)"))
+            #expect(
+                unlisted.body.contains(
+                    "Content-Type application/json is not one the contract takes (application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml)"))
         }
     }
 
@@ -109,7 +113,7 @@ struct BodyFormsOnTheWireTests {
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let url = server.baseURL.absoluteString + "/build"
             #expect(try curl(["-H", "Content-Type: application/x-tar", "--data-binary", "@\(archive.path)", url]).status == "200")
-            #expect(try curl(["-X", "POST", url]).status == "200")   // optional: no body at all
+            #expect(try curl(["-X", "POST", url]).status == "200") // optional: no body at all
             let json = try curl(["-H", "Content-Type: application/json", "-d", "{}", url])
             #expect(json.status == "422")
             #expect(json.body.contains("Content-Type application/json is not one the contract takes (application/x-tar)"))

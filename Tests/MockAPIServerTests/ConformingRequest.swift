@@ -34,8 +34,9 @@ enum ConformingRequest {
             body = multipart.data
             headers["Content-Type"] = multipart.contentType
         }
-        return try RawHTTP.request(port, contract.request.method.rawValue, "/" + path + (query.isEmpty ? "" : "?" + query),
-                                   headers: headers, body: body)
+        return try RawHTTP.request(
+            port, contract.request.method.rawValue, "/" + path + (query.isEmpty ? "" : "?" + query),
+            headers: headers, body: body)
     }
 
     private static func sampleQueryValue(_ type: QueryValueType) -> String {

@@ -1,7 +1,7 @@
 import Foundation
+import MockAPIServer
 import MockAPITestSupport
 import Testing
-import MockAPIServer
 
 /// Clients that hold connections open cannot lock other clients out.
 struct ConnectionLimitTests {
@@ -39,7 +39,9 @@ struct ConnectionLimitTests {
 
     @Test func aRequestWhoseHeadersArriveInTimeIsNotCutOffWhileItsBodyStreams() async throws {
         // No minimum body rate here: this is about the header deadline alone, and a loaded machine may stretch the pauses.
-        try await withMockServer(configure: { $0.headerTimeoutSeconds = 1; $0.minBodyBytesPerSecond = 0 }) { server in
+        try await withMockServer(configure: {
+            $0.headerTimeoutSeconds = 1; $0.minBodyBytesPerSecond = 0
+        }) { server in
             let status = try await onOwnThread {
                 let client = try RawHTTP(port: server.port)
                 try client.send("POST /v1/projects/1/star HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\n\r\n")

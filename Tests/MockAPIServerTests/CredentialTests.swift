@@ -8,18 +8,20 @@ import Testing
 /// query (Adyen's `security`) keeps any one of them and answers its own 401 without. Sent by curl.
 struct CredentialTests {
     static let contract = #"""
-    {"name": "get_account",
-     "request": {"method": "GET", "path": "/accounts/{id}",
-       "query": {"limit": {"type": "int", "required": false}},
-       "credentials": {"anyOf": [{"header": "X-API-Key"}, {"header": "Authorization", "prefix": "Basic "}, {"query": "clientKey"}],
-                       "refusal": "unauthorized"}},
-     "responses": {"default": {"status": 200, "body": {"id": "A1"}},
-                   "unauthorized": {"status": 401, "body": {"errorCode": "00_401"}}}}
-    """#
+        {"name": "get_account",
+         "request": {"method": "GET", "path": "/accounts/{id}",
+           "query": {"limit": {"type": "int", "required": false}},
+           "credentials": {"anyOf": [{"header": "X-API-Key"}, {"header": "Authorization", "prefix": "Basic "}, {"query": "clientKey"}],
+                           "refusal": "unauthorized"}},
+         "responses": {"default": {"status": 200, "body": {"id": "A1"}},
+                       "unauthorized": {"status": 401, "body": {"errorCode": "00_401"}}}}
+        """#
 
     private func curl(_ server: RunningMockServer, _ target: String, _ headers: [String] = []) throws -> (status: String, body: String) {
-        let output = try ExternalTool.run(["curl", "-sS", "-w", "\n%{http_code}"] + headers.flatMap { ["-H", $0] }
-            + ["http://127.0.0.1:\(server.port)\(target)"]).stdout
+        let output = try ExternalTool.run(
+            ["curl", "-sS", "-w", "\n%{http_code}"] + headers.flatMap { ["-H", $0] }
+                + ["http://127.0.0.1:\(server.port)\(target)"]
+        ).stdout
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         return (String(lines.last ?? ""), lines.dropLast().joined(separator: "\n"))
     }
@@ -36,7 +38,8 @@ struct CredentialTests {
             #expect(none.body == #"{"errorCode":"00_401"}"#)
             // A header with the wrong scheme is not the Basic credential.
             #expect(try curl(server, "/accounts/7", ["Authorization: Bearer t"]).status == "401")
-            #expect(server.journal().last?.problem
+            #expect(
+                server.journal().last?.problem
                     == #"credentials: no credential given (any one of: X-API-Key header; Authorization header starting "Basic "; clientKey query key)"#)
         }
     }

@@ -1,32 +1,39 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Synchronization
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// What a day-long development backend needs, over real sockets: reloads that drop nothing,
 /// delays that block no worker, faults a client can observe, CORS.
 @Suite struct DevBackendTests {
     /// A copy of the bundled set served with its files as the reload source.
-    private func withReloadableServer(threads: Int = 2, _ configure: (inout ServerConfiguration) -> Void = { _ in },
-                                      _ body: (RunningMockServer, TemporaryContractSet) async throws -> Void) async throws {
+    private func withReloadableServer(
+        threads: Int = 2, _ configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: (RunningMockServer, TemporaryContractSet) async throws -> Void
+    ) async throws {
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
-        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures, configure: { configuration in
-            configuration.reloadSource = (set.contracts.path, set.fixtures.path)
-            configuration.threads = threads
-            configure(&configuration)
-        }) { server in try await body(server, set) }
+        try await withMockServer(
+            contracts: set.contracts, fixtures: set.fixtures,
+            configure: { configuration in
+                configuration.reloadSource = (set.contracts.path, set.fixtures.path)
+                configuration.threads = threads
+                configure(&configuration)
+            }
+        ) { server in try await body(server, set) }
     }
 
     @Test func reloadServesEditedFixturesAndABrokenEditKeepsThePreviousSet() async throws {
         try await withReloadableServer { server, set in
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories/34").text.contains("Tabletop Games"))
-            try set.write(#"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
-                          to: "fixtures/categories/category.json")
+            try set.write(
+                #"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
+                to: "fixtures/categories/category.json")
             let reloaded = try RawHTTP.request(server.port, "POST", "/__mockapi/reload")
             #expect(reloaded.status == 200)
             #expect((reloaded.json as? [String: Any])?["routes"] as? Int == 19)
@@ -59,13 +66,14 @@ import Testing
                     tally.finished.add(1, ordering: .relaxed)
                 }
             }
-            threads.append(Thread {
-                for _ in 0..<10 {
-                    if case .failure(let error) = server.server.reload() { tally.failures.withLock { $0.append(error.description) } }
-                    usleep(50_000)
-                }
-                tally.finished.add(1, ordering: .relaxed)
-            })
+            threads.append(
+                Thread {
+                    for _ in 0..<10 {
+                        if case .failure(let error) = server.server.reload() { tally.failures.withLock { $0.append(error.description) } }
+                        usleep(50_000)
+                    }
+                    tally.finished.add(1, ordering: .relaxed)
+                })
             threads.forEach { $0.start() }
             while tally.finished.load(ordering: .relaxed) < threads.count { usleep(20_000) }
             #expect(tally.failures.withLock { $0 } == [])
@@ -164,9 +172,12 @@ import Testing
 
     @Test func corsAnswersPreflightsAndMarksEveryAnswer() async throws {
         try await withReloadableServer({ $0.cors = true }) { server, _ in
-            let preflight = try RawHTTP.request(server.port, "OPTIONS", "/v1/projects/42/backers/2001",
-                                                headers: ["Origin": "http://localhost:3000", "Access-Control-Request-Method": "PUT",
-                                                          "Access-Control-Request-Headers": "authorization, content-type"])
+            let preflight = try RawHTTP.request(
+                server.port, "OPTIONS", "/v1/projects/42/backers/2001",
+                headers: [
+                    "Origin": "http://localhost:3000", "Access-Control-Request-Method": "PUT",
+                    "Access-Control-Request-Headers": "authorization, content-type",
+                ])
             #expect(preflight.status == 204)
             #expect(preflight.headers["access-control-allow-methods"] == "GET, HEAD, PUT, OPTIONS")
             #expect(preflight.headers["access-control-allow-headers"] == "authorization, content-type")
@@ -177,9 +188,11 @@ import Testing
             #expect(refused.headers["access-control-allow-origin"] == "*")
             // Every admin endpoint, the streamed journal among them (it once had none), and the
             // reload (it once ran on the process's shared pool and stalled other suites' servers).
-            for (method, target) in [("GET", "/__mockapi/requests"), ("GET", "/__mockapi/requests?limit=1"), ("GET", "/__mockapi/requests/count"),
-                                     ("GET", "/__mockapi/routes"), ("DELETE", "/__mockapi/scenarios"), ("POST", "/__mockapi/reload"),
-                                     ("DELETE", "/__mockapi/requests"), ("GET", "/__mockapi/nothing")] {
+            for (method, target) in [
+                ("GET", "/__mockapi/requests"), ("GET", "/__mockapi/requests?limit=1"), ("GET", "/__mockapi/requests/count"),
+                ("GET", "/__mockapi/routes"), ("DELETE", "/__mockapi/scenarios"), ("POST", "/__mockapi/reload"),
+                ("DELETE", "/__mockapi/requests"), ("GET", "/__mockapi/nothing"),
+            ] {
                 let admin = try RawHTTP.request(server.port, method, target)
                 #expect(admin.status < 500, "\(method) \(target)")
                 #expect(admin.headers["access-control-allow-origin"] == "*", "\(method) \(target)")

@@ -49,19 +49,21 @@ struct ErrorAnswerTests {
 
     @Test func contractViolationsGet422ProblemListingEveryOne() async throws {
         try await withMockServer { server in
-            let response = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2?x=1",
-                                               headers: ["Content-Type": "application/json"], body: Data(#"{"amount": "ten"}"#.utf8))
+            let response = try RawHTTP.request(
+                server.port, "PUT", "/v1/projects/1/backers/2?x=1",
+                headers: ["Content-Type": "application/json"], body: Data(#"{"amount": "ten"}"#.utf8))
             #expect(response.status == 422)
             #expect(response.headers["content-type"] == "application/problem+json")
             #expect(response.headers["mockapi-contract"] == "update_backing")
             let body = try #require(response.json as? [String: Any])
             let violations = (body["violations"] as? [[String: String]] ?? []).map { "\($0["location"]!): \($0["message"]!)" }
-            #expect(violations == [
-                "query.x: unexpected query key (the contract names: client_id)",
-                "header.Authorization: required header is missing",
-                "body.amount: expected number, found string",
-                "body.reward_id: required key is missing",
-            ])
+            #expect(
+                violations == [
+                    "query.x: unexpected query key (the contract names: client_id)",
+                    "header.Authorization: required header is missing",
+                    "body.amount: expected number, found string",
+                    "body.reward_id: required key is missing",
+                ])
         }
     }
 
@@ -86,11 +88,13 @@ struct ErrorAnswerTests {
     }
 
     @Test func sequencesAdvanceAndResetOverHTTP() async throws {
-        let set = try TemporaryContractSet(contracts: ["flaky.json": #"""
+        let set = try TemporaryContractSet(contracts: [
+            "flaky.json": #"""
             {"name": "flaky", "request": {"method": "GET", "path": "/flaky"},
              "responses": {"default": {"status": 200, "body": {"ok": true}}, "unavailable": {"status": 503}},
              "sequence": ["unavailable", "unavailable", "default"]}
-            """#])
+            """#
+        ])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let statuses = try (0..<4).map { _ in try RawHTTP.request(server.port, "GET", "/flaky").status }
             #expect(statuses == [503, 503, 200, 200])

@@ -19,8 +19,9 @@ import Testing
 
             let after1 = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=1").json as? [[String: Any]])
             #expect(after1.map { $0["path"] as? String } == ["/v1/nowhere", "/v1/activities"])
-            #expect(after1.first?["problem"] as? String
-                == #"no contract matches GET /v1/nowhere (nearest activities: segment 2 is "nowhere", /v1/activities expects "activities")"#)
+            #expect(
+                after1.first?["problem"] as? String
+                    == #"no contract matches GET /v1/nowhere (nearest activities: segment 2 is "nowhere", /v1/activities expects "activities")"#)
             #expect(after1.last?["problem"] as? String == "query.count: expected int, found \"x\"")
 
             let unmatched = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?unmatched").json as? [[String: Any]])

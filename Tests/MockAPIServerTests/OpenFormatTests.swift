@@ -9,21 +9,22 @@ import Testing
 /// `{{…}}` as text. Uploads are sent by curl, so the multipart body is not ours.
 struct OpenFormatTests {
     static let contract = #"""
-    {"name": "create_file",
-     "request": {"method": "POST", "path": "/v1/files",
-       "query": {"ids": {"type": "int", "array": "comma", "required": false},
-                 "tag": {"array": "repeated", "enum": ["a", "b"], "required": false},
-                 "old": {"array": true, "required": false}},
-       "json": {"title": {"type": "string"},
-                "meta": {"required": false, "properties": {"k": {"type": "int"}}, "otherKeys": true}},
-       "multipart": [{"name": "file"}],
-       "body": {"required": false, "nullable": true, "otherKeys": true}},
-     "responses": {"default": {"status": 201, "body": {"template": "{{item.name}}"}, "placeholders": false}}}
-    """#
+        {"name": "create_file",
+         "request": {"method": "POST", "path": "/v1/files",
+           "query": {"ids": {"type": "int", "array": "comma", "required": false},
+                     "tag": {"array": "repeated", "enum": ["a", "b"], "required": false},
+                     "old": {"array": true, "required": false}},
+           "json": {"title": {"type": "string"},
+                    "meta": {"required": false, "properties": {"k": {"type": "int"}}, "otherKeys": true}},
+           "multipart": [{"name": "file"}],
+           "body": {"required": false, "nullable": true, "otherKeys": true}},
+         "responses": {"default": {"status": 201, "body": {"template": "{{item.name}}"}, "placeholders": false}}}
+        """#
 
     private func post(_ server: RunningMockServer, query: String = "", json: String?) throws -> RawHTTP.Response {
-        try RawHTTP.request(server.port, "POST", "/v1/files" + query, headers: json == nil ? [:] : ["Content-Type": "application/json"],
-                            body: json.map { Data($0.utf8) } ?? Data())
+        try RawHTTP.request(
+            server.port, "POST", "/v1/files" + query, headers: json == nil ? [:] : ["Content-Type": "application/json"],
+            body: json.map { Data($0.utf8) } ?? Data())
     }
 
     @Test func anOpenObjectAnOptionalAndANullBodyAreAccepted() async throws {
@@ -46,13 +47,14 @@ struct OpenFormatTests {
     /// A schema that names properties but no `type` (Xero's folder, InfluxData's share) takes any
     /// other JSON type unchecked; an object is still checked.
     @Test func otherTypesTakesABodyThatIsNoObject() async throws {
-        let contract = #"{"name": "share", "request": {"method": "POST", "path": "/v1/files", "json": {"title": {"type": "string"}}, "body": {"otherTypes": true}}, "responses": {"default": {"status": 201}}}"#
+        let contract =
+            #"{"name": "share", "request": {"method": "POST", "path": "/v1/files", "json": {"title": {"type": "string"}}, "body": {"otherTypes": true}}, "responses": {"default": {"status": 201}}}"#
         let set = try TemporaryContractSet(contracts: ["share.json": contract])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let statuses = try [#""My Docs""#, "null", "[1, 2]", "7"].map { try post(server, json: $0).status }
             #expect(statuses == [201, 201, 201, 201])
             #expect(try post(server, json: #"{"title": 5}"#).status == 422)
-            #expect(try post(server, json: "[1,").status == 422)   // still JSON
+            #expect(try post(server, json: "[1,").status == 422) // still JSON
         }
     }
 
@@ -89,11 +91,13 @@ struct OpenFormatTests {
     }
 
     @Test func rulesForABodyTheContractDoesNotCheckAreLoadErrors() throws {
-        let set = try TemporaryContractSet(contracts: ["a.json": #"""
+        let set = try TemporaryContractSet(contracts: [
+            "a.json": #"""
             {"name": "a", "request": {"method": "POST", "path": "/a", "multipart": [{"name": "f"}], "body": {"nullable": true},
               "query": {"ids": {"array": "bracket"}}},
              "responses": {"default": {"status": 200}}}
-            """#])
+            """#
+        ])
         #expect(throws: ContractSetError.self) { try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures) }
         do { _ = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures) } catch {
             let messages = error.problems.map(\.description)
@@ -111,15 +115,15 @@ struct OpenFormatTests {
 /// still journaled as refused (with the violations in `Mockapi-Problem`).
 struct RefusalTests {
     static let contract = #"""
-    {"name": "create_pet",
-     "request": {"method": "POST", "path": "/pets",
-       "headers": {"Authorization": {"prefix": "Bearer ", "refusal": "unauthorized"}},
-       "json": {"name": {"type": "string"}}},
-     "responses": {"default": {"status": 201, "body": {"id": 1}},
-                   "invalid": {"status": 400, "fixture": "bad.json"},
-                   "unauthorized": {"status": 401, "body": {"message": "no token"}, "headers": {"WWW-Authenticate": "Bearer"}}},
-     "refusal": "invalid"}
-    """#
+        {"name": "create_pet",
+         "request": {"method": "POST", "path": "/pets",
+           "headers": {"Authorization": {"prefix": "Bearer ", "refusal": "unauthorized"}},
+           "json": {"name": {"type": "string"}}},
+         "responses": {"default": {"status": 201, "body": {"id": 1}},
+                       "invalid": {"status": 400, "fixture": "bad.json"},
+                       "unauthorized": {"status": 401, "body": {"message": "no token"}, "headers": {"WWW-Authenticate": "Bearer"}}},
+         "refusal": "invalid"}
+        """#
 
     @Test func aBrokenRequestGetsTheContractsOwnRefusalAndIsJournaledAsRefused() async throws {
         let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract], fixtures: ["bad.json": #"{"error": "bad request"}"#])
@@ -129,13 +133,15 @@ struct RefusalTests {
             #expect(noToken.status == 401)
             #expect(noToken.text == #"{"message":"no token"}"#)
             #expect(noToken.headers["www-authenticate"] == "Bearer")
-            let badBody = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
-                                              body: Data(#"{"name": 7}"#.utf8))
+            let badBody = try RawHTTP.request(
+                server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                body: Data(#"{"name": 7}"#.utf8))
             #expect(badBody.status == 400)
             #expect(badBody.text == #"{"error": "bad request"}"#)
             #expect(badBody.headers["mockapi-problem"] == "body.name: expected string, found int")
-            let good = try RawHTTP.request(server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
-                                           body: Data(#"{"name": "Rex"}"#.utf8))
+            let good = try RawHTTP.request(
+                server.port, "POST", "/pets", headers: json.merging(["Authorization": "Bearer t"]) { $1 },
+                body: Data(#"{"name": "Rex"}"#.utf8))
             #expect(good.status == 201)
             #expect(server.journal().map(\.problem) == ["header.Authorization: required header is missing", "body.name: expected string, found int", nil])
             #expect(server.requests(violations: true).count == 2)
@@ -143,8 +149,9 @@ struct RefusalTests {
     }
 
     @Test func aRefusalNamingNoResponseIsALoadError() throws {
-        let set = try TemporaryContractSet(contracts: ["pets.json": Self.contract.replacingOccurrences(of: #""refusal": "invalid""#, with: #""refusal": "invalidd""#)],
-                                           fixtures: ["bad.json": "{}"])
+        let set = try TemporaryContractSet(
+            contracts: ["pets.json": Self.contract.replacingOccurrences(of: #""refusal": "invalid""#, with: #""refusal": "invalidd""#)],
+            fixtures: ["bad.json": "{}"])
         do {
             _ = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
             Issue.record("loaded")
@@ -155,10 +162,10 @@ struct RefusalTests {
 
     @Test func aRefusalsPlaceholdersAreFilledForTheRequest() async throws {
         let contract = #"""
-        {"name": "get_pet", "request": {"method": "GET", "path": "/pets/{id:int}", "headers": {"Authorization": {"refusal": "unauthorized"}}},
-         "responses": {"default": {"status": 200, "body": {"id": 1}},
-                       "unauthorized": {"status": 401, "body": {"login": "{{baseURL}}/login?next=/pets/{{path.id}}"}}}}
-        """#
+            {"name": "get_pet", "request": {"method": "GET", "path": "/pets/{id:int}", "headers": {"Authorization": {"refusal": "unauthorized"}}},
+             "responses": {"default": {"status": 200, "body": {"id": 1}},
+                           "unauthorized": {"status": 401, "body": {"login": "{{baseURL}}/login?next=/pets/{{path.id}}"}}}}
+            """#
         let set = try TemporaryContractSet(contracts: ["pet.json": contract])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let answer = try RawHTTP.request(server.port, "GET", "/pets/42")

@@ -1,27 +1,32 @@
 import MockAPICore
-@testable import MockAPIServer
 import Testing
+
+@testable import MockAPIServer
 
 /// One record per request: the journal entry and the log line are read from the same
 /// `RequestRecord`, so they cannot disagree.
 struct RequestRecordTests {
     @Test func theJournalAndTheLogLineReadTheSameRecord() throws {
-        let record = RequestRecord(receivedAt: 1_700_000_000_123, method: "PUT", query: [("page", "2"), ("q", "a b")],
-                                   headers: [("Host", "x"), ("Authorization", "token abc")], bodyBytes: 12, contract: "update_backing",
-                                   response: nil, status: 422, problem: "body.amount: expected number, found string")
+        let record = RequestRecord(
+            receivedAt: 1_700_000_000_123, method: "PUT", query: [("page", "2"), ("q", "a b")],
+            headers: [("Host", "x"), ("Authorization", "token abc")], bodyBytes: 12, contract: "update_backing",
+            response: nil, status: 422, problem: "body.amount: expected number, found string")
         let journal = RequestJournal(capacity: 4)
         var path = "/v1/projects/42/backers/2001"
         path.withUTF8 { journal.record(record, path: UnsafeRawBufferPointer($0)) }
         let entry = try #require(journal.entries().first)
         let line = RequestLogFormatter.json(RequestLogEntry(record: record, path: path, nanoseconds: 1_500_000), verbose: false)
-        #expect(line.serialized == #"{"time":"2023-11-14T22:13:20.123Z","method":"PUT","path":"/v1/projects/42/backers/2001","#
-            + #""query":"page=2&q=a%20b","status":422,"contract":"update_backing","response":null,"ms":1.5,"#
-            + #""problem":"body.amount: expected number, found string"}"#)
-        #expect((entry.method, entry.path, entry.query, entry.status, entry.contract, entry.problem)
-            == ("PUT", path, "page=2&q=a%20b", 422, "update_backing", "body.amount: expected number, found string"))
+        #expect(
+            line.serialized == #"{"time":"2023-11-14T22:13:20.123Z","method":"PUT","path":"/v1/projects/42/backers/2001","#
+                + #""query":"page=2&q=a%20b","status":422,"contract":"update_backing","response":null,"ms":1.5,"#
+                + #""problem":"body.amount: expected number, found string"}"#)
+        #expect(
+            (entry.method, entry.path, entry.query, entry.status, entry.contract, entry.problem)
+                == ("PUT", path, "page=2&q=a%20b", 422, "update_backing", "body.amount: expected number, found string"))
         #expect(entry.headers.value(for: "Authorization") == "token [redacted]", "the journal redacts as it writes")
-        let verbose = RequestLogFormatter.text(RequestLogEntry(record: record, path: path, nanoseconds: 0, verbose: true),
-                                               options: RequestLogOptions(verbose: true))
+        let verbose = RequestLogFormatter.text(
+            RequestLogEntry(record: record, path: path, nanoseconds: 0, verbose: true),
+            options: RequestLogOptions(verbose: true))
         #expect(verbose.contains("\n    > Authorization: token [redacted]"), "and the log as it formats")
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import MockAPICore
 import MockAPITestSupport
 import Testing
-import MockAPICore
 
 /// The request line as the client wrote it: long queries, encoded slashes and NULs.
 struct RequestTargetTests {

@@ -90,8 +90,9 @@ struct RobustnessTests {
     @Test func jsonBodyOverItsOwnLimitGets413NamingIt() async throws {
         try await withMockServer(configure: { $0.maxJSONBytes = 100 }) { server in
             let body = Data(#"{"amount": 1, "reward_id": 2, "note": "\#(String(repeating: "x", count: 200))"}"#.utf8)
-            let declared = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2",
-                                               headers: ["Content-Type": "application/json", "Authorization": "token a"], body: body)
+            let declared = try RawHTTP.request(
+                server.port, "PUT", "/v1/projects/1/backers/2",
+                headers: ["Content-Type": "application/json", "Authorization": "token a"], body: body)
             #expect(declared.status == 413)
             #expect(declared.text.contains("100 bytes (mockapi serve --max-json-bytes)"))
 
@@ -104,8 +105,11 @@ struct RobustnessTests {
             // Other bodies keep the general limit.
             var upload = MultipartBody()
             upload.parts = [("image", "a.jpg", "image/jpeg", jpegBytes(5000))]
-            #expect(try RawHTTP.request(server.port, "POST", "/v1/projects/1/updates/draft/images",
-                                        headers: ["Content-Type": upload.contentType], body: upload.data).status == 200)
+            #expect(
+                try RawHTTP.request(
+                    server.port, "POST", "/v1/projects/1/updates/draft/images",
+                    headers: ["Content-Type": upload.contentType], body: upload.data
+                ).status == 200)
         }
     }
 
@@ -178,9 +182,11 @@ struct RobustnessTests {
     }
 
     @Test func stopWaitsForARequestInFlight() async throws {
-        let set = try TemporaryContractSet(contracts: ["echo.json": #"""
+        let set = try TemporaryContractSet(contracts: [
+            "echo.json": #"""
             {"name": "echo", "request": {"method": "POST", "path": "/echo"}, "responses": {"default": {"status": 201}}}
-            """#])
+            """#
+        ])
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.minBodyBytesPerSecond = 0 // the body pauses for as long as a loaded machine takes
@@ -192,7 +198,9 @@ struct RobustnessTests {
             for _ in 0..<1000 where server.requestsInFlight == 0 { usleep(10_000) }
             let inFlight = server.requestsInFlight
             let stopped = DispatchSemaphore(value: 0)
-            Thread { server.stop(grace: 30); stopped.signal() }.start()
+            Thread {
+                server.stop(grace: 30); stopped.signal()
+            }.start()
             usleep(100_000) // lets the stop begin; the outcome does not depend on it
             try client.send("cd")
             let response = try client.readResponse()

@@ -64,7 +64,9 @@ import Testing
 
     @Test func reloadingOneServerLeavesAnotherServersStreamingBodyAlone() async throws {
         try await withReloadableServer { reloaded in
-            try await withMockServer(configure: { $0.headerTimeoutSeconds = 1; $0.minBodyBytesPerSecond = 0 }) { streaming in
+            try await withMockServer(configure: {
+                $0.headerTimeoutSeconds = 1; $0.minBodyBytesPerSecond = 0
+            }) { streaming in
                 let reloads = Counters()
                 let reloader = Thread {
                     while reloads.stopped.load(ordering: .relaxed) == 0 {
@@ -100,8 +102,10 @@ import Testing
 
     private func withReloadableServer(_ body: (RunningMockServer) async throws -> Void) async throws {
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
-        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures,
-                                 configure: { $0.reloadSource = (set.contracts.path, set.fixtures.path) }) { try await body($0) }
+        try await withMockServer(
+            contracts: set.contracts, fixtures: set.fixtures,
+            configure: { $0.reloadSource = (set.contracts.path, set.fixtures.path) }
+        ) { try await body($0) }
     }
 }
 

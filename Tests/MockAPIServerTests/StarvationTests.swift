@@ -40,7 +40,9 @@ struct StarvationTests {
     }
 
     @Test func aBodyBelowTheMinimumRateIsAnswered408AndClosed() async throws {
-        try await withMockServer(configure: { $0.minBodyBytesPerSecond = 1_024; $0.bodyRateGraceSeconds = 1 }) { server in
+        try await withMockServer(configure: {
+            $0.minBodyBytesPerSecond = 1_024; $0.bodyRateGraceSeconds = 1
+        }) { server in
             let client = try RawHTTP(port: server.port)
             let opened = Date()
             try client.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: token a\r\nContent-Length: 4096\r\n\r\n{")
@@ -60,22 +62,26 @@ struct StarvationTests {
     }
 
     @Test func jsonBodiesPastTheSharedBudgetGet503() async throws {
-        try await withMockServer(configure: { $0.maxBufferedBytes = 64 * 1024; $0.maxJSONBytes = 48 * 1024 }) { server in
+        try await withMockServer(configure: {
+            $0.maxBufferedBytes = 64 * 1024; $0.maxJSONBytes = 48 * 1024
+        }) { server in
             let holder = try RawHTTP(port: server.port)
             try holder.send("PUT /v1/projects/1/backers/2 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: token a\r\nContent-Length: 40000\r\n\r\n{")
             for _ in 0..<500 where server.server.requestsInFlight == 0 { usleep(10_000) }
-            let refused = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2",
-                                              headers: ["Content-Type": "application/json", "Authorization": "token a"],
-                                              body: Data(#"{"amount": 1, "reward_id": 2, "note": "\#(String(repeating: "x", count: 40_000))"}"#.utf8))
+            let refused = try RawHTTP.request(
+                server.port, "PUT", "/v1/projects/1/backers/2",
+                headers: ["Content-Type": "application/json", "Authorization": "token a"],
+                body: Data(#"{"amount": 1, "reward_id": 2, "note": "\#(String(repeating: "x", count: 40_000))"}"#.utf8))
             #expect(refused.status == 503)
             #expect(refused.headers["retry-after"] == "1")
             #expect(String(decoding: refused.body, as: UTF8.self).contains("--max-buffered-bytes"))
             holder.shutdownWrite()
             _ = holder.closedByServer(within: 2)
             for _ in 0..<200 where server.server.requestsInFlight > 0 { try await Task.sleep(for: .milliseconds(10)) }
-            let served = try RawHTTP.request(server.port, "PUT", "/v1/projects/1/backers/2",
-                                             headers: ["Content-Type": "application/json", "Authorization": "token a"],
-                                             body: Data(#"{"amount": 45, "reward_id": 9}"#.utf8))
+            let served = try RawHTTP.request(
+                server.port, "PUT", "/v1/projects/1/backers/2",
+                headers: ["Content-Type": "application/json", "Authorization": "token a"],
+                body: Data(#"{"amount": 45, "reward_id": 9}"#.utf8))
             #expect(served.status == 200)
         }
     }

@@ -17,13 +17,19 @@ struct UploadTests {
         try jpegBytes(200 * 1024).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         try await withMockServer { server in
-            let curl = try ExternalTool.run(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "image=@\(file.path);type=image/jpeg",
-                                             server.baseURL.absoluteString + Self.uploadPath])
+            let curl = try ExternalTool.run([
+                "curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-F", "image=@\(file.path);type=image/jpeg",
+                server.baseURL.absoluteString + Self.uploadPath,
+            ])
             #expect(curl.stdout == "200")
             let entry = try #require(server.journal().last)
             #expect(entry.contract == "upload_draft_image")
-            #expect(entry.parts == [ReceivedPart(name: "image", filename: file.lastPathComponent, contentType: "image/jpeg",
-                                                 bytes: 200 * 1024, sha256: try sha256sum(file))])
+            #expect(
+                entry.parts == [
+                    ReceivedPart(
+                        name: "image", filename: file.lastPathComponent, contentType: "image/jpeg",
+                        bytes: 200 * 1024, sha256: try sha256sum(file))
+                ])
         }
     }
 
@@ -96,8 +102,9 @@ struct UploadTests {
         try await withMockServer { server in
             var body = MultipartBody()
             body.parts = [("image", "a.jpg", "image/jpeg", jpegBytes(100))]
-            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath,
-                                               headers: ["Content-Type": "multipart/form-data; boundary=not-the-one"], body: body.data)
+            let response = try RawHTTP.request(
+                server.port, "POST", Self.uploadPath,
+                headers: ["Content-Type": "multipart/form-data; boundary=not-the-one"], body: body.data)
             #expect(response.status == 400)
             #expect(response.text.contains(#"no part starts with the boundary given in Content-Type, \"--not-the-one\" (the body starts \"--mockapi-test-boundary"#))
             #expect(response.headers["mockapi-contract"] == "upload_draft_image", "a 400 names the contract the path matched")
@@ -107,10 +114,12 @@ struct UploadTests {
     @Test func closingBoundaryWithoutItsCRLFIsAcceptedAndJournaled() async throws {
         try await withMockServer { server in
             let image = jpegBytes(100)
-            let body = Data("--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
+            let body =
+                Data("--b\r\nContent-Disposition: form-data; name=\"image\"; filename=\"a.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n".utf8)
                 + image + Data("--b--\r\n".utf8)
-            let response = try RawHTTP.request(server.port, "POST", Self.uploadPath,
-                                               headers: ["Content-Type": "multipart/form-data; boundary=b"], body: body)
+            let response = try RawHTTP.request(
+                server.port, "POST", Self.uploadPath,
+                headers: ["Content-Type": "multipart/form-data; boundary=b"], body: body)
             #expect(response.status == 200, "\(response.text)")
             let part = try #require(server.journal().last?.parts.first)
             #expect(part.bytes == image.count)

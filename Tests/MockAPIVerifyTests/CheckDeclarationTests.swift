@@ -1,9 +1,9 @@
+import ClientKit
 import ExampleAPIChecks
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
 import Testing
-import ClientKit
 
 /// Checks declared in ways the runner cannot fully use still give a clear result, never a crash.
 @Suite struct CheckDeclarationTests {
@@ -18,7 +18,8 @@ import ClientKit
 
     @Test func contractResponsesTheRouteDoesNotHandleWarnAndFailUnderStrictCoverage() async throws {
         let onlyDefault = checks(changing: "update_backing") { $0.responses = ["default": $0.responses["default"]!] }
-        let expected = #"route update_backing declares no decoder for responses "invalid", "unauthorized" of contract "update_backing", "#
+        let expected =
+            #"route update_backing declares no decoder for responses "invalid", "unauthorized" of contract "update_backing", "#
             + "so they are not checked: add them to the route's responses"
 
         let report = try await verify(checks: onlyDefault)
@@ -36,12 +37,13 @@ import ClientKit
 
     @Test func decodableOnlyModelsSayDriftWasNotCheckedOncePerRun() async throws {
         struct Thin: Decodable, Sendable { var id: Int }
-        let report = try await verify(checks: checks(changing: "backing") { $0.responses["default"] = .clientKit(Thin.self) }
-                                          .map { check in
-                                              var check = check
-                                              if check.name == "update_backing" { check.responses["default"] = .clientKit(Thin.self) }
-                                              return check
-                                          })
+        let report = try await verify(
+            checks: checks(changing: "backing") { $0.responses["default"] = .clientKit(Thin.self) }
+                .map { check in
+                    var check = check
+                    if check.name == "update_backing" { check.responses["default"] = .clientKit(Thin.self) }
+                    return check
+                })
 
         #expect(report.failedRouteNames == [])
         #expect(report.routes.flatMap(\.warnings) == [])

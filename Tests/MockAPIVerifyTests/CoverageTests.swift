@@ -9,8 +9,8 @@ import Testing
 /// a client route that claims a contract the set lacks fails.
 @Suite struct CoverageTests {
     private static let orphan = #"""
-    {"name": "orphan", "request": {"method": "GET", "path": "/v1/orphans"}, "responses": {"default": {"status": 200, "body": {}}}}
-    """#
+        {"name": "orphan", "request": {"method": "GET", "path": "/v1/orphans"}, "responses": {"default": {"status": 200, "body": {}}}}
+        """#
 
     @Test func contractNoRouteUsesIsUncoveredButPasses() async throws {
         let set = try bundledCopy()
@@ -35,9 +35,10 @@ import Testing
     }
 
     @Test func routeClaimingAMissingContractFailsCoverage() async throws {
-        let stray = RouteCheck(name: "pet_food", contract: "no_such_contract", endpoint: Endpoint(.get, "/v1/pet_food"),
-                               configuration: BundledClientChecks.configuration,
-                               responses: ["default": .clientKit(EmptyResponse.self)])
+        let stray = RouteCheck(
+            name: "pet_food", contract: "no_such_contract", endpoint: Endpoint(.get, "/v1/pet_food"),
+            configuration: BundledClientChecks.configuration,
+            responses: ["default": .clientKit(EmptyResponse.self)])
 
         let report = try await verify(checks: bundledChecks() + [stray])
 

@@ -21,15 +21,17 @@ import Testing
 
     @Test func plantedDeadWebLinkFailsNamingFixturePathAndURL() async throws {
         let set = try bundledCopy()
-        try set.replace(#""project": "https://www.kickstarter.com/projects/lantern-card-game"}}"#,
-                        with: #""project": "https://www.kickstarter.com/projekts/lantern-card-game"}}"#, in: "fixtures/projects/project.json")
+        try set.replace(
+            #""project": "https://www.kickstarter.com/projects/lantern-card-game"}}"#,
+            with: #""project": "https://www.kickstarter.com/projekts/lantern-card-game"}}"#, in: "fixtures/projects/project.json")
 
         let report = try await run(set)
 
         #expect(report.routes.allSatisfy { $0.outcome == .pass }, "the models still decode: only the link is dead")
-        #expect(report.deadLinks.map(\.description) == [
-            "\(set.fixtures.path)/projects/project.json: urls.web.project: https://www.kickstarter.com/projekts/lantern-card-game: the app's deep-link matcher does not accept it",
-        ])
+        #expect(
+            report.deadLinks.map(\.description) == [
+                "\(set.fixtures.path)/projects/project.json: urls.web.project: https://www.kickstarter.com/projekts/lantern-card-game: the app's deep-link matcher does not accept it"
+            ])
         #expect(report.exitCode == 1)
         let text = TextReport.render(report)
         #expect(text.contains("FAIL  1 dead link in the responses:"))
@@ -52,8 +54,9 @@ import Testing
 
     @Test func withoutAMatcherOnlyAPILinksAreChecked() async throws {
         let set = try bundledCopy()
-        try set.replace(#""project": "https://www.kickstarter.com/projects/lantern-card-game"}}"#,
-                        with: #""project": "https://www.kickstarter.com/projekts/lantern-card-game"}}"#, in: "fixtures/projects/project.json")
+        try set.replace(
+            #""project": "https://www.kickstarter.com/projects/lantern-card-game"}}"#,
+            with: #""project": "https://www.kickstarter.com/projekts/lantern-card-game"}}"#, in: "fixtures/projects/project.json")
         let contracts = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
 
         let report = try await ContractRunner(set: contracts, checks: BundledClientChecks.all).run()
@@ -62,12 +65,18 @@ import Testing
     }
 
     @Test func apiLinkThatEchoesARequestValueIsCheckedWithASampleValue() throws {
-        let set = try TemporaryContractSet(contracts: ["project.json": #"""
-            {"name": "project", "request": {"method": "GET", "path": "/v1/projects/{id:int}"},
-             "responses": {"default": {"status": 200, "fixture": "project.json"}}}
-            """#], fixtures: ["project.json": #"""
-            {"urls": {"api": {"self": "{{baseURL}}/v1/projects/{{path.id}}", "backers": "{{baseURL}}/v1/projects/{{path.id}}/backers"}}}
-            """#])
+        let set = try TemporaryContractSet(
+            contracts: [
+                "project.json": #"""
+                {"name": "project", "request": {"method": "GET", "path": "/v1/projects/{id:int}"},
+                 "responses": {"default": {"status": 200, "fixture": "project.json"}}}
+                """#
+            ],
+            fixtures: [
+                "project.json": #"""
+                {"urls": {"api": {"self": "{{baseURL}}/v1/projects/{{path.id}}", "backers": "{{baseURL}}/v1/projects/{{path.id}}/backers"}}}
+                """#
+            ])
         let contracts = try ContractSet.load(contracts: set.contracts, fixtures: set.fixtures)
 
         let dead = DeadLink.find(in: contracts)

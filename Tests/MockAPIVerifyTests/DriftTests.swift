@@ -9,8 +9,9 @@ import Testing
     /// The bundle with one key `User` does not read added to the public profile fixture.
     private func bundleWithUnreadKey() throws -> TemporaryContractSet {
         let set = try bundledCopy()
-        try set.replace(#""backed_projects_count": 52,"#, with: #""backed_projects_count": 52, "nickname": "dana","#,
-                        in: "fixtures/users/user.json")
+        try set.replace(
+            #""backed_projects_count": 52,"#, with: #""backed_projects_count": 52, "nickname": "dana","#,
+            in: "fixtures/users/user.json")
         return set
     }
 
@@ -40,8 +41,9 @@ import Testing
 
     @Test func unreadKeyInArrayElementsIsFoldedToOnePath() async throws {
         let set = try bundledCopy()
-        try set.replace(#"{"id": 1, "name": "Art","#, with: #"{"id": 1, "color": "red", "name": "Art","#,
-                        in: "fixtures/categories/categories.json")
+        try set.replace(
+            #"{"id": 1, "name": "Art","#, with: #"{"id": 1, "color": "red", "name": "Art","#,
+            in: "fixtures/categories/categories.json")
 
         let report = try await verify(set)
 

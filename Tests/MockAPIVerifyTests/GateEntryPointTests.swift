@@ -16,8 +16,9 @@ import Testing
         let junit = folder.appendingPathComponent("build/reports/contracts.xml")
         let client = TeamClient()
 
-        let code = await VerifyCommand.exitCode(arguments: arguments + ["--scope", "claimed", "--strict-coverage", "--junit", junit.path],
-                                                checks: client.checks, transport: client.transport)
+        let code = await VerifyCommand.exitCode(
+            arguments: arguments + ["--scope", "claimed", "--strict-coverage", "--junit", junit.path],
+            checks: client.checks, transport: client.transport)
 
         #expect(code == 0)
         let xml = try String(contentsOf: junit, encoding: .utf8)
@@ -29,24 +30,32 @@ import Testing
         #expect(await VerifyCommand.exitCode(arguments: arguments + ["--scope", "claimed"], checks: broken.checks, transport: broken.transport) == 1)
 
         let client = TeamClient()
-        #expect(await VerifyCommand.exitCode(arguments: arguments, checks: client.checks, transport: client.transport) == 0,
-                "scope all without strict coverage: uncovered contracts only warn")
+        #expect(
+            await VerifyCommand.exitCode(arguments: arguments, checks: client.checks, transport: client.transport) == 0,
+            "scope all without strict coverage: uncovered contracts only warn")
         #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict-coverage"], checks: client.checks, transport: client.transport) == 1)
         // Pledge reads a few of backing.json's keys: drift warns, and fails under --strict-drift.
         #expect(await VerifyCommand.exitCode(arguments: arguments + ["--contract", "backing"], checks: client.checks, transport: client.transport) == 0)
-        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict-drift", "--contract", "backing"], checks: client.checks,
-                                             transport: client.transport) == 1)
+        #expect(
+            await VerifyCommand.exitCode(
+                arguments: arguments + ["--strict-drift", "--contract", "backing"], checks: client.checks,
+                transport: client.transport) == 1)
         #expect(await VerifyCommand.exitCode(arguments: arguments + ["--contract", "no_such"], checks: client.checks) == 2)
     }
 
     @Test func strictFailsOnUncoveredContractsButNotOnDriftAlone() async throws {
         let client = TeamClient()
         // Pledge drifts from backing.json (a warning): --strict, the README's gate, still passes it.
-        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict", "--contract", "backing"], checks: client.checks,
-                                             transport: client.transport) == 0)
-        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict", "--strict-drift", "--contract", "backing"],
-                                             checks: client.checks, transport: client.transport) == 1)
-        #expect(await VerifyCommand.exitCode(arguments: arguments + ["--strict"], checks: client.checks, transport: client.transport) == 1,
-                "scope all: the contracts the team client does not claim fail under --strict")
+        #expect(
+            await VerifyCommand.exitCode(
+                arguments: arguments + ["--strict", "--contract", "backing"], checks: client.checks,
+                transport: client.transport) == 0)
+        #expect(
+            await VerifyCommand.exitCode(
+                arguments: arguments + ["--strict", "--strict-drift", "--contract", "backing"],
+                checks: client.checks, transport: client.transport) == 1)
+        #expect(
+            await VerifyCommand.exitCode(arguments: arguments + ["--strict"], checks: client.checks, transport: client.transport) == 1,
+            "scope all: the contracts the team client does not claim fail under --strict")
     }
 }

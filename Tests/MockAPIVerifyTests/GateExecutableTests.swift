@@ -17,7 +17,7 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory   // no contracts/ here
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory // no contracts/ here
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout

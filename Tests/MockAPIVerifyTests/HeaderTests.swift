@@ -18,10 +18,11 @@ import Testing
         for name in report.failedRouteNames {
             let failures = try #require(report.route(name)).failures
             #expect(failures.map(\.check) == [.contract])
-            #expect(failures.first?.lines.suffix(2) == [
-                "problem:  the request breaks the contract (1 violation):",
-                "  header.Authorization: required header is missing",
-            ])
+            #expect(
+                failures.first?.lines.suffix(2) == [
+                    "problem:  the request breaks the contract (1 violation):",
+                    "  header.Authorization: required header is missing",
+                ])
         }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import MockAPITestSupport
+import MockAPIVerify
+import Testing
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import MockAPIVerify
-import Testing
-import MockAPITestSupport
 
 /// `--junit FILE`: well-formed JUnit XML, one testcase per route, a `<failure>` for each failed check.
 @Suite struct JUnitReportTests {
@@ -25,8 +26,9 @@ import MockAPITestSupport
 
     @Test func uncoveredContractIsASkippedTestcase() async throws {
         let set = try bundledCopy()
-        try set.write(#"{"name": "orphan", "request": {"method": "GET", "path": "/v1/orphans"}, "responses": {"default": {"status": 200}}}"#,
-                      to: "contracts/orphan.json")
+        try set.write(
+            #"{"name": "orphan", "request": {"method": "GET", "path": "/v1/orphans"}, "responses": {"default": {"status": 200}}}"#,
+            to: "contracts/orphan.json")
 
         let xml = try JUnitDocument(JUnitReport.render(try await verify(set)))
 
@@ -60,8 +62,10 @@ private final class JUnitDocument: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch element {
         case "testsuite": suite = attributes
         case "testcase": testcases.append(Testcase(name: attributes["name"] ?? "", classname: attributes["classname"] ?? ""))

@@ -28,8 +28,9 @@ import Testing
 
     @Test func brokenPetsFixtureFailsTheRouteThatServesIt() async throws {
         let set = try PetsAPI.contractSet()
-        try set.write(#"{"pets": [{"id": 7, "name": "Biscuit", "species": "dog"}, {"id": 9, "name": "Pickle"}], "total_count": 2}"#,
-                      to: "fixtures/pets/list.json")
+        try set.write(
+            #"{"pets": [{"id": 7, "name": "Biscuit", "species": "dog"}, {"id": 9, "name": "Pickle"}], "total_count": 2}"#,
+            to: "fixtures/pets/list.json")
 
         let report = try await verifyPets(set)
 
@@ -43,7 +44,8 @@ import Testing
 
     @Test func petsContractRenamingABodyKeyFailsTheAdoptRoute() async throws {
         let set = try PetsAPI.contractSet()
-        try set.write(#"""
+        try set.write(
+            #"""
             {"name": "adopt_pet", "request": {"method": "POST", "path": "/v2/pets/{id:int}/adoption", "json": {"adopter": {"type": "string"}}},
              "responses": {"default": {"status": 200, "fixture": "pets/adopted.json"}}}
             """#, to: "contracts/pets/adopt_pet.json")
@@ -53,10 +55,12 @@ import Testing
         #expect(report.routes.map(\.outcome) == [.pass, .pass, .fail])
         let failure = try #require(report.routes.last?.failures.first)
         #expect(failure.check == .contract)
-        #expect(failure.message.hasSuffix("""
-            problem:  the request breaks the contract (2 violations):
-              body.adopter: required key is missing
-              body.adopter_name: unexpected key (the contract names: adopter)
-            """))
+        #expect(
+            failure.message.hasSuffix(
+                """
+                problem:  the request breaks the contract (2 violations):
+                  body.adopter: required key is missing
+                  body.adopter_name: unexpected key (the contract names: adopter)
+                """))
     }
 }

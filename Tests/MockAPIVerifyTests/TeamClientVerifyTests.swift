@@ -1,9 +1,9 @@
 import Foundation
+import MockAPIServer
 import MockAPITestSupport
 import MockAPIVerify
 import TeamApp
 import Testing
-import MockAPIServer
 
 /// A team's own client, built without ClientKit (Tests/TeamApp: a URLRequest router, its own
 /// decoder, its own multipart encoder, its own session and interceptor), verified against the
@@ -67,8 +67,9 @@ import MockAPIServer
         let failure = try #require(report.route("current_user")?.failures.first)
         #expect(failure.check == .decoding)
         #expect(failure.message.hasPrefix(#"response "default" does not decode into Me:"#))
-        #expect(failure.message.hasSuffix(
-            "fixtures/users/self.json: backedProjectsCount: missing key (the body has backed_projects_count: does the decoder convert from snake_case?)"))
+        #expect(
+            failure.message.hasSuffix(
+                "fixtures/users/self.json: backedProjectsCount: missing key (the body has backed_projects_count: does the decoder convert from snake_case?)"))
     }
 
     @Test func wrongDateStrategyNamesTheStrategyTheValuesLookLike() async throws {
@@ -77,8 +78,10 @@ import MockAPIServer
         #expect(report.failedRouteNames == ["backing", "update_backing", "activities"])
         let failure = try #require(report.route("backing")?.failures.first)
         #expect(failure.check == .decoding)
-        #expect(failure.message.hasSuffix("fixtures/backings/backing.json: pledged_at: expected String, found Int "
-            + "(if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"), "\(failure.message)")
+        #expect(
+            failure.message.hasSuffix(
+                "fixtures/backings/backing.json: pledged_at: expected String, found Int "
+                    + "(if this is a Date, the value looks like dateDecodingStrategy .secondsSince1970: is the decoder set to it?)"), "\(failure.message)")
     }
 
     @Test func droppedTokenFailsTheRoutesThatNeedOne() async throws {
@@ -87,10 +90,11 @@ import MockAPIServer
         #expect(report.failedRouteNames == ["current_user", "update_backing"])
         let failure = try #require(report.route("update_backing")?.failures.first)
         #expect(failure.check == .contract)
-        #expect(failure.lines.suffix(2) == [
-            "problem:  the request breaks the contract (1 violation):",
-            "  header.Authorization: required header is missing",
-        ])
+        #expect(
+            failure.lines.suffix(2) == [
+                "problem:  the request breaks the contract (1 violation):",
+                "  header.Authorization: required header is missing",
+            ])
     }
 
     @Test func partWithoutContentTypeFailsTheUpload() async throws {
@@ -106,11 +110,12 @@ import MockAPIServer
         let report = try await verify(TeamClient(bugs: .renamedBodyKey))
 
         let failure = try onlyFailure(of: "update_backing", in: report)
-        #expect(failure.lines.suffix(3) == [
-            "problem:  the request breaks the contract (2 violations):",
-            "  body.reward_id: required key is missing",
-            "  body.rewardId: unexpected key (the contract names: amount, reward_id, location_id)",
-        ])
+        #expect(
+            failure.lines.suffix(3) == [
+                "problem:  the request breaks the contract (2 violations):",
+                "  body.reward_id: required key is missing",
+                "  body.rewardId: unexpected key (the contract names: amount, reward_id, location_id)",
+            ])
     }
 
     @Test func fixtureWithoutAFieldTheModelRequiresFailsTheRoute() async throws {
@@ -137,16 +142,21 @@ import MockAPIServer
     @Test func scopeAllCountsTheContractsTheClientLeavesOut() async throws {
         let contracts = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         let client = TeamClient()
-        let report = try await ContractRunner(set: contracts, checks: client.checks,
-                                              options: VerifyOptions(scope: .all, strictCoverage: true, transport: client.transport)).run()
+        let report = try await ContractRunner(
+            set: contracts, checks: client.checks,
+            options: VerifyOptions(scope: .all, strictCoverage: true, transport: client.transport)
+        ).run()
 
         #expect(report.failedRouteNames == [])
         #expect(report.uncoveredContracts.count == 14)
         #expect(report.exitCode == 1)
 
-        let named = try await ContractRunner(set: contracts, checks: client.checks,
-                                             options: VerifyOptions(scope: .contracts(["backing", "project"]), strictCoverage: true,
-                                                                    transport: client.transport)).run()
+        let named = try await ContractRunner(
+            set: contracts, checks: client.checks,
+            options: VerifyOptions(
+                scope: .contracts(["backing", "project"]), strictCoverage: true,
+                transport: client.transport)
+        ).run()
         #expect(named.routes.map(\.name) == ["backing"], "checks outside the named scope are not run")
         #expect(named.uncoveredContracts == ["project"])
     }

@@ -1,7 +1,7 @@
+import Foundation
+import MockAPICore
 import MockAPITestSupport
 import Testing
-import MockAPICore
-import Foundation
 
 /// The README's `loadHome` (BackerRoute.swift, generated from the README), run against the
 /// bundled contracts: every request it makes keeps a contract.

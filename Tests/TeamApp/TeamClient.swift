@@ -1,8 +1,9 @@
 public import Foundation
+public import MockAPIVerify
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-public import MockAPIVerify
 
 /// The team's session pieces: its decoder and its auth interceptor, each able to carry one
 /// planted bug (``TeamClientBugs``) for the mutation tests; `checks` are the README's

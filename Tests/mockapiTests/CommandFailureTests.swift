@@ -1,9 +1,10 @@
 import ArgumentParser
+import MockAPICore
 import MockAPIServer
 import MockAPIVerifyCommand
 import Synchronization
 import Testing
-import MockAPICore
+
 @testable import mockapi
 
 /// The CLI's one failure type and its one options type, in process.
@@ -11,9 +12,10 @@ struct CommandFailureTests {
     /// What `Output` writes while `body` runs, by stream.
     private func captured(_ body: () -> Void) -> (stdout: String, stderr: String) {
         let text = Mutex((stdout: "", stderr: ""))
-        Output.$write.withValue({ stream, line in
-            text.withLock { if stream == .standardOutput { $0.stdout += line } else { $0.stderr += line } }
-        }, operation: body)
+        Output.$write.withValue(
+            { stream, line in
+                text.withLock { if stream == .standardOutput { $0.stdout += line } else { $0.stderr += line } }
+            }, operation: body)
         return text.withLock { $0 }
     }
 
@@ -46,8 +48,10 @@ struct CommandFailureTests {
         let options = try ServerOptions.parse(["--quiet"])
         let configuration = try options.configuration(host: "127.0.0.1", tls: nil)
         let defaults = ServerConfiguration()
-        let numbers: [KeyPath<ServerConfiguration, Int>] = [\.maxBodyBytes, \.maxJSONBytes, \.maxBufferedBytes, \.minBodyBytesPerSecond,
-            \.connectionTimeoutSeconds, \.maxConnections, \.maxConnectionsPerIP, \.headerTimeoutSeconds, \.threads, \.journalCapacity, \.journalMaxBytes]
+        let numbers: [KeyPath<ServerConfiguration, Int>] = [
+            \.maxBodyBytes, \.maxJSONBytes, \.maxBufferedBytes, \.minBodyBytesPerSecond,
+            \.connectionTimeoutSeconds, \.maxConnections, \.maxConnectionsPerIP, \.headerTimeoutSeconds, \.threads, \.journalCapacity, \.journalMaxBytes,
+        ]
         #expect(numbers.map { configuration[keyPath: $0] } == numbers.map { defaults[keyPath: $0] })
         #expect(configuration.maxDelayMilliseconds == defaults.maxDelayMilliseconds)
         #expect(configuration.port == defaults.port && configuration.host == defaults.host)
@@ -55,8 +59,10 @@ struct CommandFailureTests {
     }
 
     @Test func numericFlagsLandInTheConfiguration() throws {
-        let options = try ServerOptions.parse(["--quiet", "--max-body-bytes", "2048", "--max-json-bytes", "1024", "--timeout", "5",
-                                               "--threads", "3", "--journal-size", "7", "--max-delay", "900", "--delay", "200-800"])
+        let options = try ServerOptions.parse([
+            "--quiet", "--max-body-bytes", "2048", "--max-json-bytes", "1024", "--timeout", "5",
+            "--threads", "3", "--journal-size", "7", "--max-delay", "900", "--delay", "200-800",
+        ])
         #expect(throws: Never.self) { try options.check() }
         let configuration = try options.configuration(host: "::1", tls: nil)
         #expect(configuration.maxBodyBytes == 2048 && configuration.maxJSONBytes == 1024 && configuration.connectionTimeoutSeconds == 5)

@@ -33,18 +33,22 @@ struct CommandLineHabitsTests {
     @Test func environmentVariablesStandInForTheServeFlags() throws {
         let set = try TemporaryContractSet(
             contracts: ["ping.json": #"{"name": "ping", "request": {"method": "GET", "path": "/ping"}, "responses": {"default": {"status": 204}}}"#])
-        let server = try CommandLineRunner.Server(["--quiet"], environment: [
-            "MOCKAPI_PORT": "0", "MOCKAPI_HOST": "localhost", "MOCKAPI_CONTRACTS": set.contracts.path, "MOCKAPI_FIXTURES": set.fixtures.path,
-        ], portZero: false)
+        let server = try CommandLineRunner.Server(
+            ["--quiet"],
+            environment: [
+                "MOCKAPI_PORT": "0", "MOCKAPI_HOST": "localhost", "MOCKAPI_CONTRACTS": set.contracts.path, "MOCKAPI_FIXTURES": set.fixtures.path,
+            ], portZero: false)
         #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(1 routes\)/) != nil, "\(server.firstLine)")
         #expect(try curlStatus(server.baseURL + "/ping") == "204")
         _ = server.stop()
     }
 
     @Test func flagsBeatTheirEnvironmentVariables() throws {
-        let server = try CommandLineRunner.Server(["-p", "0", "--contracts", "contracts", "--fixtures", "fixtures", "--quiet"], environment: [
-            "MOCKAPI_PORT": "not-a-port", "MOCKAPI_CONTRACTS": "/nonexistent/contracts", "MOCKAPI_FIXTURES": "/nonexistent/fixtures",
-        ], portZero: false)
+        let server = try CommandLineRunner.Server(
+            ["-p", "0", "--contracts", "contracts", "--fixtures", "fixtures", "--quiet"],
+            environment: [
+                "MOCKAPI_PORT": "not-a-port", "MOCKAPI_CONTRACTS": "/nonexistent/contracts", "MOCKAPI_FIXTURES": "/nonexistent/fixtures",
+            ], portZero: false)
         #expect(server.firstLine.wholeMatch(of: /mockapi listening on http:\/\/127\.0\.0\.1:[1-9][0-9]* \(19 routes\)/) != nil, "\(server.firstLine)")
         _ = server.stop()
     }

@@ -52,8 +52,9 @@ enum CommandLineRunner {
 
         /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`).
         init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true, command: String = "serve") throws {
-            (process, stdout, stderr) = CommandLineRunner.process([command] + (portZero ? ["--port", "0"] : []) + arguments,
-                                                                  environment: environment)
+            (process, stdout, stderr) = CommandLineRunner.process(
+                [command] + (portZero ? ["--port", "0"] : []) + arguments,
+                environment: environment)
             try process.run()
             firstLine = ""
             firstLine = nextLine()

@@ -9,23 +9,29 @@ import Testing
         defer { _ = server.stop() }
         #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
         #expect(try curlStatus(server.baseURL + "/v1/projects/42/backer/2001") == "404")
-        #expect(try curlStatus("-X", "PUT", server.baseURL + "/v1/projects/42/backers/2001", "-H", "Authorization: token t",
-                          "-H", "Content-Type: application/json", "-d", #"{"amount": "45", "reward_id": 9002}"#) == "422")
+        #expect(
+            try curlStatus(
+                "-X", "PUT", server.baseURL + "/v1/projects/42/backers/2001", "-H", "Authorization: token t",
+                "-H", "Content-Type: application/json", "-d", #"{"amount": "45", "reward_id": 9002}"#) == "422")
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("cov-\(UUID().uuidString)/reports/coverage.xml")
         defer { try? FileManager.default.removeItem(at: junit.deletingLastPathComponent().deletingLastPathComponent()) }
 
         let result = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--junit", junit.path])
 
         #expect(result.status == 1)
-        #expect(result.stdout.contains("""
-            FAIL  1 request matched no contract:
-                  #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001 \
-            (nearest backing: segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers")
-            """), "\(result.stdout)")
-        #expect(result.stdout.contains("""
-            FAIL  1 request broke its contract:
-                  #3 PUT /v1/projects/42/backers/2001 → 422 (contract update_backing): body.amount: expected number, found string
-            """))
+        #expect(
+            result.stdout.contains(
+                """
+                FAIL  1 request matched no contract:
+                      #2 GET /v1/projects/42/backer/2001 → 404: no contract matches GET /v1/projects/42/backer/2001 \
+                (nearest backing: segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers")
+                """), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                """
+                FAIL  1 request broke its contract:
+                      #3 PUT /v1/projects/42/backers/2001 → 422 (contract update_backing): body.amount: expected number, found string
+                """))
         #expect(result.stdout.contains("PASS  categories "))
         #expect(result.stdout.contains("warning  contracts no request exercised: activities, "))
         #expect(result.stdout.hasSuffix("3 requests: 1 unmatched, 1 breaking a contract; 1 of 19 contracts exercised\n"))
@@ -61,13 +67,16 @@ import Testing
         // Room for about nine of these requests: the first ones of the run are gone when coverage reads.
         let server = try CommandLineRunner.Server(["--quiet", "--journal-bytes", "40000"])
         defer { _ = server.stop() }
-        _ = try curl(["-H", "X-Padding: " + String(repeating: "p", count: 4_000)]
-            + Array(repeating: server.baseURL + "/v1/categories", count: 30))
+        _ = try curl(
+            ["-H", "X-Padding: " + String(repeating: "p", count: 4_000)]
+                + Array(repeating: server.baseURL + "/v1/categories", count: 30))
 
         let result = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
         #expect(result.status == 1, "\(result.stdout)")
-        #expect(result.stdout.contains(" requests were evicted from the journal before coverage read them, so they were not checked: "
-            + "raise serve --journal-bytes (or --journal-size), or read the journal sooner"), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                " requests were evicted from the journal before coverage read them, so they were not checked: "
+                    + "raise serve --journal-bytes (or --journal-size), or read the journal sooner"), "\(result.stdout)")
 
         let json = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
         let summary = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import MockAPIVerifyCommand
 import Testing
+
 @testable import mockapi
 
 /// The help screens people read most, pinned in process: a changed flag, default or wording
@@ -11,7 +12,9 @@ struct HelpScreenTests {
     }
 
     @Test func serveHelpIsPinned() {
-        expectPinned(help(MockAPICommand.Serve.self), """
+        expectPinned(
+            help(MockAPICommand.Serve.self),
+            """
             OVERVIEW: Serve the contract set over HTTP until SIGINT or SIGTERM.
 
             USAGE: mockapi serve <options>
@@ -112,7 +115,9 @@ struct HelpScreenTests {
     }
 
     @Test func verifyHelpIsPinned() {
-        expectPinned(help(MockAPICommand.Verify.self), """
+        expectPinned(
+            help(MockAPICommand.Verify.self),
+            """
             OVERVIEW: Fire every route of the client at the server and check each against
             its contract.
 
@@ -152,7 +157,9 @@ struct HelpScreenTests {
     }
 
     @Test func coverageHelpIsPinned() {
-        expectPinned(help(CoverageCommand.self), """
+        expectPinned(
+            help(CoverageCommand.self),
+            """
             OVERVIEW: Read a running server's journal: fail on requests that matched no
             contract or broke one.
 
@@ -184,16 +191,17 @@ struct HelpScreenTests {
     @Test func aPinThatFailsSaysWhichLinesDiffer() {
         let pinned = "OVERVIEW: a\n\nUSAGE: x\n\nOPTIONS:\n  --one\n  --two\n  --three\n  --four\n  --five\n  --six"
         let actual = "OVERVIEW: a\n\nUSAGE: x\n\nOPTIONS:\n  --one\n  --two\n  --3\n  --four\n  --five\n  --six\n  --seven"
-        #expect(LineDiff.render(from: pinned, to: actual) == """
-            …
-                --one
-                --two
-            -   --three
-            +   --3
-                --four
-                --five
-                --six
-            +   --seven
-            """)
+        #expect(
+            LineDiff.render(from: pinned, to: actual) == """
+                …
+                    --one
+                    --two
+                -   --three
+                +   --3
+                    --four
+                    --five
+                    --six
+                +   --seven
+                """)
     }
 }

@@ -58,8 +58,9 @@ struct ImportCommandTests {
             return nil
         }
         let out = stdout.fileHandleForReading.readDataToEndOfFile(), err = stderr.fileHandleForReading.readDataToEndOfFile()
-        return CommandLineRunner.Result(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                                        stderr: String(decoding: err, as: UTF8.self))
+        return CommandLineRunner.Result(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+            stderr: String(decoding: err, as: UTF8.self))
     }
 
     /// A 500-byte alias bomb used to keep `import openapi` busy for ever; a YAML mistake printed
@@ -72,8 +73,9 @@ struct ImportCommandTests {
         for level in 1..<9 { bomb += "  a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 9).joined(separator: ",") + "]\n" }
         let bombFile = folder.appendingPathComponent("bomb.yaml")
         try Data(bomb.utf8).write(to: bombFile)
-        let refused = try #require(try Self.run(["import", "openapi", bombFile.path, "--out", folder.appendingPathComponent("out").path], within: 20),
-                                   "import of a YAML alias bomb did not end within 20 s")
+        let refused = try #require(
+            try Self.run(["import", "openapi", bombFile.path, "--out", folder.appendingPathComponent("out").path], within: 20),
+            "import of a YAML alias bomb did not end within 20 s")
         #expect(refused.status == 2)
         #expect(refused.stderr.hasPrefix("mockapi import openapi: \(bombFile.path):"), "\(refused.stderr)")
         #expect(refused.stderr.contains("aliases of &a"), "\(refused.stderr)")
@@ -92,7 +94,10 @@ struct ImportCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let har = folder.appendingPathComponent("capture.har")
-        try Data(#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/v1/odd"}, "response": {"status": 99999}}, {"request": {"method": "GET", "url": "https://a.example/v1/items"}, "response": {"status": 200}}]}}"#.utf8).write(to: har)
+        try Data(
+            #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://a.example/v1/odd"}, "response": {"status": 99999}}, {"request": {"method": "GET", "url": "https://a.example/v1/items"}, "response": {"status": 200}}]}}"#
+                .utf8
+        ).write(to: har)
         let out = folder.appendingPathComponent("out")
         let result = try #require(try Self.run(["import", "har", har.path, "--out", out.path], within: 20))
         #expect(result.status == 0, "\(result.stderr)")

@@ -9,8 +9,9 @@ import Testing
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         let page = set.fixtures.appendingPathComponent("activities/page1.json")
         let text = try String(contentsOf: page, encoding: .utf8)
-        try set.write(text.replacingOccurrences(of: "{{baseURL}}/v1/activities?cursor=2", with: "{{baseURL}}/v1/activity?cursor=2"),
-                      to: "fixtures/activities/page1.json")
+        try set.write(
+            text.replacingOccurrences(of: "{{baseURL}}/v1/activities?cursor=2", with: "{{baseURL}}/v1/activity?cursor=2"),
+            to: "fixtures/activities/page1.json")
         return set
     }
 
@@ -20,8 +21,10 @@ import Testing
         let result = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
 
         #expect(result.status == 0)
-        #expect(result.stderr.hasPrefix("warning: \(set.fixtures.path)/activities/page1.json: urls.api.more_activities: "
-            + "{{baseURL}}/v1/activity?cursor=2: no contract serves GET /v1/activity (nearest activities: "), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "warning: \(set.fixtures.path)/activities/page1.json: urls.api.more_activities: "
+                    + "{{baseURL}}/v1/activity?cursor=2: no contract serves GET /v1/activity (nearest activities: "), "\(result.stderr)")
     }
 
     @Test func strictFailsOnAWarningAndPassesACleanSet() throws {

@@ -8,7 +8,9 @@ struct OtherCommandTests {
     @Test func helpTextIsPinned() throws {
         let result = try CommandLineRunner.run(["--help"])
         #expect(result.status == 0)
-        expectPinned(result.stdout, """
+        expectPinned(
+            result.stdout,
+            """
             OVERVIEW: A mock API server and contract-test harness for Swift API clients.
 
             USAGE: mockapi <subcommand>
@@ -132,8 +134,9 @@ struct OtherCommandTests {
         let set = try TemporaryContractSet(contracts: ["pets.json": #"{"name": "pets", "request": {"method": "GET", "path": "/v1/pets"}, "responses": {"default": {"status": 200, "body": []}}}"#])
         let result = try CommandLineRunner.run(["verify", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
         #expect(result.status == 1)
-        #expect(result.stderr == "mockapi verify: this command runs the bundled example client, whose routes claim none of these contracts: "
-            + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage\n")
+        #expect(
+            result.stderr == "mockapi verify: this command runs the bundled example client, whose routes claim none of these contracts: "
+                + "check your own client with your gate (VerifyCommand.main(checks:)) or, for any client, with mockapi coverage\n")
         #expect(try CommandLineRunner.run(["verify"]).stderr == "", "the bundled contracts: no such line")
     }
 

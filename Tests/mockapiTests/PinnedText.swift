@@ -36,8 +36,9 @@ enum LineDiff {
 
     /// The changed lines with `context` unchanged lines around each run; `…` where lines are left out.
     static func render(from old: String, to new: String, context: Int = 2) -> String {
-        let diff = lines(from: old.split(separator: "\n", omittingEmptySubsequences: false),
-                         to: new.split(separator: "\n", omittingEmptySubsequences: false))
+        let diff = lines(
+            from: old.split(separator: "\n", omittingEmptySubsequences: false),
+            to: new.split(separator: "\n", omittingEmptySubsequences: false))
         let changed = diff.indices.filter { diff[$0] != .same(diff[$0].text) }
         var shown = Set<Int>()
         for index in changed { shown.formUnion(max(0, index - context)...min(diff.count - 1, index + context)) }

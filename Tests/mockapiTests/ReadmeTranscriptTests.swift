@@ -23,8 +23,10 @@ import Testing
     }
 
     /// Every run of README lines between `…` lines appears in `output`, in order.
-    static func expectTranscript(_ command: String, occurrence: Int = 1, matches output: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectTranscript(
+        _ command: String, occurrence: Int = 1, matches output: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let actual = output.components(separatedBy: "\n").map(normalised)
         var from = 0
         var segment: [String] = []
@@ -36,8 +38,9 @@ import Testing
                 start + segment.count <= actual.count && Array(actual[start..<start + segment.count]) == segment
             }
             guard let found else {
-                Issue.record("README lines after \"$ \(command)\" are not in the real output:\n\(segment.joined(separator: "\n"))\n--- real output ---\n\(actual.joined(separator: "\n"))",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "README lines after \"$ \(command)\" are not in the real output:\n\(segment.joined(separator: "\n"))\n--- real output ---\n\(actual.joined(separator: "\n"))",
+                    sourceLocation: sourceLocation)
                 return
             }
             from = found + segment.count
@@ -74,8 +77,9 @@ import Testing
         let category = set.root.appendingPathComponent("contracts/categories/category.json")
         let text = try String(contentsOf: category, encoding: .utf8)
         let firstFixture = try #require(text.range(of: #""fixture""#))
-        try set.write(text.replacingCharacters(in: firstFixture, with: #""fixure""#).replacingOccurrences(of: "{id:int}", with: ":id"),
-                      to: "contracts/categories/category.json")
+        try set.write(
+            text.replacingCharacters(in: firstFixture, with: #""fixure""#).replacingOccurrences(of: "{id:int}", with: ":id"),
+            to: "contracts/categories/category.json")
         Self.expectTranscript(#"mockapi lint; echo "exit $?""#, matches: try Self.run(["lint"], in: set.root))
     }
 
@@ -120,10 +124,12 @@ import Testing
             try set.write(text.replacingOccurrences(of: old, with: new), to: path)
         }
         try edit("fixtures/backings/backing.json", #""sequence": 311,"#, #""sequence": "311","#)
-        try edit("contracts/discover/discover.json", #""page": {"type": "int", "required": false}"#,
-                 #""page": {"type": "int", "required": true}, "per_page": {"type": "int", "required": false}"#)
-        try edit("contracts/backings/update_backing.json", #""unauthorized": {"status": 401, "fixture": "errors/unauthorized.json"}"#,
-                 #""unauthorized": {"status": 401, "fixture": "errors/unauthorized.json"}, "gone": {"status": 410}"#)
+        try edit(
+            "contracts/discover/discover.json", #""page": {"type": "int", "required": false}"#,
+            #""page": {"type": "int", "required": true}, "per_page": {"type": "int", "required": false}"#)
+        try edit(
+            "contracts/backings/update_backing.json", #""unauthorized": {"status": 401, "fixture": "errors/unauthorized.json"}"#,
+            #""unauthorized": {"status": 401, "fixture": "errors/unauthorized.json"}, "gone": {"status": 410}"#)
 
         Self.expectTranscript(#"mockapi diff --rev HEAD; echo "exit $?""#, matches: try Self.run(["diff", "--rev", "HEAD"], in: set.root))
     }
@@ -135,8 +141,10 @@ import Testing
         _ = try Curl.run(["-s", "\(base)/v1/categories"])
         _ = try Curl.run(["-s", "-H", "Authorization: token abc", "\(base)/v1/users/self"])
         _ = try Curl.run(["-s", "\(base)/v1/projects/42/backer/2001"])
-        _ = try Curl.run(["-s", "-X", "PUT", "-H", "Content-Type: application/json", "-H", "Authorization: token abc",
-                          "-d", #"{"amount": "45", "reward_id": 9002}"#, "\(base)/v1/projects/42/backers/2001"])
+        _ = try Curl.run([
+            "-s", "-X", "PUT", "-H", "Content-Type: application/json", "-H", "Authorization: token abc",
+            "-d", #"{"amount": "45", "reward_id": 9002}"#, "\(base)/v1/projects/42/backers/2001",
+        ])
 
         let output = try Self.run(["coverage", "--base-url", base])
         Self.expectTranscript(#"mockapi coverage --base-url http://127.0.0.1:38659; echo "exit $?""#, matches: output)
@@ -155,8 +163,9 @@ import Testing
     @Test func importHarExample() throws {
         let folder = try TemporaryContractSet(contracts: [:])
         let har = BundledAPI.root.appendingPathComponent("Tests/MockAPIImportTests/Resources/mobile-session.har").path
-        Self.expectTranscript("mockapi import har Tests/MockAPIImportTests/Resources/mobile-session.har --out session",
-                              matches: try Self.run(["import", "har", har, "--out", "session"], in: folder.root))
+        Self.expectTranscript(
+            "mockapi import har Tests/MockAPIImportTests/Resources/mobile-session.har --out session",
+            matches: try Self.run(["import", "har", har, "--out", "session"], in: folder.root))
     }
 
     /// The journal example: the upload's answer, and the journal after it and a refused PUT.
@@ -175,8 +184,10 @@ import Testing
         }
 
         let upload = try Curl.run(["-s", "-F", "image=@\(cover.path);type=image/jpeg", "\(base)/v1/projects/42/updates/draft/images"])
-        _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": "45"}"#,
-                          "\(base)/v1/projects/42/backers/2001"])
+        _ = try Curl.run([
+            "-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": "45"}"#,
+            "\(base)/v1/projects/42/backers/2001",
+        ])
         let journal = try Curl.run(["-s", "\(base)/__mockapi/requests"])
 
         let uploadCommand = #"curl -s -F "image=@cover.jpg;type=image/jpeg" http://127.0.0.1:8080/v1/projects/42/updates/draft/images"#

@@ -1,9 +1,10 @@
 import Foundation
+import MockAPITestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPITestSupport
-import Testing
 
 /// `mockapi record` and `serve --proxy-unmatched` against a real backend on loopback: the Python
 /// stand-in that answers from the acceptance capture (a second implementation, not mockapi).
@@ -81,8 +82,9 @@ struct RecordCommandTests {
         let note = target.nextLine()
         let certificate = try #require(note.firstMatch(of: /: (\/.+\/cert\.pem)$/)?.1)
         let scratch = try Scratch()
-        let trusting = try CommandLineRunner.Server(["--target", target.baseURL, "--ca-file", String(certificate), "--out", scratch.path("a"), "--quiet"],
-                                                    command: "record")
+        let trusting = try CommandLineRunner.Server(
+            ["--target", target.baseURL, "--ca-file", String(certificate), "--out", scratch.path("a"), "--quiet"],
+            command: "record")
         let through = try Curl.run(["-s", "-i", trusting.baseURL + "/v1/users/42"])
         #expect(through.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(through.stdout)")
         #expect(through.stdout.contains("Mockapi-Contract: user"), "the target's own headers come back")
@@ -101,15 +103,18 @@ struct RecordCommandTests {
         defer { _ = server.stop() }
         let mocked = try Curl.run(["-s", "-i", server.baseURL + "/v1/users/42"])
         #expect(mocked.stdout.contains("Mockapi-Contract: user"))
-        let proxied = try Curl.run(["-s", "-i", "-H", "Authorization: token 5f1b2c3d4e", "-H", "X-Client-Version: 5.2.0",
-                                    server.baseURL + "/v1/exports/77/download"])
+        let proxied = try Curl.run([
+            "-s", "-i", "-H", "Authorization: token 5f1b2c3d4e", "-H", "X-Client-Version: 5.2.0",
+            server.baseURL + "/v1/exports/77/download",
+        ])
         #expect(proxied.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(proxied.stdout)")
         #expect(proxied.stdout.contains("X-Backend: capture-backend"))
         #expect(proxied.stdout.hasSuffix("id,project,amount\n1,42,25.00\n2,43,10.00\n"))
         let coverage = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
         #expect(coverage.status == 1)
-        #expect(coverage.stdout.contains("GET /v1/exports/77/download → 200: no contract matches GET /v1/exports/77/download; proxied to \(backend.url)"),
-                "\(coverage.stdout)")
+        #expect(
+            coverage.stdout.contains("GET /v1/exports/77/download → 200: no contract matches GET /v1/exports/77/download; proxied to \(backend.url)"),
+            "\(coverage.stdout)")
     }
 
     @Test func aSlowBackendHoldsNoWorkerThread() async throws {
@@ -133,8 +138,10 @@ struct RecordCommandTests {
         let backend = try Backend()
         defer { backend.stop() }
         let scratch = try Scratch()
-        let headers = ["-H", "Authorization: token 5f1b2c3d4e", "-H", "X-Client-Version: 5.2.0", "-H", "Accept-Encoding: gzip",
-                       "-H", "Proxy-Authorization: Basic c2VjcmV0", "-H", "Keep-Alive: timeout=5", "-H", "TE: trailers"]
+        let headers = [
+            "-H", "Authorization: token 5f1b2c3d4e", "-H", "X-Client-Version: 5.2.0", "-H", "Accept-Encoding: gzip",
+            "-H", "Proxy-Authorization: Basic c2VjcmV0", "-H", "Keep-Alive: timeout=5", "-H", "TE: trailers",
+        ]
         func seen(through base: String) throws -> [String: String] {
             let answer = try Curl.run(["-s"] + headers + [base + "/__headers"])
             let pairs = try JSONSerialization.jsonObject(with: Data(answer.stdout.utf8)) as? [[String]] ?? []
@@ -181,8 +188,9 @@ struct RecordCommandTests {
             let request = entry["request"] as? [String: Any] ?? [:]
             let headers = (request["headers"] as? [[String: String]] ?? []).map { ($0["name"] ?? "", $0["value"] ?? "") }
             let body = ((request["postData"] as? [String: Any])?["text"] as? String).map { Data($0.utf8) }
-            return Entry(method: request["method"] as? String ?? "", url: request["url"] as? String ?? "", headers: headers, body: body,
-                         status: (entry["response"] as? [String: Any])?["status"] as? Int ?? 0)
+            return Entry(
+                method: request["method"] as? String ?? "", url: request["url"] as? String ?? "", headers: headers, body: body,
+                status: (entry["response"] as? [String: Any])?["status"] as? Int ?? 0)
         }
     }
 
@@ -206,8 +214,11 @@ struct RecordCommandTests {
         let url: String
 
         init(prefix: String? = nil) throws {
-            running = try ExternalTool.start(["python3", RecordCommandTests.resources.appendingPathComponent("capture-backend.py").path,
-                                              RecordCommandTests.capture.path] + (prefix.map { ["0", $0] } ?? []))
+            running = try ExternalTool.start(
+                [
+                    "python3", RecordCommandTests.resources.appendingPathComponent("capture-backend.py").path,
+                    RecordCommandTests.capture.path,
+                ] + (prefix.map { ["0", $0] } ?? []))
             url = running.firstLine.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "listening on ", with: "")
         }
 

@@ -10,18 +10,21 @@ struct RequestLogCommandTests {
         _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/activities?cursor=2"])
         _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/projects/42/backer/2001"])
         _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "DELETE", server.baseURL + "/v1/users/self"])
-        _ = try Curl.run(["-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": 45, "reward_id": 9002}"#,
-                          server.baseURL + "/v1/projects/42/backers/2001"])
+        _ = try Curl.run([
+            "-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-d", #"{"amount": 45, "reward_id": 9002}"#,
+            server.baseURL + "/v1/projects/42/backers/2001",
+        ])
         let lines = server.stop().stderr.split(separator: "\n").map { $0.replacing(#/^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} /#, with: "") }
             .map { $0.replacing(#/ [0-9]+\.[0-9]+ms/#, with: " _ms") }
-        #expect(lines == [
-            #"GET /v1/discover?page=x 422 discover _ms  query.page: expected int, found "x""#,
-            "GET /v1/activities?cursor=2 200 activities/page2 _ms",
-            "GET /v1/projects/42/backer/2001 404 - _ms  no contract matches GET /v1/projects/42/backer/2001 (nearest backing: segment 4 is \"backer\", /v1/projects/{projectId:int}/backers/{backerId:int} expects \"backers\")",
-            "DELETE /v1/users/self 405 - _ms  DELETE is not allowed on /v1/users/self; the contracts allow GET, HEAD",
-            "PUT /v1/projects/42/backers/2001 413 - _ms  the body is larger than the server's limit of 16 bytes (mockapi serve --max-json-bytes)",
-            "mockapi: SIGTERM, stopped",
-        ])
+        #expect(
+            lines == [
+                #"GET /v1/discover?page=x 422 discover _ms  query.page: expected int, found "x""#,
+                "GET /v1/activities?cursor=2 200 activities/page2 _ms",
+                "GET /v1/projects/42/backer/2001 404 - _ms  no contract matches GET /v1/projects/42/backer/2001 (nearest backing: segment 4 is \"backer\", /v1/projects/{projectId:int}/backers/{backerId:int} expects \"backers\")",
+                "DELETE /v1/users/self 405 - _ms  DELETE is not allowed on /v1/users/self; the contracts allow GET, HEAD",
+                "PUT /v1/projects/42/backers/2001 413 - _ms  the body is larger than the server's limit of 16 bytes (mockapi serve --max-json-bytes)",
+                "mockapi: SIGTERM, stopped",
+            ])
     }
 
     @Test func jsonFormatIsOneObjectPerLineWithEveryField() throws {
@@ -51,14 +54,15 @@ struct RequestLogCommandTests {
         let stderr = server.stop().stderr
         let lines = stderr.split(separator: "\n")
         #expect(lines.first?.contains("GET /v1/users/self 200 current_user") == true, "\(stderr)")
-        #expect(Array(lines.dropFirst().prefix(6)) == [
-            "    > Host: \(server.baseURL.dropFirst("http://".count))",
-            "    > User-Agent: test-agent",
-            "    > Accept: */*",
-            "    > Authorization: token [redacted]",
-            "    < Content-Type: application/json",
-            "    < Mockapi-Contract: current_user",
-        ])
+        #expect(
+            Array(lines.dropFirst().prefix(6)) == [
+                "    > Host: \(server.baseURL.dropFirst("http://".count))",
+                "    > User-Agent: test-agent",
+                "    > Accept: */*",
+                "    > Authorization: token [redacted]",
+                "    < Content-Type: application/json",
+                "    < Mockapi-Contract: current_user",
+            ])
         #expect(!stderr.contains("secret-value"))
     }
 

@@ -86,8 +86,9 @@ func curlStatus(_ arguments: String...) throws -> String {
         let url = server.baseURL + "/v1/categories/34"
         #expect(try body(url).contains("Tabletop Games"))
 
-        try set.write(#"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
-                      to: "fixtures/categories/category.json")
+        try set.write(
+            #"{"id": 34, "name": "Board Games", "slug": "games/tabletop-games", "parent_id": 12, "projects_count": 118}"#,
+            to: "fixtures/categories/category.json")
         #expect(try within(2) { try body(url).contains("Board Games") }, "picked up within 2 s")
 
         try set.write("{oops", to: "contracts/oops.json")

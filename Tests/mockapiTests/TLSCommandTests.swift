@@ -1,9 +1,10 @@
 import Foundation
+import MockAPITestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockAPITestSupport
-import Testing
 
 /// `mockapi serve` over HTTPS: real sockets on 127.0.0.1, curl and URLSession as clients.
 struct TLSCommandTests {
@@ -47,8 +48,10 @@ struct TLSCommandTests {
         let body = FileManager.default.temporaryDirectory.appendingPathComponent("tls-body-\(UUID().uuidString)")
         try Data(count: 100_000).write(to: body)
         defer { try? FileManager.default.removeItem(at: body) }
-        let refused = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, "-H", "Transfer-Encoding: chunked",
-                                    "--data-binary", "@" + body.path, server.baseURL + "/v1/projects/42/star"])
+        let refused = try Curl.run([
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", certificate, "-H", "Transfer-Encoding: chunked",
+            "--data-binary", "@" + body.path, server.baseURL + "/v1/projects/42/star",
+        ])
         #expect(refused.stdout == "413", "\(refused.stderr)")
         _ = server.stop()
     }
@@ -56,14 +59,22 @@ struct TLSCommandTests {
     @Test func unusableCertificateOrKeyExitsTwoWithOneLine() throws {
         let pair = try CertificatePair(), other = try CertificatePair()
         let cases: [(arguments: [String], message: String)] = [
-            (["--tls-cert", "/nonexistent/cert.pem", "--tls-key", pair.key],
-             #"mockapi: --tls-cert "/nonexistent/cert.pem" cannot be read: No such file or directory"#),
-            (["--tls-cert", pair.key, "--tls-key", pair.certificate],
-             #"mockapi: --tls-cert "\#(pair.key)" holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)"#),
-            (["--tls-cert", pair.certificate, "--tls-key", pair.certificate],
-             #"mockapi: --tls-key "\#(pair.certificate)" holds no PEM private key (no "-----BEGIN … PRIVATE KEY-----" line)"#),
-            (["--tls-cert", pair.certificate, "--tls-key", other.key],
-             #"mockapi: --tls-cert "\#(pair.certificate)" and --tls-key "\#(other.key)" cannot be used: The certificate and the given key do not match."#),
+            (
+                ["--tls-cert", "/nonexistent/cert.pem", "--tls-key", pair.key],
+                #"mockapi: --tls-cert "/nonexistent/cert.pem" cannot be read: No such file or directory"#
+            ),
+            (
+                ["--tls-cert", pair.key, "--tls-key", pair.certificate],
+                #"mockapi: --tls-cert "\#(pair.key)" holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)"#
+            ),
+            (
+                ["--tls-cert", pair.certificate, "--tls-key", pair.certificate],
+                #"mockapi: --tls-key "\#(pair.certificate)" holds no PEM private key (no "-----BEGIN … PRIVATE KEY-----" line)"#
+            ),
+            (
+                ["--tls-cert", pair.certificate, "--tls-key", other.key],
+                #"mockapi: --tls-cert "\#(pair.certificate)" and --tls-key "\#(other.key)" cannot be used: The certificate and the given key do not match."#
+            ),
         ]
         for (arguments, message) in cases {
             let result = try CommandLineRunner.run(["serve", "--port", "0"] + arguments)
@@ -104,8 +115,10 @@ final class CertificatePair {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         certificate = folder.appendingPathComponent("cert.pem").path
         key = folder.appendingPathComponent("key.pem").path
-        let openssl = try ExternalTool.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                                            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate])
+        let openssl = try ExternalTool.run([
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", key, "-out", certificate,
+        ])
         guard openssl.status == 0 else { throw CocoaError(.fileWriteUnknown) }
     }
 

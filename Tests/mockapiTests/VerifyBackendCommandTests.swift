@@ -7,8 +7,11 @@ import Testing
 struct VerifyBackendCommandTests {
     /// The stand-in started with `drifts`, until `body` returns.
     private func withStandIn<T>(_ drifts: [String] = [], _ body: (String) throws -> T) throws -> T {
-        let standIn = try ExternalTool.start(["python3", BundledAPI.root.appendingPathComponent("scripts/standin-backend").path,
-                                              "--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path] + drifts)
+        let standIn = try ExternalTool.start(
+            [
+                "python3", BundledAPI.root.appendingPathComponent("scripts/standin-backend").path,
+                "--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path,
+            ] + drifts)
         defer { standIn.stop() }
         let text = standIn.firstLine
         #expect(text.hasPrefix("listening on http://127.0.0.1:"), "the stand-in did not start: \(text)")
@@ -24,13 +27,16 @@ struct VerifyBackendCommandTests {
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.hasSuffix("mockapi verify-backend: 19 contracts against \(baseURL): 10 passed, 0 failed, 9 skipped\n"), "\(result.stdout)")
         #expect(!result.stdout.contains("FAIL"))
-        #expect(result.stdout.contains("PASS backing  GET http://127.0.0.1:") && result.stdout.contains("/v1/projects/42/backers/2001 → 200"),
-                "the request.example's path values are used")
+        #expect(
+            result.stdout.contains("PASS backing  GET http://127.0.0.1:") && result.stdout.contains("/v1/projects/42/backers/2001 → 200"),
+            "the request.example's path values are used")
     }
 
     @Test(arguments: [
-        (["--rename", "current_user:backed_projects_count:backed_count"], "current_user",
-         "$.backed_projects_count: key backed_projects_count is missing from the backend's answer (fixture users/self.json)"),
+        (
+            ["--rename", "current_user:backed_projects_count:backed_count"], "current_user",
+            "$.backed_projects_count: key backed_projects_count is missing from the backend's answer (fixture users/self.json)"
+        ),
         (["--stringify", "backing:amount"], "backing", "$.amount: type changed from number to string (fixture backings/backing.json)"),
         (["--remove-route", "categories"], "categories", "status 404 is not one the contract declares (200)"),
         (["--require-query", "discover:region"], "discover", "status 400 is not one the contract declares (200)"),

@@ -36,7 +36,8 @@ public struct APIEnvironment: Sendable, Equatable {
             return .local(port: port)
         }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-              ["http", "https"].contains(scheme), url.host != nil else { return nil }
+            ["http", "https"].contains(scheme), url.host != nil
+        else { return nil }
         return APIEnvironment(name: url.host ?? text, baseURL: url)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,7 +8,8 @@ extension HTTPURLResponse {
     /// `Retry-After` given in seconds; the HTTP-date form is not honoured.
     var retryAfter: Duration? {
         guard let text = value(forHTTPHeaderField: "Retry-After"),
-              let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+            let seconds = Int(text.trimmingCharacters(in: .whitespaces)), seconds >= 0
+        else { return nil }
         return .seconds(seconds)
     }
 
@@ -15,9 +17,10 @@ extension HTTPURLResponse {
     /// an unlabelled body is given the benefit of the doubt.
     var isLabelledJSON: Bool {
         guard let contentType = value(forHTTPHeaderField: "Content-Type") else { return true }
-        let mediaType = contentType.split(separator: ";").first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        } ?? ""
+        let mediaType =
+            contentType.split(separator: ";").first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
         return mediaType == "application/json" || mediaType.hasSuffix("+json")
     }
 }

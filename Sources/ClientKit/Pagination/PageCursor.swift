@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -21,7 +22,8 @@ actor PageCursor<Page: PaginatedResponse> {
         guard !isDone else { return nil }
         // Mark done first: a failed page ends the walk rather than repeating it.
         isDone = true
-        let (endpoint, request) = try upcoming.map { ($0.endpoint, try client.urlRequest($0.endpoint, at: $0.url)) }
+        let (endpoint, request) =
+            try upcoming.map { ($0.endpoint, try client.urlRequest($0.endpoint, at: $0.url)) }
             ?? (firstEndpoint, try client.urlRequest(for: firstEndpoint))
         let (data, _) = try await client.perform(request, expectingJSON: true)
         let page = try client.decode(Page.self, from: data, endpoint: endpoint.description)

@@ -56,8 +56,9 @@ extension Route: EndpointConvertible {
         case let .backing(projectId, backerId):
             Endpoint(.get, "/v1/projects/\(projectId)/backers/\(backerId)")
         case let .updateBacking(projectId, backerId, amount, rewardId, locationId):
-            Endpoint(.put, "/v1/projects/\(projectId)/backers/\(backerId)",
-                     body: .json(BackingChange(amount: amount, rewardId: rewardId, locationId: locationId)))
+            Endpoint(
+                .put, "/v1/projects/\(projectId)/backers/\(backerId)",
+                body: .json(BackingChange(amount: amount, rewardId: rewardId, locationId: locationId)))
         case .categories:
             Endpoint(.get, "/v1/categories")
         case let .category(id):
@@ -75,21 +76,25 @@ extension Route: EndpointConvertible {
         case let .deleteDraftImage(image, draft):
             Endpoint(.delete, "/v1/projects/\(draft.projectId)/updates/draft/images/\(image.id)")
         case let .updateDraftBody(draft, title, body, isPublic):
-            Endpoint(.put, "/v1/projects/\(draft.projectId)/updates/draft",
-                     body: .json(DraftContent(title: title, body: body, isPublic: isPublic)))
+            Endpoint(
+                .put, "/v1/projects/\(draft.projectId)/updates/draft",
+                body: .json(DraftContent(title: title, body: body, isPublic: isPublic)))
         case let .publishDraft(draft):
             Endpoint(.post, "/v1/projects/\(draft.projectId)/updates/draft/publish")
         case let .discover(categoryIds, sort, page):
-            Endpoint(.get, "/v1/discover", query: [
-                QueryItem("category_ids", categoryIds.isEmpty ? nil : .array(categoryIds.map(String.init))),
-                QueryItem("sort", sort.map { .string($0.rawValue) }),
-                QueryItem("page", page.map(QueryValue.int)),
-            ])
+            Endpoint(
+                .get, "/v1/discover",
+                query: [
+                    QueryItem("category_ids", categoryIds.isEmpty ? nil : .array(categoryIds.map(String.init))),
+                    QueryItem("sort", sort.map { .string($0.rawValue) }),
+                    QueryItem("page", page.map(QueryValue.int)),
+                ])
         case let .facebookLogin(accessToken):
             Endpoint(.put, "/v1/facebook/access_token", body: .json(FacebookAuth(accessToken: accessToken, intent: .login)))
         case let .facebookSignup(accessToken, sendNewsletters):
-            Endpoint(.put, "/v1/facebook/access_token",
-                     body: .json(FacebookAuth(accessToken: accessToken, intent: .register, sendNewsletters: sendNewsletters)))
+            Endpoint(
+                .put, "/v1/facebook/access_token",
+                body: .json(FacebookAuth(accessToken: accessToken, intent: .register, sendNewsletters: sendNewsletters)))
         }
     }
 }

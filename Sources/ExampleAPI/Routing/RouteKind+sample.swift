@@ -10,7 +10,7 @@ extension RouteKind {
         case .projectBySlug: .projectBySlug("lantern-card-game")
         case .starProject: .starProject(id: 42)
         case .backing: .backing(projectId: 42, backerId: 2001)
-        case .updateBacking: .updateBacking(projectId: 42, backerId: 2001, amount: 45, rewardId: 9002, locationId: 2475687)
+        case .updateBacking: .updateBacking(projectId: 42, backerId: 2001, amount: 45, rewardId: 9002, locationId: 2_475_687)
         case .categories: .categories
         case .category: .category(id: 34)
         case .currentUser: .currentUser
@@ -33,11 +33,13 @@ extension UpdateDraft {
     static let sample = UpdateDraft(
         id: 5502, projectId: 42, sequence: 4, title: "Shipping update", body: "Pallets leave the factory next week.",
         isPublic: true,
-        images: [Image(
-            id: 31,
-            thumb: URL(string: "https://ksr-ugc.imgix.net/assets/draft/31/thumb.jpg")!,
-            full: URL(string: "https://ksr-ugc.imgix.net/assets/draft/31/full.jpg")!
-        )],
+        images: [
+            Image(
+                id: 31,
+                thumb: URL(string: "https://ksr-ugc.imgix.net/assets/draft/31/thumb.jpg")!,
+                full: URL(string: "https://ksr-ugc.imgix.net/assets/draft/31/full.jpg")!
+            )
+        ],
         video: nil
     )
 }

@@ -68,9 +68,10 @@ public struct Service: Sendable {
         rewardId: Int,
         locationId: Int? = nil
     ) async throws -> Backing {
-        try await client.request(Route.updateBacking(
-            projectId: projectId, backerId: backerId, amount: amount, rewardId: rewardId, locationId: locationId
-        ))
+        try await client.request(
+            Route.updateBacking(
+                projectId: projectId, backerId: backerId, amount: amount, rewardId: rewardId, locationId: locationId
+            ))
     }
 
     // MARK: Categories

@@ -129,8 +129,10 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     }
 
     /// Calls `body` with each header's name and value bytes until it returns false.
-    func forEachField(in buffer: UnsafeRawBufferPointer,
-                              _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool) {
+    func forEachField(
+        in buffer: UnsafeRawBufferPointer,
+        _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool
+    ) {
         var offset = 0
         while offset + Self.lengthsSize <= buffer.count {
             let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))

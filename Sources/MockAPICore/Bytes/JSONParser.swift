@@ -207,9 +207,11 @@ package struct JSONParser {
 
     private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {
         let count = literal.utf8CodeUnitCount
-        let matches = position + count <= bytes.count && literal.withUTF8Buffer { expected in
-            expected.elementsEqual(bytes[position..<(position + count)])
-        }
+        let matches =
+            position + count <= bytes.count
+            && literal.withUTF8Buffer { expected in
+                expected.elementsEqual(bytes[position..<(position + count)])
+            }
         guard matches else { throw failure("unexpected \(describeCurrent()), expected a value") }
         position += count
     }

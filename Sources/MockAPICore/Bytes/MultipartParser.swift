@@ -93,7 +93,10 @@ package struct MultipartParser {
                 throw Failure(description: missingClosingDashes)
             }
             let received = currentPartBytes + pending.count
-            throw Failure(description: "the body ended inside part \"\(currentPart ?? "?")\" after about \(received) bytes, with no closing \"--\(boundaryText)--\" (a truncated upload, or a Content-Length larger than the body)")
+            throw Failure(
+                description:
+                    "the body ended inside part \"\(currentPart ?? "?")\" after about \(received) bytes, with no closing \"--\(boundaryText)--\" (a truncated upload, or a Content-Length larger than the body)"
+            )
         case .headers where pending.allSatisfy({ [0x0D, 0x0A, 0x20, 0x09].contains($0) }), .afterBoundary where pending.isEmpty:
             // `--BOUNDARY` and nothing after it: the client left out the closing `--`, not a part.
             throw Failure(description: missingClosingDashes)

@@ -10,8 +10,11 @@ package enum QueryString {
             while end < query.count, query[end] != UInt8(ascii: "&") { end += 1 }
             let piece = UnsafeRawBufferPointer(rebasing: query[start..<end])
             if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-                arguments.append((decode(UnsafeRawBufferPointer(rebasing: piece[..<equals])),
-                                  decode(UnsafeRawBufferPointer(rebasing: piece[(equals + 1)...]))))
+                arguments.append(
+                    (
+                        decode(UnsafeRawBufferPointer(rebasing: piece[..<equals])),
+                        decode(UnsafeRawBufferPointer(rebasing: piece[(equals + 1)...]))
+                    ))
             } else {
                 arguments.append((decode(piece), nil))
             }

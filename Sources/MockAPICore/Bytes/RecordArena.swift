@@ -150,7 +150,9 @@ struct Ring<Element> {
     }
 
     func forEach(_ body: (Element) -> Void) {
-        forEachWhile({ body($0); return true })
+        forEachWhile({
+            body($0); return true
+        })
     }
 
     /// Oldest first, until `body` returns false.

@@ -33,8 +33,10 @@ package final class Contract: Sendable {
         }
     }
 
-    package init(name: String, description: String? = nil, file: String, request: RequestExpectation,
-                responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil, refusal: Refusal? = nil) {
+    package init(
+        name: String, description: String? = nil, file: String, request: RequestExpectation,
+        responses: [ResponseDefinition], sequence: [Int]? = nil, source: ContractFile? = nil, refusal: Refusal? = nil
+    ) {
         self.name = name
         self.description = description
         self.file = file

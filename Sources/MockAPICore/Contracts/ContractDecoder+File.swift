@@ -11,15 +11,20 @@ extension ContractDecoder {
         }
         var contract = ContractFile(name: name, description: optionalString(object, "description", at: "$"), method: .GET, path: "/")
         contract.schema = optionalString(object, "$schema", at: "$")
-        if let request = object["request"] { decodeRequest(request, into: &contract, at: "$.request") } else {
+        if let request = object["request"] {
+            decodeRequest(request, into: &contract, at: "$.request")
+        } else {
             problem(at: "$", "missing key \"request\"")
         }
-        if let responses = object["responses"] { contract.responses = decodeResponses(responses, at: "$.responses") } else {
+        if let responses = object["responses"] {
+            contract.responses = decodeResponses(responses, at: "$.responses")
+        } else {
             problem(at: "$", "missing key \"responses\"")
         }
         if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
         contract.refusal = optionalString(object, "refusal", at: "$")
-        let refusals = [("$.refusal", contract.refusal), ("$.request.credentials.refusal", contract.credentials?.refusal)]
+        let refusals =
+            [("$.refusal", contract.refusal), ("$.request.credentials.refusal", contract.credentials?.refusal)]
             + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
         for case let (path, name?) in refusals where !contract.responses.contains(where: { $0.name == name }) {
             problem(at: path, "no response named \"\(name)\" (have: \(contract.responses.map(\.name).joined(separator: ", ")))")
@@ -63,8 +68,9 @@ extension ContractDecoder {
     private mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
         checkKeys(object, allowed: ["required", "nullable", "otherKeys", "otherTypes", "contentTypes"], at: path)
-        var rules = BodyRules(required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
-                              otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
+        var rules = BodyRules(
+            required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
+            otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
         rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
         if !hasJSON && !hasParts && object["contentTypes"] == nil {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
@@ -111,9 +117,10 @@ extension ContractDecoder {
         for (key, target) in [("query", \RequestExample.query), ("headers", \RequestExample.headers)] {
             guard let values = object[key].flatMap({ expectObject($0, at: "\(path).\(key)") }) else { continue }
             for (name, value) in values.members {
-                let texts: [String]? = if case .array = value { scalarStrings(value, at: "\(path).\(key).\(name)") } else {
-                    scalarStrings(.array([value]), at: "\(path).\(key).\(name)")
-                }
+                let texts: [String]? =
+                    if case .array = value { scalarStrings(value, at: "\(path).\(key).\(name)") } else {
+                        scalarStrings(.array([value]), at: "\(path).\(key).\(name)")
+                    }
                 example[keyPath: target] += (texts ?? []).map { RequestExample.Pair(name, $0) }
             }
         }
@@ -197,9 +204,10 @@ extension ContractDecoder {
             case let other?: problem(at: "\(here).prefix", "expected a string or an array of strings, found \(other.typeName)")
             case nil: break
             }
-            return HeaderExpectation(name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
-                                     enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") },
-                                     refusal: optionalString(spec, "refusal", at: here))
+            return HeaderExpectation(
+                name: key, required: optionalBool(spec, "required", at: here) ?? true, prefixes: prefixes,
+                enumValues: spec["enum"].flatMap { stringArray($0, at: "\(here).enum") },
+                refusal: optionalString(spec, "refusal", at: here))
         }
     }
 
@@ -208,8 +216,11 @@ extension ContractDecoder {
         guard let object = expectObject(value, at: path) else { return nil }
         checkKeys(object, allowed: ["anyOf", "refusal"], at: path)
         guard case .array(let elements)? = object["anyOf"], !elements.isEmpty else {
-            problem(at: "\(path).anyOf", object["anyOf"] == nil ? "missing key \"anyOf\" (a list of credentials, any one of which keeps the contract)"
-                : "expected a non-empty list of credentials like {\"header\": \"X-API-Key\"} or {\"query\": \"clientKey\"}")
+            problem(
+                at: "\(path).anyOf",
+                object["anyOf"] == nil
+                    ? "missing key \"anyOf\" (a list of credentials, any one of which keeps the contract)"
+                    : "expected a non-empty list of credentials like {\"header\": \"X-API-Key\"} or {\"query\": \"clientKey\"}")
             return nil
         }
         var anyOf: [CredentialExpectation.Credential] = []
@@ -265,7 +276,9 @@ extension ContractDecoder {
         }
         // `properties` implies an object and `items` an array; any other declared type is a contradiction.
         for (key, implied) in [("properties", JSONValueType.object), ("items", .array)] where spec[key] != nil {
-            if type == .any { type = implied } else if type != implied {
+            if type == .any {
+                type = implied
+            } else if type != implied {
                 problem(at: path, "\"\(key)\" describes \(implied == .object ? "an object" : "an array"), but \"type\" is \"\(type.rawValue)\"")
             }
         }
@@ -293,7 +306,9 @@ extension ContractDecoder {
                 part.contentTypes = stringArray(types, at: "\(here).contentTypes")?.map { $0.lowercased() }
             }
             if let maxBytes = spec["maxBytes"] {
-                if case .int(let n) = maxBytes, n > 0 { part.maxBytes = n } else {
+                if case .int(let n) = maxBytes, n > 0 {
+                    part.maxBytes = n
+                } else {
                     problem(at: "\(here).maxBytes", "expected a positive int, found \(maxBytes.serialized)")
                 }
             }
@@ -323,7 +338,9 @@ extension ContractDecoder {
             guard let spec = expectObject(spec, at: here) else { return nil }
             checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault", "placeholders"], at: here)
             var status = 200
-            if case .int(let n)? = spec["status"], (100...599).contains(n) { status = n } else {
+            if case .int(let n)? = spec["status"], (100...599).contains(n) {
+                status = n
+            } else {
                 problem(at: "\(here).status", spec["status"].map { "expected an HTTP status 100-599, found \($0.serialized)" } ?? "missing key \"status\"")
             }
             var response = ContractFile.Response(name: name, status: status, fixture: optionalString(spec, "fixture", at: here), body: spec["body"])
@@ -350,11 +367,12 @@ extension ContractDecoder {
     private mutating func decodeLatency(_ value: JSONValue, at path: String) -> Latency? {
         let range = NumberRange.delayMilliseconds
         func number(_ value: JSONValue?, in range: NumberRange = range) -> Double? {
-            let number: Double? = switch value {
-            case .int(let n)?: Double(n)
-            case .double(let d)?: d
-            default: nil
-            }
+            let number: Double? =
+                switch value {
+                case .int(let n)?: Double(n)
+                case .double(let d)?: d
+                default: nil
+                }
             return number.flatMap { range.contains($0) ? $0 : nil }
         }
         if let milliseconds = number(value) { return .fixed(milliseconds) }
@@ -366,7 +384,9 @@ extension ContractDecoder {
                 return .logNormal(median: median, sigma: sigma)
             }
         }
-        problem(at: path, "expected milliseconds from \(range) (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5} "
+        problem(
+            at: path,
+            "expected milliseconds from \(range) (800), {\"min\": 200, \"max\": 800} or {\"median\": 300, \"sigma\": 0.5} "
                 + "(sigma \(NumberRange.delaySigma)), found \(value.serialized)")
         return nil
     }

@@ -9,8 +9,9 @@ extension ContractDecoder {
         }
         let sequence = source.sequence?.compactMap { name in responses.firstIndex { $0.name == name } }
         guard let request, !responses.isEmpty else { return nil }
-        return Contract(name: source.name, description: source.description, file: file, request: request, responses: responses,
-                        sequence: sequence, source: source, refusal: Self.refusal(of: source, responses: responses))
+        return Contract(
+            name: source.name, description: source.description, file: file, request: request, responses: responses,
+            sequence: sequence, source: source, refusal: Self.refusal(of: source, responses: responses))
     }
 
     private static func refusal(of source: ContractFile, responses: [ResponseDefinition]) -> Contract.Refusal? {
@@ -46,8 +47,9 @@ extension ContractDecoder {
                 problem(at: "$.request.example.path", "no value for the path parameter \"\(name)\"")
             }
         }
-        return RequestExpectation(method: source.method, path: template, query: query, headers: headers, credentials: source.credentials, json: source.json,
-                                  multipart: source.multipart, body: source.body, match: source.match, example: source.example)
+        return RequestExpectation(
+            method: source.method, path: template, query: query, headers: headers, credentials: source.credentials, json: source.json,
+            multipart: source.multipart, body: source.body, match: source.match, example: source.example)
     }
 
     private mutating func resolveResponse(_ source: ContractFile.Response, request: RequestExpectation?, at here: String) -> ResponseDefinition {
@@ -91,8 +93,10 @@ extension ContractDecoder {
             return nil
         }
         if let template, template.needsRequest, escaping == nil {
-            problem(at: path, "a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
-                + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
+            problem(
+                at: path,
+                "a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
+                    + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
             return nil
         }
         guard let template, let request else { return template }

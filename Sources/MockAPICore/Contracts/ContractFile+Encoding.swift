@@ -1,4 +1,5 @@
 import Foundation
+
 /// The contract file's JSON, keys in the order the README documents them, defaults left out:
 /// what `import`, `record` and `export` write, and what `ContractFile.decode` reads back unchanged.
 extension ContractFile {
@@ -98,11 +99,17 @@ extension QueryExpectation {
 
 extension CredentialExpectation {
     var fileJSON: JSONObject {
-        var object = JSONObject([("anyOf", .array(anyOf.map { credential in
-            var spec = JSONObject([(credential.place.rawValue, .string(credential.name))])
-            if let prefix = credential.prefix { spec["prefix"] = .string(prefix) }
-            return .object(spec)
-        }))])
+        var object = JSONObject([
+            (
+                "anyOf",
+                .array(
+                    anyOf.map { credential in
+                        var spec = JSONObject([(credential.place.rawValue, .string(credential.name))])
+                        if let prefix = credential.prefix { spec["prefix"] = .string(prefix) }
+                        return .object(spec)
+                    })
+            )
+        ])
         if let refusal { object["refusal"] = .string(refusal) }
         return object
     }
@@ -186,10 +193,12 @@ extension RequestExample {
                 if values[pair.name] == nil { order.append(pair.name) }
                 values[pair.name, default: []].append(pair.value)
             }
-            return .object(JSONObject(order.map { name in
-                let all = values[name]!
-                return (name, all.count == 1 ? .string(all[0]) : .array(all.map(JSONValue.string)))
-            }))
+            return .object(
+                JSONObject(
+                    order.map { name in
+                        let all = values[name]!
+                        return (name, all.count == 1 ? .string(all[0]) : .array(all.map(JSONValue.string)))
+                    }))
         }
         var object = JSONObject()
         if !path.isEmpty { object["path"] = .object(JSONObject(path.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
@@ -200,14 +209,14 @@ extension RequestExample {
     }
 }
 
-private extension JSONValue {
+extension JSONValue {
     /// A whole number as an int (`800`, not `800.0`), so a written file reads as a person writes it.
-    static func number(_ value: Double) -> JSONValue {
+    fileprivate static func number(_ value: Double) -> JSONValue {
         value.rounded() == value && abs(value) < 9e15 ? .int(Int(value)) : .double(value)
     }
 
     /// A query value as the JSON scalar its type reads as: `10` for an int, `"10"` for a string.
-    static func scalar(_ text: String, as type: QueryValueType) -> JSONValue {
+    fileprivate static func scalar(_ text: String, as type: QueryValueType) -> JSONValue {
         switch type {
         case .int: Int(text).flatMap { String($0) == text ? JSONValue.int($0) : nil } ?? .string(text)
         case .number: Int(text).flatMap { String($0) == text ? JSONValue.int($0) : nil } ?? .string(text)

@@ -25,8 +25,9 @@ public struct ContractSet: Sendable {
         var defaults = SetDefaults()
         if let index = files.firstIndex(of: SetDefaults.fileName) {
             files.remove(at: index)
-            let (decoded, defaultsProblems) = decodeDefaults(at: contracts.path + "/" + SetDefaults.fileName,
-                                                             display: "\(contractsDisplay)/\(SetDefaults.fileName)")
+            let (decoded, defaultsProblems) = decodeDefaults(
+                at: contracts.path + "/" + SetDefaults.fileName,
+                display: "\(contractsDisplay)/\(SetDefaults.fileName)")
             defaults = decoded
             problems += defaultsProblems
         }
@@ -37,15 +38,18 @@ public struct ContractSet: Sendable {
         }
         problems += listing.refused.map { LoadProblem(file: "\(contractsDisplay)/\($0.path)", message: $0.reason) }
 
-        let (loaded, fileProblems) = decodeFiles(files, contracts: contracts, contractsDisplay: contractsDisplay,
-                                                 fixtures: fixtures, fixturesDisplay: fixturesDisplay, defaults: defaults)
+        let (loaded, fileProblems) = decodeFiles(
+            files, contracts: contracts, contractsDisplay: contractsDisplay,
+            fixtures: fixtures, fixturesDisplay: fixturesDisplay, defaults: defaults)
         problems += fileProblems
 
         var firstFileByName: [String: String] = [:]
         for contract in loaded {
             if let other = firstFileByName[contract.name] {
-                problems.append(LoadProblem(file: "\(contractsDisplay)/\(contract.file)", location: .jsonPath("$.name"),
-                                            message: "contract name \"\(contract.name)\" is already used by \(contractsDisplay)/\(other)"))
+                problems.append(
+                    LoadProblem(
+                        file: "\(contractsDisplay)/\(contract.file)", location: .jsonPath("$.name"),
+                        message: "contract name \"\(contract.name)\" is already used by \(contractsDisplay)/\(other)"))
             } else {
                 firstFileByName[contract.name] = contract.file
             }
@@ -53,21 +57,27 @@ public struct ContractSet: Sendable {
 
         let table = RouteTable(contracts: loaded)
         problems += table.conflicts.map { conflict in
-            LoadProblem(file: "\(contractsDisplay)/\(loaded[conflict.second].file)", location: .jsonPath("$.request.path"),
-                        message: "\(loaded[conflict.second].request.method.rawValue) \(loaded[conflict.second].request.path) can match the same requests as \(loaded[conflict.first].request.path) in \(contractsDisplay)/\(loaded[conflict.first].file) (contract \"\(loaded[conflict.first].name)\")")
+            LoadProblem(
+                file: "\(contractsDisplay)/\(loaded[conflict.second].file)", location: .jsonPath("$.request.path"),
+                message:
+                    "\(loaded[conflict.second].request.method.rawValue) \(loaded[conflict.second].request.path) can match the same requests as \(loaded[conflict.first].request.path) in \(contractsDisplay)/\(loaded[conflict.first].file) (contract \"\(loaded[conflict.first].name)\")"
+            )
         }
 
         var unique: [LoadProblem] = []
         for problem in problems where !unique.contains(problem) { unique.append(problem) }
         guard unique.isEmpty else { throw ContractSetError(problems: unique) }
-        return ContractSet(contracts: loaded, routes: table, contractsDirectory: contractsDisplay, fixturesDirectory: fixturesDisplay,
-                           defaults: defaults)
+        return ContractSet(
+            contracts: loaded, routes: table, contractsDirectory: contractsDisplay, fixturesDirectory: fixturesDisplay,
+            defaults: defaults)
     }
 
     /// Reads and decodes contract files on every core: files are independent, and a set of
     /// 10,000 must start well under half a second. Results keep file order either way.
-    private static func decodeFiles(_ files: [String], contracts: URL, contractsDisplay: String,
-                                    fixtures: URL, fixturesDisplay: String, defaults: SetDefaults) -> ([Contract], [LoadProblem]) {
+    private static func decodeFiles(
+        _ files: [String], contracts: URL, contractsDisplay: String,
+        fixtures: URL, fixturesDisplay: String, defaults: SetDefaults
+    ) -> ([Contract], [LoadProblem]) {
         let workers = files.count < 64 ? 1 : min(ProcessInfo.processInfo.activeProcessorCount, 8)
         let chunkSize = (files.count + workers - 1) / max(workers, 1)
         let results = Mutex<[Int: ([Contract], [LoadProblem])]>([:])

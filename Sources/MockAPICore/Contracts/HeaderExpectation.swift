@@ -9,8 +9,10 @@ package struct HeaderExpectation: Sendable, Equatable {
     /// the API's own error body), instead of the contract's refusal.
     package var refusal: String?
 
-    package init(name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
-                refusal: String? = nil) {
+    package init(
+        name: String, required: Bool = true, prefix: String? = nil, prefixes: [String] = [], enumValues: [String]? = nil,
+        refusal: String? = nil
+    ) {
         self.name = name
         self.required = required
         self.prefixes = prefix.map { [$0] + prefixes } ?? prefixes

@@ -5,7 +5,7 @@ package enum JSONValueType: String, Sendable, CaseIterable {
     func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (.any, _), (.string, .string), (.int, .int), (.number, .int), (.number, .double), (.bool, .bool),
-             (.object, .object), (.array, .array), (.null, .null):
+            (.object, .object), (.array, .array), (.null, .null):
             true
         // JSON has one number type: 1.0 and 1e20 are integers too (as JSON Schema reads them).
         case (.int, .double(let d)): d.isFinite && d.rounded() == d
@@ -46,8 +46,10 @@ package final class JSONValueSchema: Sendable, Equatable {
     /// What every element of an array must be; nil leaves them unchecked.
     package let items: JSONValueSchema?
 
-    package init(type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-                otherKeys: Bool = false, items: JSONValueSchema? = nil) {
+    package init(
+        type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
+        otherKeys: Bool = false, items: JSONValueSchema? = nil
+    ) {
         self.type = type
         self.enumValues = enumValues
         self.properties = properties
@@ -56,7 +58,8 @@ package final class JSONValueSchema: Sendable, Equatable {
     }
 
     package static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
-        lhs === rhs || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
-            && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
+        lhs === rhs
+            || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
+                && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
     }
 }

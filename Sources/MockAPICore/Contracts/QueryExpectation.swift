@@ -64,8 +64,10 @@ package struct QueryExpectation: Sendable, Equatable {
         set { arrayStyle = newValue ? arrayStyle ?? .brackets : nil }
     }
 
-    package init(name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
-                arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil, nested: NestedParts? = nil) {
+    package init(
+        name: String, type: QueryValueType = .string, required: Bool = true, array: Bool = false,
+        arrayStyle: ArrayStyle? = nil, repeated: Bool = false, enumValues: [String]? = nil, nested: NestedParts? = nil
+    ) {
         self.name = name
         self.type = type
         self.required = required

@@ -19,9 +19,11 @@ package final class RequestExpectation: Sendable {
     /// A concrete request that keeps this contract, for `verify-backend`; nil when not written.
     package let example: RequestExample?
 
-    package init(method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
-                credentials: CredentialExpectation? = nil, json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
-                body: BodyRules = BodyRules(), match: RequestMatch? = nil, example: RequestExample? = nil) {
+    package init(
+        method: RequestMethod, path: PathTemplate, query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
+        credentials: CredentialExpectation? = nil, json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
+        body: BodyRules = BodyRules(), match: RequestMatch? = nil, example: RequestExample? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -38,8 +38,10 @@ extension JSONValue {
         }
     }
 
-    private func writeContainer(open: String, close: String, count: Int, to out: inout String, indent: String?, level: Int,
-                                element: (Int, inout String) -> Void) {
+    private func writeContainer(
+        open: String, close: String, count: Int, to out: inout String, indent: String?, level: Int,
+        element: (Int, inout String) -> Void
+    ) {
         out += open
         guard count > 0 else { out += close; return }
         for i in 0..<count {

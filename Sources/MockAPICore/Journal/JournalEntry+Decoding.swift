@@ -11,19 +11,21 @@ extension JournalEntry {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let id = reader.int("id") ?? nil, let receivedAt = reader.int("receivedAt") ?? nil,
-              let method = reader.string("method") ?? nil, let path = reader.string("path") ?? nil,
-              let query = reader.string("query") ?? nil, let bodyBytes = reader.int("bodyBytes") ?? nil,
-              let status = reader.int("status") ?? nil, let headerObject = object["headers"]?.objectValue,
-              let parts = reader.array("parts", ReceivedPart.init(json:)) ?? nil,
-              let contract = reader.string("contract"), let response = reader.string("response"),
-              let problem = reader.string("problem") else { return nil }
+            let method = reader.string("method") ?? nil, let path = reader.string("path") ?? nil,
+            let query = reader.string("query") ?? nil, let bodyBytes = reader.int("bodyBytes") ?? nil,
+            let status = reader.int("status") ?? nil, let headerObject = object["headers"]?.objectValue,
+            let parts = reader.array("parts", ReceivedPart.init(json:)) ?? nil,
+            let contract = reader.string("contract"), let response = reader.string("response"),
+            let problem = reader.string("problem")
+        else { return nil }
         var headers = HeaderFields()
         for (name, value) in headerObject.members {
             guard let value = value.stringValue else { return nil }
             headers.append(name: name, value: value)
         }
-        self.init(receivedAt: Int64(receivedAt), method: method, path: path, query: query, headers: headers, bodyBytes: bodyBytes,
-                  parts: parts, contract: contract, response: response, status: status, problem: problem)
+        self.init(
+            receivedAt: Int64(receivedAt), method: method, path: path, query: query, headers: headers, bodyBytes: bodyBytes,
+            parts: parts, contract: contract, response: response, status: status, problem: problem)
         self.id = id
     }
 
@@ -51,7 +53,8 @@ extension ReceivedPart {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let name = reader.string("name") ?? nil, let bytes = reader.int("bytes") ?? nil, let sha256 = reader.string("sha256") ?? nil,
-              let filename = reader.string("filename"), let contentType = reader.string("contentType") else { return nil }
+            let filename = reader.string("filename"), let contentType = reader.string("contentType")
+        else { return nil }
         self.init(name: name, filename: filename, contentType: contentType, bytes: bytes, sha256: sha256)
     }
 }

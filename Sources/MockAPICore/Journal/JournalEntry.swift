@@ -18,8 +18,10 @@ public struct JournalEntry: Sendable, Equatable {
     /// Why mockapi refused the request (no contract, the violations, an unreadable body); nil when served.
     public var problem: String?
 
-    package init(receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
-                bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil) {
+    package init(
+        receivedAt: Int64, method: String, path: String, query: String, headers: HeaderFields,
+        bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?, status: Int, problem: String? = nil
+    ) {
         self.receivedAt = receivedAt
         self.method = method
         self.path = path
@@ -72,7 +74,7 @@ extension JournalEntry {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "["), UInt8(ascii: "]"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "["), UInt8(ascii: "]"):
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 let hex = String(byte, radix: 16, uppercase: true)

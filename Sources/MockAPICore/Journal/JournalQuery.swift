@@ -22,9 +22,11 @@ package struct JournalQuery: Sendable, Equatable {
     /// Only this status.
     package var status: Int?
 
-    package init(since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
-                violations: Bool = false, header: (name: String, value: String)? = nil,
-                method: String? = nil, path: String? = nil, status: Int? = nil) {
+    package init(
+        since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
+        violations: Bool = false, header: (name: String, value: String)? = nil,
+        method: String? = nil, path: String? = nil, status: Int? = nil
+    ) {
         self.since = since
         self.limit = limit
         self.contract = contract

@@ -238,12 +238,14 @@ extension JournalEntry {
         let contract = reader.optionalString()
         let response = reader.optionalString()
         let parts = (0..<reader.int()).map { _ in
-            ReceivedPart(name: reader.string(), filename: reader.optionalString(), contentType: reader.optionalString(),
-                         bytes: reader.int(), sha256: reader.string())
+            ReceivedPart(
+                name: reader.string(), filename: reader.optionalString(), contentType: reader.optionalString(),
+                bytes: reader.int(), sha256: reader.string())
         }
         let problem = reader.optionalString()
-        self.init(receivedAt: receivedAt, method: method, path: path, query: Self.encodeQuery(query), headers: headers,
-                  bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status, problem: problem)
+        self.init(
+            receivedAt: receivedAt, method: method, path: path, query: Self.encodeQuery(query), headers: headers,
+            bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status, problem: problem)
         self.id = id
     }
 }

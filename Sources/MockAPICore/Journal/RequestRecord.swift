@@ -21,9 +21,11 @@ package struct RequestRecord: Sendable {
     /// Why mockapi refused the request, in one line; nil when served.
     package var problem: String?
 
-    package init(receivedAt: Int64 = 0, method: String = "GET", query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
-                bodyBytes: Int = 0, parts: [ReceivedPart] = [], contract: String? = nil, response: String? = nil, status: Int = 200,
-                problem: String? = nil) {
+    package init(
+        receivedAt: Int64 = 0, method: String = "GET", query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+        bodyBytes: Int = 0, parts: [ReceivedPart] = [], contract: String? = nil, response: String? = nil, status: Int = 200,
+        problem: String? = nil
+    ) {
         self.receivedAt = receivedAt
         self.method = method
         self.query = query

@@ -34,7 +34,8 @@ package struct NumberRange: Sendable, Equatable, CustomStringConvertible {
     package func read(_ text: some StringProtocol) -> Double? {
         // Double("inf") and Double("nan") succeed: only plain decimals are numbers here.
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }),
-              let value = Double(String(text)), contains(value) else { return nil }
+            let value = Double(String(text)), contains(value)
+        else { return nil }
         return value
     }
 

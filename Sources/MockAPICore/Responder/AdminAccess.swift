@@ -58,8 +58,9 @@ package struct AdminAccess: Sendable {
             }
         }
         if method != "GET", method != "HEAD", let page = Self.crossOriginPage(host: host, headers: headers) {
-            return Self.forbidden("admin writes are refused from a web page of another origin (\(page)); "
-                + "send them without an Origin header (curl, a test), or from a page this server serves")
+            return Self.forbidden(
+                "admin writes are refused from a web page of another origin (\(page)); "
+                    + "send them without an Origin header (curl, a test), or from a page this server serves")
         }
         return nil
     }

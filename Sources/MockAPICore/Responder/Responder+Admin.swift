@@ -15,8 +15,10 @@ extension Responder {
     }
 
     /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
-    package func respondAdmin(method: String, path: String, query: [(name: String, value: String?)] = [],
-                             headers: HeaderFields = []) -> AdminAnswer {
+    package func respondAdmin(
+        method: String, path: String, query: [(name: String, value: String?)] = [],
+        headers: HeaderFields = []
+    ) -> AdminAnswer {
         if let refusal = adminAccess.refusal(method: method, headers: headers) { return .response(refusal) }
         if method == "POST", path == "/__mockapi/reload" { return .reload }
         guard method == "GET", path == "/__mockapi/requests" || path == "/__mockapi/requests/count" else {
@@ -28,8 +30,10 @@ extension Responder {
             return .response(GeneratedResponse(status: 400, json: ["error": .string("GET \(path): \(error.message)")]))
         }
         if path == "/__mockapi/requests/count" {
-            return .response(GeneratedResponse(status: 200, json: ["count": .int(journal.entries(matching: journalQuery).count)],
-                                               headers: [(Self.journalLastIDHeader, String(lastID))]))
+            return .response(
+                GeneratedResponse(
+                    status: 200, json: ["count": .int(journal.entries(matching: journalQuery).count)],
+                    headers: [(Self.journalLastIDHeader, String(lastID))]))
         }
         return .journal(journalQuery, lastID: lastID)
     }
@@ -45,11 +49,15 @@ extension Responder {
         case ("GET", "/__mockapi/routes"):
             return GeneratedResponse(status: 200, json: .array(RouteListing.all(in: set).map(\.json)))
         default:
-            return GeneratedResponse(status: 404, json: [
-                "error": .string("no admin endpoint \(method) \(path)"),
-                "endpoints": ["GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
-                              "DELETE /__mockapi/scenarios", "GET /__mockapi/routes", "POST /__mockapi/reload"],
-            ])
+            return GeneratedResponse(
+                status: 404,
+                json: [
+                    "error": .string("no admin endpoint \(method) \(path)"),
+                    "endpoints": [
+                        "GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
+                        "DELETE /__mockapi/scenarios", "GET /__mockapi/routes", "POST /__mockapi/reload",
+                    ],
+                ])
         }
     }
 }

@@ -4,8 +4,11 @@ extension Responder {
     /// On every answer when CORS is on (prepared ones get them once, at start).
     package static let corsHeaders: [(name: String, value: String)] = [
         ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Expose-Headers", [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
-            .joined(separator: ", ")),
+        (
+            "Access-Control-Expose-Headers",
+            [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
+                .joined(separator: ", ")
+        ),
     ]
 
     /// The 204 for a preflight (`OPTIONS` with `Access-Control-Request-Method`): the methods the

@@ -22,9 +22,10 @@ extension Responder {
             break
         }
         let json = (plan == .json || plan == .form) && policy.maxJSONBytes < policy.maxBodyBytes
-        return RoutedHead(route: route, body: plan, contentType: contentType,
-                          bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
-                          bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
+        return RoutedHead(
+            route: route, body: plan, contentType: contentType,
+            bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
+            bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
     }
 
     private static func bodyPlan(expecting expectation: RequestExpectation, contentType: String?) -> RoutedHead.BodyPlan {
@@ -74,8 +75,10 @@ extension Responder {
 
     /// The answer to a request whose body has arrived. `body` is read only when the answer
     /// depends on it: a plain request to a fixed response never parses one.
-    package func decide(_ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
-                       headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>) -> Decision {
+    package func decide(
+        _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
+        headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>
+    ) -> Decision {
         switch head.route {
         case .admin:
             return decideAdmin(method: method, path: String(decoding: path, as: UTF8.self), query: query, headers: headers)

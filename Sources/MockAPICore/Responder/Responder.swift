@@ -43,8 +43,10 @@ package final class Responder: Sendable {
     /// What the policy adds to every answer (CORS), made once.
     package let extraHeaders: [(name: String, value: String)]
 
-    package init(set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
-                policy: ServingPolicy = ServingPolicy()) {
+    package init(
+        set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
+        policy: ServingPolicy = ServingPolicy()
+    ) {
         self.set = set
         self.journal = journal
         self.adminAccess = adminAccess
@@ -53,10 +55,11 @@ package final class Responder: Sendable {
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
             guard contract.sequence == nil, set.routes.discriminated[index] == nil,
-                  RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
-                  case .success(let response) = ResponseSelector.select(for: contract, index: index, query: [], prefer: nil,
-                                                                        scenarios: ScenarioState()),
-                  contract.responses[response].delay == nil, contract.responses[response].fault == nil
+                RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
+                case .success(let response) = ResponseSelector.select(
+                    for: contract, index: index, query: [], prefer: nil,
+                    scenarios: ScenarioState()),
+                contract.responses[response].delay == nil, contract.responses[response].fault == nil
             else { return nil }
             return response
         }
@@ -116,8 +119,10 @@ package final class Responder: Sendable {
         let contract = set.contracts[index]
         var violations = RequestValidator.violations(of: request, against: contract.request)
         if violations.isEmpty {
-            switch ResponseSelector.select(for: contract, index: index, query: request.query, body: body,
-                                           prefer: prefer.selection, scenarios: scenarios) {
+            switch ResponseSelector.select(
+                for: contract, index: index, query: request.query, body: body,
+                prefer: prefer.selection, scenarios: scenarios)
+            {
             case .success(let response):
                 return .prepared(contract: index, response: response)
             case .failure(let violation):

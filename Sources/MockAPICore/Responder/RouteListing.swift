@@ -21,22 +21,26 @@ package struct RouteListing: Sendable, Equatable {
     /// Every contract of a set, in its order.
     package static func all(in set: ContractSet) -> [RouteListing] {
         set.contracts.map { contract in
-            RouteListing(contract: contract.name, method: contract.request.method.rawValue, path: contract.request.path.text,
-                         file: "\(set.contractsDirectory)/\(contract.file)", responses: contract.responses.map(\.name))
+            RouteListing(
+                contract: contract.name, method: contract.request.method.rawValue, path: contract.request.path.text,
+                file: "\(set.contractsDirectory)/\(contract.file)", responses: contract.responses.map(\.name))
         }
     }
 
     package var json: JSONValue {
-        ["contract": .string(contract), "method": .string(method), "path": .string(path), "file": .string(file),
-         "responses": .array(responses.map(JSONValue.string))]
+        [
+            "contract": .string(contract), "method": .string(method), "path": .string(path), "file": .string(file),
+            "responses": .array(responses.map(JSONValue.string)),
+        ]
     }
 
     package init?(json: JSONValue) {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let contract = reader.string("contract") ?? nil, let method = reader.string("method") ?? nil,
-              let path = reader.string("path") ?? nil, let file = reader.string("file") ?? nil,
-              let responses = reader.array("responses", \.stringValue) ?? nil else { return nil }
+            let path = reader.string("path") ?? nil, let file = reader.string("file") ?? nil,
+            let responses = reader.array("responses", \.stringValue) ?? nil
+        else { return nil }
         self.init(contract: contract, method: method, path: path, file: file, responses: responses)
     }
 

@@ -7,8 +7,9 @@ package enum ErrorResponses {
         let nearest = NearestContracts.find(method: method ?? .GET, path: path, in: set.contracts)
         let candidates = nearest.map { candidate in
             let contract = set.contracts[candidate.contract]
-            return ProblemDocument.Candidate(contract: contract.name, method: contract.request.method.rawValue, path: contract.request.path.text,
-                                             file: "\(set.contractsDirectory)/\(contract.file)", reason: candidate.reason)
+            return ProblemDocument.Candidate(
+                contract: contract.name, method: contract.request.method.rawValue, path: contract.request.path.text,
+                file: "\(set.contractsDirectory)/\(contract.file)", reason: candidate.reason)
         }
         // The journal, the log line and `mockapi coverage` show only the problem: it carries the nearest reason.
         let closest = nearest.first.map { " (nearest \(set.contracts[$0.contract].name): \($0.reason))" } ?? ""
@@ -42,10 +43,16 @@ package enum ErrorResponses {
             let sent = request.contentType.map { "Content-Type: \($0)" } ?? "no Content-Type"
             error += " (the body of \(bytes) byte\(bytes == 1 ? "" : "s") came with \(sent), so it was not read as JSON: send Content-Type: application/json)"
         }
-        return GeneratedResponse(status: 404, json: ProblemDocument(error: error, candidates: candidates.map { contract in
-            ProblemDocument.Candidate(contract: contract.name, file: "\(set.contractsDirectory)/\(contract.file)",
-                                      match: contract.request.match?.description ?? "")
-        }).json, problem: error)
+        return GeneratedResponse(
+            status: 404,
+            json: ProblemDocument(
+                error: error,
+                candidates: candidates.map { contract in
+                    ProblemDocument.Candidate(
+                        contract: contract.name, file: "\(set.contractsDirectory)/\(contract.file)",
+                        match: contract.request.match?.description ?? "")
+                }
+            ).json, problem: error)
     }
 
     /// mockapi's 422 problem+json, or the contract's own refusal (`"refusal": "invalid"`) with the
@@ -54,17 +61,20 @@ package enum ErrorResponses {
         let problem = violations.map { "\($0.location): \($0.message)" }.joined(separator: "; ")
         if let refusal = contract.refusal?.response(for: violations) {
             let response = contract.responses[refusal]
-            var answer = GeneratedResponse(status: response.status, contentType: response.contentType ?? "", body: response.body,
-                                           headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
-                                           problem: problem)
+            var answer = GeneratedResponse(
+                status: response.status, contentType: response.contentType ?? "", body: response.body,
+                headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
+                problem: problem)
             if response.template != nil { answer.placeholdersOf = (index, refusal) }
             return answer
         }
-        return GeneratedResponse(status: 422, contentType: problemType, json: ProblemDocument(
-            kind: .contractViolation, title: "request does not match contract \"\(contract.name)\"", status: 422,
-            contract: contract.name, file: "\(set.contractsDirectory)/\(contract.file)", violations: violations
-        ).json, headers: [(Responder.contractHeader, contract.name)],
-           problem: problem)
+        return GeneratedResponse(
+            status: 422, contentType: problemType,
+            json: ProblemDocument(
+                kind: .contractViolation, title: "request does not match contract \"\(contract.name)\"", status: 422,
+                contract: contract.name, file: "\(set.contractsDirectory)/\(contract.file)", violations: violations
+            ).json, headers: [(Responder.contractHeader, contract.name)],
+            problem: problem)
     }
 
     /// One line of visible ASCII, at most 1,000 bytes: what a header value may carry.
@@ -76,33 +86,41 @@ package enum ErrorResponses {
     /// A request that is not well-formed HTTP content (bad multipart framing, bad JSON where framing matters).
     package static func malformed(_ detail: String, contract: Contract?) -> GeneratedResponse {
         let body = ProblemDocument(kind: .malformedRequest, title: "malformed request", status: 400, detail: detail, contract: contract?.name)
-        return GeneratedResponse(status: 400, contentType: problemType, json: body.json,
-                                 headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
+        return GeneratedResponse(
+            status: 400, contentType: problemType, json: body.json,
+            headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.
     package static func tooLarge(limit: Int, flag: String = "--max-body-bytes") -> GeneratedResponse {
         let detail = "the body is larger than the server's limit of \(limit) bytes (mockapi serve \(flag))"
-        return GeneratedResponse(status: 413, contentType: problemType, json: ProblemDocument(
-            kind: .bodyTooLarge, title: "request body too large", status: 413, detail: detail
-        ).json, problem: detail)
+        return GeneratedResponse(
+            status: 413, contentType: problemType,
+            json: ProblemDocument(
+                kind: .bodyTooLarge, title: "request body too large", status: 413, detail: detail
+            ).json, problem: detail)
     }
 
     /// Every connection's JSON bodies together would pass `--max-buffered-bytes`: this one waits its turn.
     package static func bufferBudgetFull(limit: Int) -> GeneratedResponse {
-        let detail = "the server already holds its limit of \(limit) bytes of JSON bodies from other requests "
+        let detail =
+            "the server already holds its limit of \(limit) bytes of JSON bodies from other requests "
             + "(mockapi serve --max-buffered-bytes); retry shortly"
-        return GeneratedResponse(status: 503, contentType: problemType, json: ProblemDocument(
-            kind: .bufferBudgetFull, title: "too many request bodies at once", status: 503, detail: detail
-        ).json, headers: [("Retry-After", "1")], problem: detail)
+        return GeneratedResponse(
+            status: 503, contentType: problemType,
+            json: ProblemDocument(
+                kind: .bufferBudgetFull, title: "too many request bodies at once", status: 503, detail: detail
+            ).json, headers: [("Retry-After", "1")], problem: detail)
     }
 
     /// A body framing mockapi does not take (RFC 9112 only defines `chunked`).
     package static func unsupportedTransferEncoding(_ encoding: String) -> GeneratedResponse {
         let detail = "Transfer-Encoding \"\(encoding)\" is not supported; send Content-Length or Transfer-Encoding: chunked"
-        return GeneratedResponse(status: 501, contentType: problemType, json: ProblemDocument(
-            kind: .unsupportedTransferEncoding, title: "unsupported Transfer-Encoding", status: 501, detail: detail
-        ).json, problem: detail)
+        return GeneratedResponse(
+            status: 501, contentType: problemType,
+            json: ProblemDocument(
+                kind: .unsupportedTransferEncoding, title: "unsupported Transfer-Encoding", status: 501, detail: detail
+            ).json, problem: detail)
     }
 }
 

@@ -10,8 +10,10 @@ package struct GeneratedResponse: Sendable {
     /// which knows its base URL, fills them for this request as it does for the response served.
     package var placeholdersOf: (contract: Int, response: Int)?
 
-    package init(status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
-                problem: String? = nil) {
+    package init(
+        status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
+        problem: String? = nil
+    ) {
         self.status = status
         self.contentType = contentType
         self.body = body
@@ -19,8 +21,10 @@ package struct GeneratedResponse: Sendable {
         self.problem = problem
     }
 
-    package init(status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
-                problem: String? = nil) {
+    package init(
+        status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
+        problem: String? = nil
+    ) {
         self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers, problem: problem)
     }
 }

@@ -53,9 +53,11 @@ package struct ProblemDocument: Sendable, Equatable {
     package var candidates: [Candidate]?
     package var hint: String?
 
-    package init(kind: Kind? = nil, title: String? = nil, status: Int? = nil, detail: String? = nil, contract: String? = nil,
-                file: String? = nil, violations: [Violation]? = nil, error: String? = nil, allowed: [String]? = nil,
-                nearest: [Candidate]? = nil, candidates: [Candidate]? = nil, hint: String? = nil) {
+    package init(
+        kind: Kind? = nil, title: String? = nil, status: Int? = nil, detail: String? = nil, contract: String? = nil,
+        file: String? = nil, violations: [Violation]? = nil, error: String? = nil, allowed: [String]? = nil,
+        nearest: [Candidate]? = nil, candidates: [Candidate]? = nil, hint: String? = nil
+    ) {
         self.kind = kind
         self.title = title
         self.status = status
@@ -95,18 +97,22 @@ extension ProblemDocument {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let candidates = reader.array("candidates", Candidate.init(json:)),
-              let nearest = reader.array("nearest", Candidate.init(json:)),
-              let violations = reader.array("violations", { element -> Violation? in
-                  let members = element.objectValue.map(JSONMembers.init)
-                  guard let location = members?.string("location") ?? nil, let message = members?.string("message") ?? nil else { return nil }
-                  return Violation(location, message)
-              }),
-              let allowed = reader.array("allowed", \.stringValue),
-              let type = reader.string("type"), let title = reader.string("title"), let status = reader.int("status"),
-              let detail = reader.string("detail"), let contract = reader.string("contract"), let file = reader.string("file"),
-              let error = reader.string("error"), let hint = reader.string("hint") else { return nil }
-        self.init(kind: type.flatMap(Kind.init(rawValue:)), title: title, status: status, detail: detail, contract: contract, file: file,
-                  violations: violations, error: error, allowed: allowed, nearest: nearest, candidates: candidates, hint: hint)
+            let nearest = reader.array("nearest", Candidate.init(json:)),
+            let violations = reader.array(
+                "violations",
+                { element -> Violation? in
+                    let members = element.objectValue.map(JSONMembers.init)
+                    guard let location = members?.string("location") ?? nil, let message = members?.string("message") ?? nil else { return nil }
+                    return Violation(location, message)
+                }),
+            let allowed = reader.array("allowed", \.stringValue),
+            let type = reader.string("type"), let title = reader.string("title"), let status = reader.int("status"),
+            let detail = reader.string("detail"), let contract = reader.string("contract"), let file = reader.string("file"),
+            let error = reader.string("error"), let hint = reader.string("hint")
+        else { return nil }
+        self.init(
+            kind: type.flatMap(Kind.init(rawValue:)), title: title, status: status, detail: detail, contract: contract, file: file,
+            violations: violations, error: error, allowed: allowed, nearest: nearest, candidates: candidates, hint: hint)
     }
 
     /// Reads a refusal body's bytes.
@@ -132,8 +138,9 @@ extension ProblemDocument.Candidate {
         guard let object = json.objectValue else { return nil }
         let reader = JSONMembers(object)
         guard let contract = reader.string("contract") ?? nil, let file = reader.string("file") ?? nil,
-              let method = reader.string("method"), let path = reader.string("path"),
-              let reason = reader.string("reason"), let match = reader.string("match") else { return nil }
+            let method = reader.string("method"), let path = reader.string("path"),
+            let reason = reader.string("reason"), let match = reader.string("match")
+        else { return nil }
         self.init(contract: contract, method: method, path: path, file: file, reason: reason, match: match)
     }
 }

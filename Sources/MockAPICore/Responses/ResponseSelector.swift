@@ -3,8 +3,10 @@
 /// Order: a `Prefer` header (`example=NAME` or `code=STATUS`), then the first response whose
 /// `when` matches the query and JSON body, then the contract's sequence, then `default`.
 package enum ResponseSelector {
-    package static func select(for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
-                              prefer: Prefer.Selection?, scenarios: ScenarioState) -> Result<Int, Violation> {
+    package static func select(
+        for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
+        prefer: Prefer.Selection?, scenarios: ScenarioState
+    ) -> Result<Int, Violation> {
         if let prefer {
             switch prefer {
             case .example(let name):
@@ -14,7 +16,10 @@ package enum ResponseSelector {
                 return .success(chosen)
             case .code(let status):
                 guard let chosen = contract.responses.firstIndex(where: { $0.status == status }) else {
-                    return .failure(Violation("header.Prefer", "contract \"\(contract.name)\" has no response with status \(status) (has: \(Set(contract.responses.map(\.status)).sorted().map(String.init).joined(separator: ", ")))"))
+                    return .failure(
+                        Violation(
+                            "header.Prefer",
+                            "contract \"\(contract.name)\" has no response with status \(status) (has: \(Set(contract.responses.map(\.status)).sorted().map(String.init).joined(separator: ", ")))"))
                 }
                 return .success(chosen)
             case .invalidCode(let value):

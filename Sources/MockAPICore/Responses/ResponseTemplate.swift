@@ -134,8 +134,11 @@ package struct ResponseTemplate: Sendable, Equatable {
 extension PathTemplate {
     /// The parameters' values in a path this template matches (`{slug:path}` joins its segments).
     package func parameterValues(in path: String) -> [String: String] {
-        let parts = path == "/" ? [] : path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { String(decoding: $0, as: UTF8.self) }
+        let parts =
+            path == "/"
+            ? []
+            : path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
         var values: [String: String] = [:]
         let spread = parts.count - segments.count // extra segments a {name:path} takes
         var position = 0

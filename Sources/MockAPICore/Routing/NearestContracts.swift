@@ -16,7 +16,8 @@ package enum NearestContracts {
             let template = contract.request.path.segments
             var spelling = 0
             if matched < segments.count, matched < template.count, case .literal(let expected) = template[matched],
-               editDistance(String(segments[matched]), expected, limit: 3) <= 2 {
+                editDistance(String(segments[matched]), expected, limit: 3) <= 2
+            {
                 spelling = 1
             }
             let sameMethod = contract.request.method == method ? 1 : 0
@@ -74,19 +75,25 @@ package enum NearestContracts {
             if fixedHead.matchedSegments < pathParameter || fixedHead.difference != nil { return fixedHead }
             let tailCount = template.segments.count - pathParameter - 1
             guard segments.count >= pathParameter + 1 + tailCount else {
-                return Comparison(matchedSegments: pathParameter, difference: "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) needs at least \(template.segments.count)")
+                return Comparison(
+                    matchedSegments: pathParameter, difference: "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) needs at least \(template.segments.count)"
+                )
             }
-            let tail = compareFixed(Array(segments.suffix(tailCount)), with: Array(template.segments.suffix(tailCount)), template: template,
-                                    firstNumber: segments.count - tailCount + 1)
-            return tail.difference == nil ? Comparison(matchedSegments: template.segments.count)
+            let tail = compareFixed(
+                Array(segments.suffix(tailCount)), with: Array(template.segments.suffix(tailCount)), template: template,
+                firstNumber: segments.count - tailCount + 1)
+            return tail.difference == nil
+                ? Comparison(matchedSegments: template.segments.count)
                 : Comparison(matchedSegments: pathParameter, difference: tail.difference, isTrailingSlash: tail.isTrailingSlash)
         }
         return compareFixed(segments, with: template.segments, template: template)
     }
 
     /// `firstNumber`: how a person counts the first of `segments` in the whole path.
-    private static func compareFixed(_ segments: [Substring], with expectedSegments: [PathTemplate.Segment], template: PathTemplate,
-                                     firstNumber: Int = 1) -> Comparison {
+    private static func compareFixed(
+        _ segments: [Substring], with expectedSegments: [PathTemplate.Segment], template: PathTemplate,
+        firstNumber: Int = 1
+    ) -> Comparison {
         for (offset, expected) in expectedSegments.enumerated() {
             guard offset < segments.count else {
                 return Comparison(matchedSegments: offset, difference: "the path stops after \(segments.count) segment\(segments.count == 1 ? "" : "s"); \(template) has \(expectedSegments.count)")
@@ -97,17 +104,22 @@ package enum NearestContracts {
                 return Comparison(matchedSegments: offset, difference: "segment \(offset + firstNumber) is \"\(actual)\", \(template) expects \"\(text)\"")
             case .parameter(let name, let type) where !type.accepts(actual):
                 let what = actual.isEmpty ? "empty" : "\"\(actual)\""
-                return Comparison(matchedSegments: offset, difference: "segment \(offset + firstNumber) is \(what), not \(type == .int ? "an int" : "a value") for \(PathTemplate.spelled(name, type)) in \(template)")
+                return Comparison(
+                    matchedSegments: offset, difference: "segment \(offset + firstNumber) is \(what), not \(type == .int ? "an int" : "a value") for \(PathTemplate.spelled(name, type)) in \(template)"
+                )
             default:
                 continue
             }
         }
         if segments.count == expectedSegments.count + 1, segments.last?.isEmpty == true, !expectedSegments.isEmpty {
-            return Comparison(matchedSegments: expectedSegments.count, difference: "trailing slash: the contract's path is \(template)",
-                              isTrailingSlash: true)
+            return Comparison(
+                matchedSegments: expectedSegments.count, difference: "trailing slash: the contract's path is \(template)",
+                isTrailingSlash: true)
         }
         if segments.count > expectedSegments.count {
-            return Comparison(matchedSegments: expectedSegments.count, difference: "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")
+            return Comparison(
+                matchedSegments: expectedSegments.count,
+                difference: "the path has \(segments.count - expectedSegments.count) extra segment\(segments.count - expectedSegments.count == 1 ? "" : "s") after \(template)")
         }
         return Comparison(matchedSegments: expectedSegments.count)
     }

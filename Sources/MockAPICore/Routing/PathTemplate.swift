@@ -61,8 +61,11 @@ package struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         var segments: [Segment] = []
         var seen: Set<String> = []
         // Split on bytes: `String.split` walks grapheme clusters, which loading 10,000 contracts felt.
-        let pieces = text == "/" ? [] : text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-            .map { Substring($0) }
+        let pieces =
+            text == "/"
+            ? []
+            : text.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                .map { Substring($0) }
         for piece in pieces {
             // Express and Rails write parameters `:id`; here that would be a literal colon, never matched by a real id.
             if piece.hasPrefix(":"), piece.count > 1, piece.dropFirst().utf8.allSatisfy({ ASCII.isIdentifier($0) }) {
@@ -96,11 +99,12 @@ package struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
     /// The shape two templates share when they would match the same requests:
     /// literals kept, parameter names dropped.
     var shape: String {
-        "/" + segments.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(_, let type): "{:\(type.rawValue)}"
-            }
-        }.joined(separator: "/")
+        "/"
+            + segments.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(_, let type): "{:\(type.rawValue)}"
+                }
+            }.joined(separator: "/")
     }
 }

@@ -192,11 +192,13 @@ private final class FrozenTrie: @unchecked Sendable {
                 while slots[firstSlot + slot] >= 0 { slot = (slot + 1) & (slotCount - 1) }
                 slots[firstSlot + slot] = Int32(firstEdge + offset)
             }
-            nodes.append(Node(firstEdge: Int32(firstEdge), edgeCount: Int32(sorted.count),
-                              firstSlot: Int32(firstSlot), slotCount: Int32(slotCount),
-                              firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
-                              intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1),
-                              pathChild: Int32(node.pathParameter ?? -1)))
+            nodes.append(
+                Node(
+                    firstEdge: Int32(firstEdge), edgeCount: Int32(sorted.count),
+                    firstSlot: Int32(firstSlot), slotCount: Int32(slotCount),
+                    firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
+                    intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1),
+                    pathChild: Int32(node.pathParameter ?? -1)))
             endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
         }
         self.nodes = Self.copy(nodes)
@@ -251,15 +253,18 @@ private final class FrozenTrie: @unchecked Sendable {
         }
         let (segment, next) = self.segment(at: start, in: path)
         if let child = literalChild(of: node, segment),
-           let hit = search(node: child, segmentStart: next, path: path, method: method) {
+            let hit = search(node: child, segmentStart: next, path: path, method: method)
+        {
             return hit
         }
         if node.intChild >= 0, PathTemplate.ParameterType.isInteger(segment),
-           let hit = search(node: Int(node.intChild), segmentStart: next, path: path, method: method) {
+            let hit = search(node: Int(node.intChild), segmentStart: next, path: path, method: method)
+        {
             return hit
         }
         if node.stringChild >= 0, !segment.isEmpty,
-           let hit = search(node: Int(node.stringChild), segmentStart: next, path: path, method: method) {
+            let hit = search(node: Int(node.stringChild), segmentStart: next, path: path, method: method)
+        {
             return hit
         }
         if node.pathChild >= 0, !segment.isEmpty {

@@ -18,8 +18,10 @@ package struct IncomingRequest: Sendable {
     package var contentType: String?
     package var body: Body
 
-    package init(query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
-                contentType: String? = nil, body: Body = .none) {
+    package init(
+        query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+        contentType: String? = nil, body: Body = .none
+    ) {
         self.query = query
         self.headers = headers
         self.contentType = contentType

@@ -33,16 +33,18 @@ extension RequestValidator {
     }
 
     private static func fieldViolation(_ text: String, _ schema: JSONValueSchema, at location: String) -> Violation? {
-        let type: QueryValueType? = switch schema.type {
-        case .string: .string
-        case .int: .int
-        case .number: .number
-        case .bool: .bool
-        default: nil
-        }
+        let type: QueryValueType? =
+            switch schema.type {
+            case .string: .string
+            case .int: .int
+            case .number: .number
+            case .bool: .bool
+            default: nil
+            }
         if let type, !type.accepts(text) { return Violation(location, "expected \(type.rawValue), found \"\(text)\"") }
         if let allowed = schema.enumValues, type != nil,
-           !allowed.contains(where: { if case .string(let value) = $0 { value == text } else { $0.serialized == text } }) {
+            !allowed.contains(where: { if case .string(let value) = $0 { value == text } else { $0.serialized == text } })
+        {
             return Violation(location, "\"\(text)\" is not one of \(allowed.map(\.serialized).joined(separator: ", "))")
         }
         return nil

@@ -2,8 +2,10 @@
 extension RequestValidator {
     /// One key's bare and nested forms: each value by `type` and `enum`, each first part by the
     /// contract's part names (a list's by position), the bare form only where the contract takes it.
-    static func nestedQueryViolations(_ query: [(name: String, value: String?)], _ spec: QueryExpectation,
-                                      _ nested: QueryExpectation.NestedParts) -> [Violation] {
+    static func nestedQueryViolations(
+        _ query: [(name: String, value: String?)], _ spec: QueryExpectation,
+        _ nested: QueryExpectation.NestedParts
+    ) -> [Violation] {
         var found: [Violation] = []
         var bare = 0
         var parts = 0

@@ -25,21 +25,26 @@ package enum RequestValidator {
         }
         let essence = request.contentType.map(MediaType.essence)
         if let parts = expectation.multipart,
-           expectation.json == nil && rules.contentTypes == nil || essence == "multipart/form-data" {
+            expectation.json == nil && rules.contentTypes == nil || essence == "multipart/form-data"
+        {
             return partViolations(request, parts)
         }
         guard let types = rules.contentTypes else { return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys) }
         guard let essence, types.contains(essence) else {
             let taken = (types + (expectation.multipart != nil ? ["multipart/form-data"] : [])).joined(separator: ", ")
-            return [Violation("body", essence.map { "Content-Type \($0) is not one the contract takes (\(taken))" }
-                                 ?? "expected a body with Content-Type one of \(taken), found none")]
+            return [
+                Violation(
+                    "body",
+                    essence.map { "Content-Type \($0) is not one the contract takes (\(taken))" }
+                        ?? "expected a body with Content-Type one of \(taken), found none")
+            ]
         }
         guard let keys = expectation.json else { return [] }
         if rules.readsJSON(essence) { return jsonBodyViolations(request.body, keys, otherKeys: rules.otherKeys) }
         if case .form(let fields) = request.body { return formViolations(fields, keys, otherKeys: rules.otherKeys) }
         // An empty form: its required keys are missing.
         if rules.readsForm(essence) { return formViolations([], keys, otherKeys: rules.otherKeys) }
-        return []   // a listed type mockapi does not read (text, binary, tar): taken as it is
+        return [] // a listed type mockapi does not read (text, binary, tar): taken as it is
     }
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every

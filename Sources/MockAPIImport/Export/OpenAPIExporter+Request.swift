@@ -6,7 +6,8 @@ extension OpenAPIExporter {
         for segment in request.path.segments {
             guard case .parameter(let name, let type) = segment else { continue }
             // An int segment takes any Int64; a string or path segment is at least one character.
-            let schema: JSONValue = type == .int
+            let schema: JSONValue =
+                type == .int
                 ? ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
                 : ["type": "string", "pattern": "^[^/]+$"]
             result.append(.object(JSONObject([("name", .string(name)), ("in", "path"), ("required", true), ("schema", schema)])))
@@ -20,8 +21,10 @@ extension OpenAPIExporter {
             if let values = query.enumValues { scalar["enum"] = .array(values.map { queryValue($0, query.type) }) }
             // A bracketed list is sent as `key[]=a&key[]=b`: that bracketed name is the parameter.
             let schema: JSONObject = query.array ? JSONObject([("type", "array"), ("items", .object(scalar))]) : scalar
-            var parameter = JSONObject([("name", .string(query.arrayStyle == .brackets ? query.name + "[]" : query.name)), ("in", "query"),
-                                        ("required", .bool(query.required)), ("schema", .object(schema))])
+            var parameter = JSONObject([
+                ("name", .string(query.arrayStyle == .brackets ? query.name + "[]" : query.name)), ("in", "query"),
+                ("required", .bool(query.required)), ("schema", .object(schema)),
+            ])
             if query.arrayStyle == .comma { parameter["explode"] = false }
             result.append(.object(parameter))
         }
@@ -30,8 +33,12 @@ extension OpenAPIExporter {
             if !header.prefixes.isEmpty {
                 schema["pattern"] = .string("^(" + header.prefixes.map(regexEscaped).joined(separator: "|") + ")")
             }
-            result.append(.object(JSONObject([("name", .string(header.name)), ("in", "header"), ("required", .bool(header.required)),
-                                              ("schema", .object(schema))])))
+            result.append(
+                .object(
+                    JSONObject([
+                        ("name", .string(header.name)), ("in", "header"), ("required", .bool(header.required)),
+                        ("schema", .object(schema)),
+                    ])))
         }
         return result
     }
@@ -54,8 +61,10 @@ extension OpenAPIExporter {
             if query.required { schema["minProperties"] = 1 }
             if query.nested?.plain == true { schema = JSONObject([("anyOf", [.object(schema), .object(scalar)])]) }
         }
-        return JSONObject([("name", .string(query.name)), ("in", "query"), ("required", .bool(query.required)),
-                           ("style", "deepObject"), ("explode", true), ("schema", .object(schema))])
+        return JSONObject([
+            ("name", .string(query.name)), ("in", "query"), ("required", .bool(query.required)),
+            ("style", "deepObject"), ("explode", true), ("schema", .object(schema)),
+        ])
     }
 
     /// The JSON body, the multipart body, or both (a contract with both takes either), and every
@@ -67,7 +76,7 @@ extension OpenAPIExporter {
         if let keys = request.json {
             var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
             if request.body.otherTypes, var object = schema.objectValue {
-                object["type"] = nil   // no type: properties apply to objects, any other type passes
+                object["type"] = nil // no type: properties apply to objects, any other type passes
                 schema = .object(object)
             }
             if request.body.nullable { schema = ["anyOf": [schema, ["type": "null"]]] }
@@ -87,9 +96,10 @@ extension OpenAPIExporter {
 
     private static func multipartContent(_ request: RequestExpectation) -> JSONObject? {
         if let parts = request.multipart {
-            let schema = objectSchema(parts.map { part in
-                (part.name, part.filename ? ["type": "string", "format": "binary", Self.filenameExtension: true] : ["type": "string"], part.required)
-            })
+            let schema = objectSchema(
+                parts.map { part in
+                    (part.name, part.filename ? ["type": "string", "format": "binary", Self.filenameExtension: true] : ["type": "string"], part.required)
+                })
             var media = JSONObject([("schema", schema)])
             let encoding = parts.compactMap { part -> (String, JSONValue)? in
                 guard let types = part.contentTypes, !types.isEmpty else { return nil }
@@ -127,9 +137,13 @@ extension OpenAPIExporter {
         case "bearer "?: return ("bearer", JSONObject([("type", "http"), ("scheme", "bearer")]))
         case "basic "?: return ("basic", JSONObject([("type", "http"), ("scheme", "basic")]))
         case let lowered?:
-            return (Naming.snakeCase(lowered) + "_authorization",
-                    JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(name)),
-                                ("description", .string("Authorization: \(prefix ?? "")…"))]))
+            return (
+                Naming.snakeCase(lowered) + "_authorization",
+                JSONObject([
+                    ("type", "apiKey"), ("in", "header"), ("name", .string(name)),
+                    ("description", .string("Authorization: \(prefix ?? "")…")),
+                ])
+            )
         case nil:
             return ("authorization", JSONObject([("type", "apiKey"), ("in", "header"), ("name", .string(name))]))
         }
@@ -156,12 +170,13 @@ extension OpenAPIExporter {
     }
 
     private static func queryScalar(_ type: QueryValueType) -> JSONObject {
-        let schema: JSONValue = switch type {
-        case .string: ["type": "string"]
-        case .int: ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
-        case .number: ["type": "number"]
-        case .bool: ["type": "boolean"]
-        }
+        let schema: JSONValue =
+            switch type {
+            case .string: ["type": "string"]
+            case .int: ["type": "integer", "format": "int64", "minimum": .int(Int.min), "maximum": .int(Int.max)]
+            case .number: ["type": "number"]
+            case .bool: ["type": "boolean"]
+            }
         return schema.objectValue!
     }
 

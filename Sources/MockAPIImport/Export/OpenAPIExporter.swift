@@ -43,8 +43,14 @@ package struct OpenAPIExporter {
         }
         var document = JSONObject([
             ("openapi", "3.1.0"),
-            ("info", .object(JSONObject([("title", .string(title)), ("version", "1.0.0"),
-                                          ("description", .string("Exported by `mockapi export openapi` from \(set.contractsDirectory)."))]))),
+            (
+                "info",
+                .object(
+                    JSONObject([
+                        ("title", .string(title)), ("version", "1.0.0"),
+                        ("description", .string("Exported by `mockapi export openapi` from \(set.contractsDirectory).")),
+                    ]))
+            ),
             ("servers", [["url": .string(serverURL)]]),
             ("paths", .object(paths)),
         ])
@@ -65,7 +71,8 @@ package struct OpenAPIExporter {
         let note = "Also contract \(contract.name), when \(contract.request.match?.description ?? "its match holds")."
         operation["description"] = .string([operation["description"]?.stringValue, note].compactMap { $0 }.joined(separator: " "))
         guard let added = requestBody(contract.request)?["content"]?.objectValue,
-              var body = operation["requestBody"]?.objectValue, var content = body["content"]?.objectValue else { return operation }
+            var body = operation["requestBody"]?.objectValue, var content = body["content"]?.objectValue
+        else { return operation }
         for (mediaType, media) in added.members {
             guard let schema = media.objectValue?["schema"] else { continue }
             var existing = content[mediaType]?.objectValue ?? JSONObject()
@@ -102,11 +109,12 @@ package struct OpenAPIExporter {
         if let body = Self.requestBody(contract.request) { operation["requestBody"] = .object(body) }
         if let credentials = contract.request.credentials {
             // Alternatives: OpenAPI's `security` is a list of which any one is enough.
-            operation["security"] = .array(credentials.anyOf.map { credential in
-                let scheme = Self.securityScheme(credential)
-                schemes[scheme.name] = .object(scheme.definition)
-                return .object(JSONObject([(scheme.name, .array([]))]))
-            })
+            operation["security"] = .array(
+                credentials.anyOf.map { credential in
+                    let scheme = Self.securityScheme(credential)
+                    schemes[scheme.name] = .object(scheme.definition)
+                    return .object(JSONObject([(scheme.name, .array([]))]))
+                })
         } else if let scheme = Self.securityScheme(contract.request) {
             schemes[scheme.name] = .object(scheme.definition)
             operation["security"] = [.object(JSONObject([(scheme.name, .array([]))]))]

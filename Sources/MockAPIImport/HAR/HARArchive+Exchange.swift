@@ -14,10 +14,11 @@ extension HARArchive.Entry {
         if let params = post?.params, !params.isEmpty {
             parts = params.map { RecordedPart(name: $0.name, fileName: $0.fileName, contentType: $0.contentType) }
         }
-        return RecordedExchange(method: request.method, url: request.url,
-                                requestHeaders: (request.headers ?? []).map { ($0.name, $0.value) },
-                                requestBody: Array((post?.text ?? "").utf8), parts: parts, requestContentType: post?.mimeType,
-                                status: response.status, responseHeaders: (response.headers ?? []).map { ($0.name, $0.value) },
-                                responseBody: responseBody, responseContentType: content?.mimeType)
+        return RecordedExchange(
+            method: request.method, url: request.url,
+            requestHeaders: (request.headers ?? []).map { ($0.name, $0.value) },
+            requestBody: Array((post?.text ?? "").utf8), parts: parts, requestContentType: post?.mimeType,
+            status: response.status, responseHeaders: (response.headers ?? []).map { ($0.name, $0.value) },
+            responseBody: responseBody, responseContentType: content?.mimeType)
     }
 }

@@ -1,5 +1,5 @@
-import MockAPICore
 import Foundation
+import MockAPICore
 
 /// One request and the answer it got, as a capture (a HAR entry) or `mockapi record` saw it:
 /// what `TrafficInference` learns contracts from.
@@ -19,9 +19,11 @@ package struct RecordedExchange: Sendable {
     /// The response body's type when the headers do not say it (HAR `content.mimeType`).
     package var responseContentType: String?
 
-    package init(method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
-                parts: [RecordedPart]? = nil, requestContentType: String? = nil, status: Int,
-                responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], responseContentType: String? = nil) {
+    package init(
+        method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
+        parts: [RecordedPart]? = nil, requestContentType: String? = nil, status: Int,
+        responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], responseContentType: String? = nil
+    ) {
         self.method = method
         self.url = url
         self.requestHeaders = requestHeaders
@@ -43,17 +45,19 @@ package struct RecordedExchange: Sendable {
     }
 
     var responseMediaType: String {
-        MediaType.essence(of: responseContentType
-            ?? responseHeaders.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value ?? "")
+        MediaType.essence(
+            of: responseContentType
+                ?? responseHeaders.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value ?? "")
     }
 
     /// The parts of a multipart body: as listed, else parsed from the bytes; nil for other bodies.
     var multipartParts: [RecordedPart]? {
         if let parts { return parts }
         guard requestMediaType == "multipart/form-data",
-              let type = requestHeader("Content-Type") ?? requestContentType,
-              let boundary = MediaType.parameter("boundary", in: type),
-              var parser = try? MultipartParser(boundary: boundary) else { return nil }
+            let type = requestHeader("Content-Type") ?? requestContentType,
+            let boundary = MediaType.parameter("boundary", in: type),
+            var parser = try? MultipartParser(boundary: boundary)
+        else { return nil }
         var found: [RecordedPart] = []
         let handle: (MultipartParser.Event) -> Void = { event in
             if case .begin(let headers) = event {

@@ -7,8 +7,10 @@ extension TrafficInference {
     static func queryItems(_ components: URLComponents) -> [(name: String, value: String)] {
         (components.percentEncodedQueryItems ?? []).map { item in
             let value = item.value ?? ""
-            return (item.name.removingPercentEncoding ?? item.name,
-                    value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value)
+            return (
+                item.name.removingPercentEncoding ?? item.name,
+                value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+            )
         }
     }
 
@@ -35,8 +37,9 @@ extension TrafficInference {
         }
         return order.map { key in
             let facts = seen[key]!
-            return ContractDraft.Query(name: key, type: valueType(facts.values), required: facts.entries == entries.count,
-                                       array: facts.array, repeated: facts.repeated && !facts.array)
+            return ContractDraft.Query(
+                name: key, type: valueType(facts.values), required: facts.entries == entries.count,
+                array: facts.array, repeated: facts.repeated && !facts.array)
         }
     }
 
@@ -55,7 +58,8 @@ extension TrafficInference {
         for (name, _) in first.exchange.requestHeaders {
             let lower = name.lowercased()
             guard lower == "authorization" || (lower.hasPrefix("x-") && !lower.hasPrefix("x-forwarded-")),
-                  !headers.contains(where: { $0.name.lowercased() == lower }) else { continue }
+                !headers.contains(where: { $0.name.lowercased() == lower })
+            else { continue }
             let values = entries.compactMap { $0.exchange.requestHeader(name) }
             guard values.count == entries.count else { continue }
             var header = ContractDraft.Header(name: name)
@@ -66,8 +70,10 @@ extension TrafficInference {
             headers.append(header)
         }
         // Clients and proxies order headers differently; the contract should not depend on it.
-        return headers.sorted { ($0.name.lowercased() == "authorization" ? "" : $0.name.lowercased())
-            < ($1.name.lowercased() == "authorization" ? "" : $1.name.lowercased()) }
+        return headers.sorted {
+            ($0.name.lowercased() == "authorization" ? "" : $0.name.lowercased())
+                < ($1.name.lowercased() == "authorization" ? "" : $1.name.lowercased())
+        }
     }
 
     /// JSON object bodies → keys (typed when every value agrees); multipart bodies → parts.
@@ -125,7 +131,7 @@ extension TrafficInference {
         case ["bool"]: .bool
         case ["object"]: .object
         case ["array"]: .array
-        default: .any   // null, or values of several types
+        default: .any // null, or values of several types
         }
     }
 
@@ -178,11 +184,13 @@ extension TrafficInference {
         switch value {
         case .array(let items): return .array(items.map(redactingSecrets))
         case .object(let object):
-            return .object(JSONObject(object.members.map { key, value in
-                let lower = key.lowercased()
-                let secret = ["password", "secret", "token", "otp"].contains { lower.contains($0) }
-                return (key, secret && value.stringValue != nil ? .string("[redacted]") : redactingSecrets(value))
-            }))
+            return .object(
+                JSONObject(
+                    object.members.map { key, value in
+                        let lower = key.lowercased()
+                        let secret = ["password", "secret", "token", "otp"].contains { lower.contains($0) }
+                        return (key, secret && value.stringValue != nil ? .string("[redacted]") : redactingSecrets(value))
+                    }))
         default: return value
         }
     }

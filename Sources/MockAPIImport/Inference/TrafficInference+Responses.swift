@@ -10,7 +10,8 @@ extension TrafficInference {
         guard !body.isEmpty else { return Answer(status: exchange.status, fixture: [], fileExtension: "", json: nil) }
         let declaredJSON = mediaType == "application/json" || mediaType.hasSuffix("+json")
         if declaredJSON || mediaType.isEmpty || mediaType == "text/plain", let value = try? JSONParser.parse(body),
-           declaredJSON || value.objectValue != nil || value.typeName == "array" {
+            declaredJSON || value.objectValue != nil || value.typeName == "array"
+        {
             let rewritten = rewriter.rewrite(value)
             let text = escapingRecordedBraces(rewritten.prettySerialized) + "\n"
             return Answer(status: exchange.status, fixture: Array(text.utf8), fileExtension: "json", json: rewritten)
@@ -39,7 +40,8 @@ extension TrafficInference {
     /// The responses (`default` first unless a sequence orders them), the sequence for a poll,
     /// and the fixtures they reference.
     static func responses(for entries: [Observed], folder: String, contract: String)
-        -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture]) {
+        -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture])
+    {
         var answers: [(answer: Answer, entry: Observed)] = []
         for entry in entries where !answers.contains(where: { $0.answer == entry.answer }) { answers.append((entry.answer, entry)) }
         var taken: Set<String> = ["default"]
@@ -80,7 +82,8 @@ extension TrafficInference {
                         base = Naming.snakeCase("\(unique[0].name)_\(unique[0].value)")
                     }
                 } else if let key = discriminator ?? differingScalarKey(entry.json, from: first.json),
-                          let value = entry.json?.objectValue?[key] {
+                    let value = entry.json?.objectValue?[key]
+                {
                     response.when = RequestMatch(json: [(key, value)])
                     if discriminator != nil { base = Naming.snakeCase("\(key)_\(value.stringValue ?? value.serialized)") }
                 }
@@ -111,8 +114,10 @@ extension TrafficInference {
         return nil
     }
 
-    private static func finish(_ named: [(answer: Answer, response: ContractDraft.Response)], sequence: [String]?, folder: String,
-                               contract: String) -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture]) {
+    private static func finish(
+        _ named: [(answer: Answer, response: ContractDraft.Response)], sequence: [String]?, folder: String,
+        contract: String
+    ) -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture]) {
         var fixtures: [ImportedSet.Fixture] = []
         let responses = named.map { answer, response in
             var response = response

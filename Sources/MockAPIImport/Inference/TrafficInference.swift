@@ -68,16 +68,18 @@ package struct TrafficInference {
         var groups: [(method: HTTPMethod, template: PathGeneralizer.Template, entries: [Observed])] = []
         for exchange in exchanges {
             guard let method = HTTPMethod(rawValue: exchange.method.uppercased()),
-                  let components = URLComponents(string: exchange.url) else { continue }
+                let components = URLComponents(string: exchange.url)
+            else { continue }
             let query = Self.queryItems(components)
             var json: JSONValue?
             if let type = exchange.requestMediaType, type == "application/json" || type.hasSuffix("+json") {
                 json = try? JSONParser.parse(exchange.requestBody)
             }
-            let observed = Observed(exchange: exchange, method: method, path: components.path, query: query, json: json,
-                                    answer: Self.answer(exchange, rewriter: rewriter),
-                                    requestKey: components.path + "?" + (components.percentEncodedQuery ?? "") + "#"
-                                        + String(decoding: exchange.requestBody, as: UTF8.self))
+            let observed = Observed(
+                exchange: exchange, method: method, path: components.path, query: query, json: json,
+                answer: Self.answer(exchange, rewriter: rewriter),
+                requestKey: components.path + "?" + (components.percentEncodedQuery ?? "") + "#"
+                    + String(decoding: exchange.requestBody, as: UTF8.self))
             let template = PathGeneralizer.template(forPath: components.path)
             if let index = groups.firstIndex(where: { $0.method == method && $0.template == template }) {
                 groups[index].entries.append(observed)
@@ -99,13 +101,14 @@ package struct TrafficInference {
     }
 
     /// The group's contracts: the template's, literal paths whose answers differ, and match splits.
-    private func units(_ method: HTTPMethod, _ template: PathGeneralizer.Template, _ entries: [Observed],
-                       names: inout Set<String>) -> [Unit] {
+    private func units(
+        _ method: HTTPMethod, _ template: PathGeneralizer.Template, _ entries: [Observed],
+        names: inout Set<String>
+    ) -> [Unit] {
         let baseName = Naming.snakeCase(([method.rawValue] + template.words).joined(separator: "_"))
         var byPath: [(path: String, entries: [Observed])] = []
         for entry in entries {
-            if let index = byPath.firstIndex(where: { $0.path == entry.path }) { byPath[index].entries.append(entry) }
-            else { byPath.append((entry.path, [entry])) }
+            if let index = byPath.firstIndex(where: { $0.path == entry.path }) { byPath[index].entries.append(entry) } else { byPath.append((entry.path, [entry])) }
         }
         func answers(_ entries: [Observed]) -> [Answer] {
             entries.reduce(into: []) { found, entry in if !found.contains(entry.answer) { found.append(entry.answer) } }
@@ -119,8 +122,10 @@ package struct TrafficInference {
                 main.entries += pathEntries
             } else {
                 let words = [method.rawValue] + path.split(separator: "/").map(String.init)
-                literal.append(Unit(name: Naming.snakeCase(words.joined(separator: "_")), path: path,
-                                    template: PathGeneralizer.template(forPath: path), entries: pathEntries))
+                literal.append(
+                    Unit(
+                        name: Naming.snakeCase(words.joined(separator: "_")), path: path,
+                        template: PathGeneralizer.template(forPath: path), entries: pathEntries))
             }
         }
         main.name = baseName
@@ -146,7 +151,10 @@ package struct TrafficInference {
         for key in objects[0].keys {
             let values = objects.compactMap { object -> JSONValue? in
                 guard let value = object[key] else { return nil }
-                switch value { case .string, .int, .bool: return value default: return nil }
+                switch value {
+                case .string, .int, .bool: return value
+                default: return nil
+                }
             }
             guard values.count == objects.count else { continue }
             var distinct: [JSONValue] = []
@@ -180,15 +188,15 @@ package struct TrafficInference {
         var values: [(value: JSONValue, entries: [Observed])] = []
         for entry in unit.entries {
             let value = entry.json!.objectValue![key]!
-            if let index = values.firstIndex(where: { $0.value == value }) { values[index].entries.append(entry) }
-            else { values.append((value, [entry])) }
+            if let index = values.firstIndex(where: { $0.value == value }) { values[index].entries.append(entry) } else { values.append((value, [entry])) }
         }
         let keySets = values.map { Set($0.entries.flatMap { $0.json?.objectValue?.keys ?? [] }) }
         guard Set(keySets).count > 1 else { return nil }
         return values.map { value, entries in
             let suffix = Naming.snakeCase(value.stringValue ?? value.serialized)
-            return Unit(name: "\(unit.name)_\(suffix)", path: unit.path, template: unit.template, entries: entries,
-                        match: RequestMatch(json: [(key, value)]))
+            return Unit(
+                name: "\(unit.name)_\(suffix)", path: unit.path, template: unit.template, entries: entries,
+                match: RequestMatch(json: [(key, value)]))
         }
     }
 

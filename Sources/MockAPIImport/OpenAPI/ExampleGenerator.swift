@@ -61,7 +61,8 @@ struct ExampleGenerator {
         }
         // A type with `oneOf` constants (`type: integer, oneOf: [{const: 8}, …]`): the first option says which values.
         if view.allOf.isEmpty, !view.hasProperties, let option = (view.oneOf + view.anyOf).first,
-           let chosen = value(for: option, visiting: visiting, depth: depth + 1, within: within) {
+            let chosen = value(for: option, visiting: visiting, depth: depth + 1, within: within)
+        {
             return chosen
         }
         // `type: [object, "null", array]`: the first named type.
@@ -185,7 +186,8 @@ struct ExampleGenerator {
         return view.types.contains { type in
             switch (type, value) {
             case ("string", .string), ("boolean", .bool), ("integer", .int), ("number", .int), ("number", .double),
-                 ("object", .object), ("array", .array), ("file", _): true
+                ("object", .object), ("array", .array), ("file", _):
+                true
             case ("integer", .double(let number)): number.rounded() == number
             default: false
             }
@@ -274,7 +276,8 @@ struct ExampleGenerator {
     /// A value of the string's format, padded or cut to its length bounds.
     private static func string(_ view: SchemaView) -> String {
         if let pattern = view.pattern, let matching = PatternExample.string(matching: pattern, atLeast: view.minLength ?? 0),
-           matching.count <= view.maxLength ?? Int.max {
+            matching.count <= view.maxLength ?? Int.max
+        {
             return matching
         }
         var text = string(format: view.format ?? "")
@@ -305,6 +308,6 @@ struct ExampleGenerator {
     }
 }
 
-private extension Comparable {
-    func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self { min(max(self, range.lowerBound), range.upperBound) }
 }

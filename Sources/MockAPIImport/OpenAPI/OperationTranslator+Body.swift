@@ -11,7 +11,7 @@ extension OperationTranslator {
     /// describe key by key (an array, a string, a repeated part).
     mutating func translateBody(into draft: inout ContractDraft) {
         guard let written = operation["requestBody"] else { return }
-        guard let body = document.resolve(written) else { return }   // the document warned
+        guard let body = document.resolve(written) else { return } // the document warned
         if draft.method == .GET || draft.method == .HEAD {
             warn("GET body", at: written, "a \(draft.method.rawValue) request body is not checked (contracts give GET no body)")
             return
@@ -23,7 +23,7 @@ extension OperationTranslator {
         draft.body.required = body["required"]?.bool == true
         if let json {
             if let schema = json.content["schema"], schema.isObject {
-                draft.json = jsonKeys(schema)   // nil: not an object body, not checked
+                draft.json = jsonKeys(schema) // nil: not an object body, not checked
                 draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema) != nil
                 draft.body.nullable = reader.resolve(schema)?.nullable == true
                 // Properties without a `type`: JSON Schema lets any other type through unchecked (Xero's folders, InfluxData's share).
@@ -95,7 +95,8 @@ extension OperationTranslator {
             var part = ContractDraft.Part(name: property.name, required: property.required, filename: filename)
             if isFile {
                 let written = encoding?[property.name]?["contentType"]?.string
-                let declared = written.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
+                let declared =
+                    written.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() } }
                     ?? reader.contentMediaType(property.schema).map { [$0.lowercased()] } ?? []
                 // A contract matches exact types; `image/*` or `*/*` means any.
                 if !declared.isEmpty, !declared.contains(where: { $0.contains("*") }) { part.contentTypes = declared }

@@ -31,7 +31,8 @@ extension OperationTranslator {
             query.nested = .init()
         }
         // An empty object or list is sent as nothing at all, so the key can only be required when it cannot be empty.
-        let canBeEmpty = objects.contains { (reader.resolve($0)?.minProperties ?? 0) == 0 && !(reader.properties(of: $0)?.contains(where: \.required) ?? false) }
+        let canBeEmpty =
+            objects.contains { (reader.resolve($0)?.minProperties ?? 0) == 0 && !(reader.properties(of: $0)?.contains(where: \.required) ?? false) }
             || lists.contains { (reader.resolve($0)?.minItems ?? 0) == 0 }
         if query.required, canBeEmpty {
             query.required = false

@@ -11,7 +11,8 @@ extension OperationTranslator {
             if location == "querystring" { throw Unexpressible("whole-querystring parameter", "a whole-querystring parameter cannot be described key by key") }
             guard location == "query" else { continue }
             if parameter["style"]?.string == "deepObject", let schema = schema(of: parameter),
-               let query = deepObjectQuery(parameter, name: rawName, schema: schema) {
+                let query = deepObjectQuery(parameter, name: rawName, schema: schema)
+            {
                 result.append(query)
                 continue
             }

@@ -12,7 +12,7 @@ extension OperationTranslator {
         // request without credentials gets (rather than a made-up body its schema would not allow).
         var standsFor401 = securityNeed(except: []) != nil && !written.contains { $0.key == "401" }
         for (code, node) in written {
-            guard let response = document.resolve(node) else { continue }   // the document warned
+            guard let response = document.resolve(node) else { continue } // the document warned
             if let status = Int(code), (100...599).contains(status) {
                 outcomes.append((status, response))
             } else if code.count == 3, let digit = code.first?.wholeNumberValue, (1...5).contains(digit), code.hasSuffix("XX") || code.hasSuffix("xx") {
@@ -56,7 +56,8 @@ extension OperationTranslator {
                 var definition = ContractDraft.Response(name: name, status: status)
                 definition.headers = headers.map { ContractFile.HeaderField($0.name, $0.value) }
                 if let type = example.mediaType, !type.contains("*"),
-                   example.body.map({ MediaType.essence(of: MediaType.forFile(named: "x.\($0.fileExtension)")) != type.lowercased() }) ?? true {
+                    example.body.map({ MediaType.essence(of: MediaType.forFile(named: "x.\($0.fileExtension)")) != type.lowercased() }) ?? true
+                {
                     // The document's type where the fixture's extension would say another
                     // (`application/problem+json`, Docker's raw stream) or there is no body at all
                     // (Swagger's `produces` applies to every answer): a client reads the type.
@@ -126,7 +127,7 @@ extension OperationTranslator {
             return [Example(key: "example", body: Body(bytes: Array("example \(type) body\n".utf8), fileExtension: fileExtension), mediaType: type)]
         }
         guard !values.isEmpty else {
-            if schema != nil {   // a body the document describes but gives no way to make
+            if schema != nil { // a body the document describes but gives no way to make
                 warn("no example", at: content, "response \(status) (\(type)) has no example to serve; its body is left empty")
             }
             return [Example(key: "example", body: nil, mediaType: type)]

@@ -41,8 +41,9 @@ struct OperationTranslator {
         let baseName = operationId.map(Naming.snakeCase) ?? Naming.snakeCase(([method] + components).joined(separator: "_"))
         let tag = operation["tags"]?.elements.first?.string.map { String(Naming.snakeCase($0).prefix(Naming.maxLength)) }
         let summary = operation["summary"]?.string ?? operation["description"]?.string
-        var draft = ContractDraft(name: Naming.unique(baseName, in: &names), description: summary.map(Self.firstLine),
-                                  folder: tag ?? Naming.folder(forPathSegments: components), method: contractMethod, path: template)
+        var draft = ContractDraft(
+            name: Naming.unique(baseName, in: &names), description: summary.map(Self.firstLine),
+            folder: tag ?? Naming.folder(forPathSegments: components), method: contractMethod, path: template)
         draft.query = try queryExpectations(parameters)
         if !pathQuery.isEmpty {
             // `/files?beta=true`: the document's way to tell two operations on one path apart.
@@ -76,7 +77,8 @@ struct OperationTranslator {
             return
         }
         guard let last = draft.headers.indices.last, case .header(let security)? = securityNeed(except: []),
-              security.name == draft.headers[last].name, draft.headers[last].required else { return }
+            security.name == draft.headers[last].name, draft.headers[last].required
+        else { return }
         let refusal = unauthorized(in: &draft, needing: draft.headers[last].name)
         draft.headers[last].refusal = refusal
     }
@@ -86,8 +88,13 @@ struct OperationTranslator {
         if let name = draft.responses.first(where: { $0.status == 401 })?.name { return name }
         var taken = Set(draft.responses.map(\.name))
         let name = Naming.unique("unauthorized", in: &taken)
-        draft.responses.append(ContractFile.Response(name: name, status: 401, body: ["error": "unauthorized",
-            "message": .string("\(credential) is missing or not accepted")]))
+        draft.responses.append(
+            ContractFile.Response(
+                name: name, status: 401,
+                body: [
+                    "error": "unauthorized",
+                    "message": .string("\(credential) is missing or not accepted"),
+                ]))
         warn("made-up 401", at: operation, "the operation needs \(credential) but defines no 401: a request without it gets a made-up 401 (response \"\(name)\")")
         return name
     }
@@ -113,7 +120,7 @@ struct OperationTranslator {
     private mutating func resolvedParameters() -> [DocumentNode] {
         var result: [DocumentNode] = []
         for either in (pathItem["parameters"]?.elements ?? []) + (operation["parameters"]?.elements ?? []) {
-            guard let parameter = document.resolve(either) else { continue }   // the document warned
+            guard let parameter = document.resolve(either) else { continue } // the document warned
             guard let name = parameter["name"]?.string, let location = parameter["in"]?.string else {
                 warn("unreadable parameter", at: either, "a parameter without \"name\" or \"in\"; left out")
                 continue

@@ -12,7 +12,8 @@ enum PatternExample {
         // A `.*` or `x+` tail can grow to a minimum length; others are checked below.
         if text.count < minLength, let filler = parser.growable { text += String(repeating: filler, count: minLength - text.count) }
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil else { return nil }
+            regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        else { return nil }
         return text
     }
 
@@ -70,7 +71,7 @@ enum PatternExample {
                 case "w": return ("a", "a")
                 case "s": return (" ", " ")
                 case "D", "W", "S": return ("-", "-")
-                case _ where escaped.isLetter || escaped.isNumber: return nil   // \b, \1, \p{…}: not attempted
+                case _ where escaped.isLetter || escaped.isNumber: return nil // \b, \1, \p{…}: not attempted
                 default: return (String(escaped), escaped)
                 }
             case "[":
@@ -121,7 +122,7 @@ enum PatternExample {
                 }
             }
             guard index < characters.count else { return nil }
-            index += 1   // ]
+            index += 1 // ]
             if negated {
                 let excluded = { (candidate: Character) in members.contains(candidate) || ranges.contains { $0.0 <= candidate && candidate <= $0.1 } }
                 return ["a", "0", "Z", "_", "x"].first { !excluded($0) }
@@ -144,7 +145,7 @@ enum PatternExample {
                 index = close + 1
             default: return 1
             }
-            if index < characters.count, characters[index] == "?" || characters[index] == "+" { index += 1 }   // lazy or possessive
+            if index < characters.count, characters[index] == "?" || characters[index] == "+" { index += 1 } // lazy or possessive
             return count
         }
     }

@@ -35,8 +35,9 @@ extension SchemaReader {
         guard let named = properties(of: schema), !named.isEmpty else { return nil }
         return named.compactMap { property in
             if resolve(property.schema)?.readOnly == true { return nil }
-            return JSONKeyExpectation(key: property.name, required: property.required,
-                                      schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1))
+            return JSONKeyExpectation(
+                key: property.name, required: property.required,
+                schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1))
         }
     }
 

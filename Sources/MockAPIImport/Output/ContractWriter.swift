@@ -1,3 +1,6 @@
+package import Foundation
+import MockAPICore
+
 #if canImport(Glibc)
 import Glibc
 private let posixWrite = Glibc.write
@@ -5,8 +8,6 @@ private let posixWrite = Glibc.write
 import Darwin
 private let posixWrite = Darwin.write
 #endif
-package import Foundation
-import MockAPICore
 
 /// Writes an imported set as `contracts/` and `fixtures/` under a folder, all or nothing.
 ///
@@ -37,12 +38,14 @@ package struct ContractWriter {
             var folders: Set<String> = []
             try files.createDirectory(at: staging.appendingPathComponent("contracts"), withIntermediateDirectories: true)
             for contract in set.contracts {
-                try Self.writeFile(Array((contract.file.fileJSON.prettySerialized + "\n").utf8),
-                               to: staging.appendingPathComponent("contracts/\(contract.relativePath)"), folders: &folders)
+                try Self.writeFile(
+                    Array((contract.file.fileJSON.prettySerialized + "\n").utf8),
+                    to: staging.appendingPathComponent("contracts/\(contract.relativePath)"), folders: &folders)
             }
             if let defaults = set.defaults?.fileJSON {
-                try Self.writeFile(Array((defaults.prettySerialized + "\n").utf8),
-                                   to: staging.appendingPathComponent("contracts/\(SetDefaults.fileName)"), folders: &folders)
+                try Self.writeFile(
+                    Array((defaults.prettySerialized + "\n").utf8),
+                    to: staging.appendingPathComponent("contracts/\(SetDefaults.fileName)"), folders: &folders)
             }
             try files.createDirectory(at: staging.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
             for fixture in set.fixtures {

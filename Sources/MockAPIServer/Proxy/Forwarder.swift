@@ -35,8 +35,10 @@ final class Forwarder: Sendable {
 
     /// Headers the client's connection to us owns, not the request (RFC 9110 §7.6.1), and the
     /// ones libcurl sets itself from the target and the body.
-    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
-                                        "upgrade", "host", "content-length", "expect", "proxy-authorization"]
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
+        "upgrade", "host", "content-length", "expect", "proxy-authorization",
+    ]
 
     struct Request: Sendable {
         var method: String
@@ -106,8 +108,9 @@ final class Forwarder: Sendable {
         let url = configuration.target + request.pathAndQuery
         let code = lines.map { UnsafePointer($0) }.withUnsafeBufferPointer { headerLines in
             request.body.withUnsafeBytes { body in
-                CCurlShims_perform(handle, request.method, url, headerLines.baseAddress, headerLines.count, body.baseAddress, body.count,
-                                   configuration.caFile, configuration.timeoutSeconds, &answer)
+                CCurlShims_perform(
+                    handle, request.method, url, headerLines.baseAddress, headerLines.count, body.baseAddress, body.count,
+                    configuration.caFile, configuration.timeoutSeconds, &answer)
             }
         }
         guard code == 0 else {
@@ -123,8 +126,10 @@ final class Forwarder: Sendable {
     static func headers(_ block: String) -> [(name: String, value: String)] {
         block.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
     }
 }

@@ -23,18 +23,21 @@ extension RequestHandler {
             forwarder.send(request) { answer in
                 var generated: GeneratedResponse
                 if let error = answer.error {
-                    generated = GeneratedResponse(status: error.contains("imeout") ? 504 : 502,
-                                                  json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
-                                                  problem: "proxied to \(target): \(error)")
+                    generated = GeneratedResponse(
+                        status: error.contains("imeout") ? 504 : 502,
+                        json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
+                        problem: "proxied to \(target): \(error)")
                 } else {
                     let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
                     let kept = answer.headers.filter { !Self.answerHeadersDropped.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
-                    generated = GeneratedResponse(status: answer.status, contentType: contentType, body: answer.body, headers: kept,
-                                                  problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+                    generated = GeneratedResponse(
+                        status: answer.status, contentType: contentType, body: answer.body, headers: kept,
+                        problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
                 }
-                forwarder.configuration.observer?(ProxiedExchange(
-                    method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
-                    status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
+                forwarder.configuration.observer?(
+                    ProxiedExchange(
+                        method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
+                        status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
                 reply.reply.withLock { $0 = generated }
                 wake()
             }
@@ -59,6 +62,6 @@ extension RequestHandler {
     }
 }
 
-private extension String {
-    var leftPadded: String { count == 1 ? "0" + self : self }
+extension String {
+    fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }

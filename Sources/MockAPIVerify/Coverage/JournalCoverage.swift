@@ -20,8 +20,9 @@ package enum JournalCoverage {
             CoverageReport.ContractUse(name: route.contract, method: route.method, path: route.path, file: route.file, served: 0)
         }
         let position = Dictionary(contracts.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
-        var report = CoverageReport(target: baseURL.absoluteString, requests: 0, unmatched: [], violations: [], contracts: [],
-                                    strict: strict, evicted: 0)
+        var report = CoverageReport(
+            target: baseURL.absoluteString, requests: 0, unmatched: [], violations: [], contracts: [],
+            strict: strict, evicted: 0)
         var cursor = since
         while true {
             let page = try await admin.page(JournalQuery(since: cursor, limit: pageSize))

@@ -1,5 +1,5 @@
-import MockAPICore
 import Foundation
+import MockAPICore
 
 /// `mockapi coverage` for people: refused requests first, then contract use, a summary last.
 package enum TextCoverageReport {
@@ -33,8 +33,9 @@ package enum TextCoverageReport {
             lines.append("\(report.strict ? "FAIL" : "warning")  contracts no request exercised: \(report.uncovered.map(\.name).joined(separator: ", "))")
         }
         lines.append("")
-        lines.append("\(report.requests) requests\(report.evicted > 0 ? " (\(report.evicted) more evicted unread)" : ""): \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
-            + "\(report.contracts.count - report.uncovered.count) of \(report.contracts.count) contracts exercised")
+        lines.append(
+            "\(report.requests) requests\(report.evicted > 0 ? " (\(report.evicted) more evicted unread)" : ""): \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
+                + "\(report.contracts.count - report.uncovered.count) of \(report.contracts.count) contracts exercised")
         return lines.joined(separator: "\n")
     }
 }
@@ -52,8 +53,13 @@ func evictedSentence(_ count: Int) -> String {
 package enum JSONCoverageReport {
     package static func render(_ report: CoverageReport) -> String {
         func refusals(_ list: [CoverageReport.Refusal]) -> JSONValue {
-            .array(list.map { ["id": .int($0.id), "method": .string($0.method), "target": .string($0.target), "status": .int($0.status),
-                               "contract": $0.contract.map(JSONValue.string) ?? nil, "problem": .string($0.problem)] })
+            .array(
+                list.map {
+                    [
+                        "id": .int($0.id), "method": .string($0.method), "target": .string($0.target), "status": .int($0.status),
+                        "contract": $0.contract.map(JSONValue.string) ?? nil, "problem": .string($0.problem),
+                    ]
+                })
         }
         let document: JSONValue = [
             "summary": [
@@ -70,8 +76,13 @@ package enum JSONCoverageReport {
             "target": .string(report.target),
             "unmatched": refusals(report.unmatched),
             "violations": refusals(report.violations),
-            "contracts": .array(report.contracts.map { ["name": .string($0.name), "method": .string($0.method), "path": .string($0.path),
-                                                        "file": .string($0.file), "served": .int($0.served)] }),
+            "contracts": .array(
+                report.contracts.map {
+                    [
+                        "name": .string($0.name), "method": .string($0.method), "path": .string($0.path),
+                        "file": .string($0.file), "served": .int($0.served),
+                    ]
+                }),
         ]
         return document.prettySerialized
     }
@@ -92,22 +103,29 @@ package enum JUnitCoverageReport {
         for refusal in report.unmatched + report.violations {
             let name = "#\(refusal.id) \(refusal.method) \(refusal.target)"
             let kind = refusal.contract == nil ? "unmatched" : "violation"
-            cases.append(#"    <testcase classname="mockapi.coverage.requests" name="\#(JUnitReport.escape(name))"><failure type="\#(kind)" message="\#(JUnitReport.escape(refusal.problem))">\#(JUnitReport.escape("status \(refusal.status): \(refusal.problem)"))</failure></testcase>"#)
+            cases.append(
+                #"    <testcase classname="mockapi.coverage.requests" name="\#(JUnitReport.escape(name))"><failure type="\#(kind)" message="\#(JUnitReport.escape(refusal.problem))">\#(JUnitReport.escape("status \(refusal.status): \(refusal.problem)"))</failure></testcase>"#
+            )
         }
         var skipped = 0
         for use in report.contracts {
             let open = #"    <testcase classname="mockapi.coverage.contracts" name="\#(JUnitReport.escape(use.name))""#
             if use.served > 0 { cases.append(open + "/>"); continue }
             let message = JUnitReport.escape("no request exercised contract \(use.name)")
-            if report.strict { cases.append(open + #"><failure type="coverage" message="\#(message)"/></testcase>"#) } else {
+            if report.strict {
+                cases.append(open + #"><failure type="coverage" message="\#(message)"/></testcase>"#)
+            } else {
                 skipped += 1
                 cases.append(open + #"><skipped message="\#(message)"/></testcase>"#)
             }
         }
         let failures = (report.evicted > 0 || report.noRequests ? 1 : 0) + report.unmatched.count + report.violations.count + (report.strict ? report.uncovered.count : 0)
-        return ([#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                 #"<testsuites name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)">"#,
-                 #"  <testsuite name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#]
-                + cases + ["  </testsuite>", "</testsuites>"]).joined(separator: "\n") + "\n"
+        return
+            ([
+                #"<?xml version="1.0" encoding="UTF-8"?>"#,
+                #"<testsuites name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)">"#,
+                #"  <testsuite name="mockapi coverage" tests="\#(cases.count)" failures="\#(failures)" errors="0" skipped="\#(skipped)">"#,
+            ]
+            + cases + ["  </testsuite>", "</testsuites>"]).joined(separator: "\n") + "\n"
     }
 }

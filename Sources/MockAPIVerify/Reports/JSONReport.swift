@@ -33,9 +33,10 @@ package enum JSONReport {
             ],
             "target": .string(report.target),
             "routes": .array(routes),
-            "deadLinks": .array(report.deadLinks.map { link in
-                ["source": .string(link.source), "jsonPath": .string(link.jsonPath), "url": .string(link.url), "reason": .string(link.reason)]
-            }),
+            "deadLinks": .array(
+                report.deadLinks.map { link in
+                    ["source": .string(link.source), "jsonPath": .string(link.jsonPath), "url": .string(link.url), "reason": .string(link.reason)]
+                }),
         ]
         return document.prettySerialized
     }

@@ -11,9 +11,11 @@ package enum JUnitReport {
         let uncoveredFailures = (report.strictCoverage ? report.uncoveredContracts.count : 0) + report.deadLinks.count
         let tests = report.routes.count + report.uncoveredContracts.count + report.deadLinks.count
         let skipped = report.strictCoverage ? 0 : report.uncoveredContracts.count
-        var xml = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                   #"<testsuites name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
-                   #"  <testsuite name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#]
+        var xml = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuites name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" time="\#(seconds(report.seconds))">"#,
+            #"  <testsuite name="\#(suite)" tests="\#(tests)" failures="\#(report.failed + uncoveredFailures)" errors="0" skipped="\#(skipped)" time="\#(seconds(report.seconds))">"#,
+        ]
         for route in report.routes {
             let open = #"    <testcase classname="\#(classPrefix).routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
             let unhandled = report.strictCoverage ? nil : unhandledSentence(route)
@@ -38,7 +40,9 @@ package enum JUnitReport {
             xml.append(#"    <testcase classname="\#(classPrefix).coverage" name="\#(escape(contract))">\#(verdict)</testcase>"#)
         }
         for link in report.deadLinks {
-            xml.append(#"    <testcase classname="\#(classPrefix).links" name="\#(escape("\(link.source): \(link.jsonPath)"))"><failure type="link" message="\#(escape("\(link.url): \(link.reason)"))"/></testcase>"#)
+            xml.append(
+                #"    <testcase classname="\#(classPrefix).links" name="\#(escape("\(link.source): \(link.jsonPath)"))"><failure type="link" message="\#(escape("\(link.url): \(link.reason)"))"/></testcase>"#
+            )
         }
         xml += ["  </testsuite>", "</testsuites>"]
         return xml.joined(separator: "\n") + "\n"

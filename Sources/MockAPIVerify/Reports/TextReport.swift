@@ -47,11 +47,12 @@ public enum TextReport {
         }
         let warnings = report.routes.reduce(0) { $0 + $1.warnings.count }
         lines.append("")
-        lines.append("\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
-            + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
-            + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
-            + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
-            + " (\(String(format: "%.2f", report.seconds)) s)")
+        lines.append(
+            "\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
+                + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
+                + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
+                + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
+                + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")
     }
 

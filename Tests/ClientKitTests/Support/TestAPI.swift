@@ -1,5 +1,5 @@
-import Foundation
 import ClientKit
+import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
@@ -25,10 +25,11 @@ enum TestAPI {
 
     /// A client for `port` that records its retry waits in `sleeps` instead of sleeping.
     static func client(port: Int, token: String? = nil, retry: RetryPolicy = .none, sleeps: SleepRecorder = SleepRecorder()) -> APIClient {
-        APIClient(configuration: ClientConfiguration(
-            environment: .local(port: port), appName: "ClientKitTests", appVersion: "1.0", token: token,
-            timeout: 10, retry: retry, sleep: { sleeps.record($0) }
-        ))
+        APIClient(
+            configuration: ClientConfiguration(
+                environment: .local(port: port), appName: "ClientKitTests", appVersion: "1.0", token: token,
+                timeout: 10, retry: retry, sleep: { sleeps.record($0) }
+            ))
     }
 
     private static let contractFiles: [String: String] = [

@@ -1,5 +1,6 @@
 import Foundation
 import MockAPICore
+
 @testable import MockAPIImport
 
 /// The real-shaped inputs under Resources/ and a scratch folder per test.

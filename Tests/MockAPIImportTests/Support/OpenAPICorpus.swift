@@ -9,9 +9,11 @@ enum OpenAPICorpus {
         .deletingLastPathComponent().appendingPathComponent("shared/openapi-corpus")
 
     /// Single-file documents, by file name.
-    static let documents = ["01-stripe-spec3.json", "02-kubernetes-swagger.json", "03-moby-engine-swagger.yaml", "04-slack-web-api.json",
-                            "05-twilio-api-v2010.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json", "08-xero-files.yaml",
-                            "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml"]
+    static let documents = [
+        "01-stripe-spec3.json", "02-kubernetes-swagger.json", "03-moby-engine-swagger.yaml", "04-slack-web-api.json",
+        "05-twilio-api-v2010.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json", "08-xero-files.yaml",
+        "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
+    ]
     static let multiFileArchive = "10-influxdata-src-multifile.tar.gz"
     static let multiFileEntry = "influxdata-openapi-src/src/svc-notebooksd.yml"
 

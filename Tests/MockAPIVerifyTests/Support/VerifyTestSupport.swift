@@ -18,8 +18,9 @@ func checks(replacing name: String, with transform: (inout Endpoint) -> Void) ->
     return RouteKind.allCases.map { kind in
         var endpoint = kind.sampleEndpoint
         if kind.contractName == name { transform(&endpoint) }
-        return RouteCheck(name: kind.contractName, contract: kind.contractName, endpoint: endpoint,
-                          configuration: BundledClientChecks.configuration, responses: kind.responseDecoders)
+        return RouteCheck(
+            name: kind.contractName, contract: kind.contractName, endpoint: endpoint,
+            configuration: BundledClientChecks.configuration, responses: kind.responseDecoders)
     }
 }
 

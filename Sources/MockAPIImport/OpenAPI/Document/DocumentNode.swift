@@ -62,9 +62,9 @@ struct DocumentNode {
     }
 }
 
-private extension Substring {
+extension Substring {
     /// `$ref`s are URIs: `%7B` in a pointer is `{`.
-    var removingPercentEncodingIfNeeded: String {
+    fileprivate var removingPercentEncodingIfNeeded: String {
         guard contains("%") else { return String(self) }
         return String(self).removingPercentEncoding ?? String(self)
     }

@@ -17,9 +17,10 @@ enum JSONSurrogateEscapes {
                 continue
             }
             if bytes[index + 1] == UInt8(ascii: "u"), let high = hex(bytes, at: index + 2), (0xD800...0xDBFF).contains(high),
-               index + 11 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
-               let low = hex(bytes, at: index + 8), (0xDC00...0xDFFF).contains(low),
-               let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)) {
+                index + 11 < bytes.count, bytes[index + 6] == UInt8(ascii: "\\"), bytes[index + 7] == UInt8(ascii: "u"),
+                let low = hex(bytes, at: index + 8), (0xDC00...0xDFFF).contains(low),
+                let scalar = Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+            {
                 out += Array(String(Character(scalar)).utf8)
                 index += 12
                 changed = true

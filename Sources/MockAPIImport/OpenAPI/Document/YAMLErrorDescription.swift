@@ -7,7 +7,7 @@ enum YAMLErrorDescription {
         guard let yaml = error as? YamlError else { return "\(file): not JSON or YAML: \(error)" }
         switch yaml {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-             .composer(let context, let problem, let mark, _):
+            .composer(let context, let problem, let mark, _):
             return "\(file):\(mark.line):\(mark.column): \(problem)\(context.map { " (\($0.text) at line \($0.mark.line), column \($0.mark.column))" } ?? "")"
         case .reader(let problem, let offset, _, _):
             guard let offset else { return "\(file): \(problem)" }

@@ -45,8 +45,10 @@ enum YAMLTreeConverter {
         case "false", "False", "FALSE": return .bool(false)
         default: break
         }
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return .string(text) }
+        guard let first = text.utf8.first,
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+") || first == UInt8(ascii: ".")
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return .string(text) }
         if isInteger(text) {
             let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
             if let int = Int(digits) { return .int(int) }

@@ -81,8 +81,10 @@ enum SwaggerConverter {
     }
 
     private static func rewritten(_ reference: String) -> String {
-        for (old, new) in [("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
-                           ("#/responses/", "#/components/responses/")] where reference.hasPrefix(old) {
+        for (old, new) in [
+            ("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
+            ("#/responses/", "#/components/responses/"),
+        ] where reference.hasPrefix(old) {
             return new + reference.dropFirst(old.count)
         }
         return reference
@@ -132,7 +134,8 @@ enum SwaggerConverter {
         func resolvedParameter(_ value: JSONValue) -> JSONObject? {
             guard case .object(let object) = value else { return nil }
             if let reference = object["$ref"]?.stringValue, reference.hasPrefix("#/parameters/"),
-               case .object(let target)? = root["parameters"]?.objectValue?[DocumentNode.unescape(reference.dropFirst("#/parameters/".count))] {
+                case .object(let target)? = root["parameters"]?.objectValue?[DocumentNode.unescape(reference.dropFirst("#/parameters/".count))]
+            {
                 return target
             }
             return object
@@ -208,8 +211,10 @@ enum SwaggerConverter {
         /// The schema keywords of a non-body parameter or an `items` (2.0 writes them on the parameter itself).
         static func schema(ofItem item: JSONObject) -> JSONObject {
             var schema = JSONObject()
-            for key in ["type", "format", "enum", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
-                        "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "multipleOf", "x-nullable"] {
+            for key in [
+                "type", "format", "enum", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength",
+                "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "multipleOf", "x-nullable",
+            ] {
                 schema[key] = item[key]
             }
             if schema["type"] == .string("file") {
@@ -247,20 +252,24 @@ enum SwaggerConverter {
             if !required.isEmpty { schema["required"] = .array(required) }
             let hasFile = parameters.contains { $0["type"] == .string("file") }
             let type = hasFile || consumes.contains("multipart/form-data") ? "multipart/form-data" : "application/x-www-form-urlencoded"
-            return JSONObject([("required", .bool(!required.isEmpty)),
-                               ("content", .object(JSONObject([(type, .object(JSONObject([("schema", .object(schema))])))])))])
+            return JSONObject([
+                ("required", .bool(!required.isEmpty)),
+                ("content", .object(JSONObject([(type, .object(JSONObject([("schema", .object(schema))])))]))),
+            ])
         }
 
         func response(_ response: JSONObject, produces: [String], declared: [String]) -> JSONObject {
             var out = JSONObject()
             out["description"] = response["description"] ?? .string("")
             if case .object(let headers)? = response["headers"] {
-                out["headers"] = .object(JSONObject(headers.members.compactMap { name, header in
-                    guard case .object(let object) = header else { return nil }
-                    var converted = JSONObject([("schema", .object(Self.schema(ofItem: object)))])
-                    converted["description"] = object["description"]
-                    return (name, .object(converted))
-                }))
+                out["headers"] = .object(
+                    JSONObject(
+                        headers.members.compactMap { name, header in
+                            guard case .object(let object) = header else { return nil }
+                            var converted = JSONObject([("schema", .object(Self.schema(ofItem: object)))])
+                            converted["description"] = object["description"]
+                            return (name, .object(converted))
+                        }))
             }
             let examples = response["examples"]?.objectValue ?? JSONObject()
             var content = JSONObject()
