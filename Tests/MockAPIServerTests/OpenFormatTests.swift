@@ -58,6 +58,18 @@ struct OpenFormatTests {
         }
     }
 
+    /// A `Content-Type` among a response's headers is its type, sent once in place of the
+    /// fixture's (Docker's raw stream in a `.bin` fixture), as curl sees it.
+    @Test func aContentTypeHeaderReplacesTheFixturesType() async throws {
+        let contract = #"{"name": "logs", "request": {"method": "GET", "path": "/logs"}, "responses": {"default": {"status": 200, "fixture": "logs.bin", "headers": {"Content-Type": "application/vnd.docker.raw-stream"}}}}"#
+        let set = try TemporaryContractSet(contracts: ["logs.json": contract], fixtures: ["logs.bin": "stream"])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let head = try ExternalTool.run(["curl", "-sS", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(server.port)/logs"]).stdout
+            let types = head.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("content-type:") }
+            #expect(types == ["Content-Type: application/vnd.docker.raw-stream"])
+        }
+    }
+
     @Test func listsAreCheckedInTheStyleTheContractNames() async throws {
         let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in

@@ -71,9 +71,15 @@ extension ContractDecoder {
             response.body = Array(body.serialized.utf8)
             response.contentType = "application/json"
         }
-        // After the headers: a Content-Type among them is what a browser goes by.
-        guard source.placeholders else { return response }
-        response.template = resolveTemplate(response, request: request, at: source.fixture != nil ? "\(here).fixture" : "\(here).body")
+        if source.placeholders {
+            response.template = resolveTemplate(response, request: request, at: source.fixture != nil ? "\(here).fixture" : "\(here).body")
+        }
+        // A Content-Type among the headers is the answer's type, in place of the fixture's: one
+        // header, not two (a client reads the first; a browser goes by the last).
+        if let written = response.headers.last(where: { $0.name.lowercased() == "content-type" }) {
+            response.contentType = written.value
+            response.headers.removeAll { $0.name.lowercased() == "content-type" }
+        }
         return response
     }
 
