@@ -77,7 +77,7 @@ extension OperationTranslator {
     }
 
     private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> [ContractDraft.Part]? {
-        guard let properties = reader.properties(of: schema) else {
+        guard let properties = reader.properties(of: schema) ?? reader.unionProperties(schema) else {
             warn("body unchecked", at: schema, "the multipart request body is not an object with named parts; its parts are not checked")
             return nil
         }

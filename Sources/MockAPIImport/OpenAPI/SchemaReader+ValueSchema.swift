@@ -50,6 +50,25 @@ extension SchemaReader {
 }
 
 extension SchemaReader {
+    /// The properties of any of a `oneOf`/`anyOf`'s objects (Discord's interaction callback as a
+    /// form), each required only where every option requires it; nil when an option names none.
+    func unionProperties(_ schema: DocumentNode) -> [Property]? {
+        guard let view = resolve(schema), view.allOf.isEmpty, !view.hasProperties else { return nil }
+        let options = view.oneOf + view.anyOf
+        guard !options.isEmpty else { return nil }
+        var union: [Property] = []
+        var requiredEverywhere: Set<String>?
+        for option in options {
+            guard let named = properties(of: option) else { return nil }
+            for property in named where !union.contains(where: { $0.name == property.name }) {
+                union.append(Property(name: property.name, schema: property.schema, required: false))
+            }
+            let required = Set(named.filter(\.required).map(\.name))
+            requiredEverywhere = requiredEverywhere.map { $0.intersection(required) } ?? required
+        }
+        return union.map { Property(name: $0.name, schema: $0.schema, required: requiredEverywhere?.contains($0.name) == true) }
+    }
+
     /// The objects a `oneOf`/`anyOf` body may be, as one looser set of keys: every key any option
     /// names, required only where every option requires it, other keys allowed. Nil when an option
     /// is not an object with named properties.
