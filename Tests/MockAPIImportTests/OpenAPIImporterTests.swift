@@ -17,11 +17,13 @@ struct OpenAPIImporterTests {
         #expect(imported.skipped == 0)
         #expect(
             imported.warnings == [
-                #"petstore.yaml: GET /pets: #/paths/~1pets/get/responses/default: response "default" (any other status) has no status of its own; left out"#,
+                #"petstore.yaml: GET /pets: #/paths/~1pets/get/responses/default: response "default" (any other status) is kept as a 500 ("server_error")"#,
                 #"petstore.yaml: DELETE /pets/{petId}: #/paths/~1pets~1{petId}/delete: the operation needs X-API-Key but defines no 401: a request without it gets a made-up 401 (response "unauthorized")"#,
                 #"petstore.yaml: GET /pets/{petId}/photo.{format}: #/paths/~1pets~1{petId}~1photo.{format}: path segment "photo.{format}" mixes text and a parameter; the contract takes any segment there"#,
                 "petstore.yaml: in all, 3 warnings (1 default response, 1 made-up 401, 1 mixed path segment)",
             ])
+        // `default` (any other status) is reachable by name, after the contract's own answers.
+        #expect(set.contract("list_pets")?.responses.last.map { "\($0.name) \($0.status)" } == "server_error 500")
         // A mixed segment is one parameter; a PNG without an example still gets a PNG body.
         let photo = try #require(set.contract("pet_photo_in_format"))
         #expect(photo.request.path.text == "/pets/{petId:int}/{format}")

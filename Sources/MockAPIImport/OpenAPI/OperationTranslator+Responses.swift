@@ -11,6 +11,7 @@ extension OperationTranslator {
         // A secured operation without a 401 of its own: its `4XX` or `default` answer is the one a
         // request without credentials gets (rather than a made-up body its schema would not allow).
         var standsFor401 = securityNeed(except: []) != nil && !written.contains { $0.key == "401" }
+        var anyOtherStatus: (status: Int, response: DocumentNode)?
         for (code, node) in written {
             guard let response = document.resolve(node) else { continue } // the document warned
             if let status = Int(code), (100...599).contains(status) {
@@ -27,6 +28,11 @@ extension OperationTranslator {
                 } else if standsFor401 {
                     outcomes.append((401, response))
                     standsFor401 = false
+                } else if let status = [500, 503, 502].first(where: { status in !written.contains { $0.key == String(status) } }) {
+                    // Any other status: kept under the name of one it may be, for `Prefer: code=` or
+                    // `example=`; last, so it is never the contract's default answer.
+                    anyOtherStatus = (status, response)
+                    warn("default response", at: node, "response \"default\" (any other status) is kept as a \(status) (\"\(Naming.responseName(forStatus: status))\")")
                 } else {
                     warn("default response", at: node, "response \"default\" (any other status) has no status of its own; left out")
                 }
@@ -34,6 +40,7 @@ extension OperationTranslator {
                 warn("unreadable response", at: node, "response \"\(code)\" is not an HTTP status; left out")
             }
         }
+        if let anyOtherStatus { outcomes.append(anyOtherStatus) }
         guard !outcomes.isEmpty else { throw Unexpressible("no response", "no response with a status") }
         let defaultStatus = outcomes.first { (200..<300).contains($0.status) }?.status ?? outcomes[0].status
 
