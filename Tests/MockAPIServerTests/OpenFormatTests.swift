@@ -61,12 +61,35 @@ struct OpenFormatTests {
     /// A `Content-Type` among a response's headers is its type, sent once in place of the
     /// fixture's (Docker's raw stream in a `.bin` fixture), as curl sees it.
     @Test func aContentTypeHeaderReplacesTheFixturesType() async throws {
-        let contract = #"{"name": "logs", "request": {"method": "GET", "path": "/logs"}, "responses": {"default": {"status": 200, "fixture": "logs.bin", "headers": {"Content-Type": "application/vnd.docker.raw-stream"}}}}"#
+        let contract =
+            #"{"name": "logs", "request": {"method": "GET", "path": "/logs"}, "responses": {"default": {"status": 200, "fixture": "logs.bin", "headers": {"Content-Type": "application/vnd.docker.raw-stream"}}}}"#
         let set = try TemporaryContractSet(contracts: ["logs.json": contract], fixtures: ["logs.bin": "stream"])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let head = try ExternalTool.run(["curl", "-sS", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(server.port)/logs"]).stdout
             let types = head.split(separator: "\r\n").filter { $0.lowercased().hasPrefix("content-type:") }
             #expect(types == ["Content-Type: application/vnd.docker.raw-stream"])
+        }
+    }
+
+    /// A multipart body whose parts a document does not let us read (Discord's invite, an `allOf`
+    /// of an `anyOf`) is listed as a type and taken unread; a type not listed is still refused.
+    @Test func aListedMultipartTypeWithoutPartsIsTakenUnread() async throws {
+        let contract = #"{"name": "invite", "request": {"method": "POST", "path": "/v1/files", "body": {"contentTypes": ["multipart/form-data"]}}, "responses": {"default": {"status": 201}}}"#
+        let set = try TemporaryContractSet(contracts: ["invite.json": contract])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let url = "http://127.0.0.1:\(server.port)/v1/files"
+            let upload = try curl(["-F", "max_age=5", "-F", "target_users_file=@/etc/hostname", url])
+            let json = try curl(["-H", "Content-Type: application/json", "-d", "{}", url])
+            #expect(upload == "201" && json == "422")
+        }
+        let both =
+            #"{"name": "x", "request": {"method": "POST", "path": "/x", "multipart": [{"name": "f"}], "body": {"contentTypes": ["multipart/form-data"]}}, "responses": {"default": {"status": 201}}}"#
+        let parsed = try JSONParser.parse(both)
+        do {
+            _ = try ContractFile.decode(parsed)
+            Issue.record("multipart/form-data listed beside multipart loaded")
+        } catch {
+            #expect(error.problems.map(\.description).contains { $0.contains("multipart/form-data comes with \"multipart\"") })
         }
     }
 

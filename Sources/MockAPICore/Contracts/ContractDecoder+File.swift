@@ -71,7 +71,7 @@ extension ContractDecoder {
         var rules = BodyRules(
             required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
             otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
-        rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, at: "\(path).contentTypes") }
+        rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, hasParts: hasParts, at: "\(path).contentTypes") }
         if !hasJSON && !hasParts && object["contentTypes"] == nil {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
         }
@@ -82,7 +82,7 @@ extension ContractDecoder {
     }
 
     /// `["application/json", "application/merge-patch+json"]`: the media types a body may come as.
-    private mutating func decodeContentTypes(_ value: JSONValue, hasJSON: Bool, at path: String) -> [String]? {
+    private mutating func decodeContentTypes(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> [String]? {
         guard let types = stringArray(value, at: path) else { return nil }
         if types.isEmpty { problem(at: path, "list at least one media type (no list: application/json for \"json\")") }
         for (offset, type) in types.enumerated() {
@@ -90,7 +90,8 @@ extension ContractDecoder {
             let halves = type.split(separator: "/", omittingEmptySubsequences: false)
             if type != MediaType.essence(of: type) || halves.count != 2 || halves.contains(where: \.isEmpty) || type.contains("*") {
                 problem(at: here, "\"\(type)\" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards")
-            } else if type == "multipart/form-data" {
+            } else if type == "multipart/form-data", hasParts {
+                // Without `multipart` it is listed to be taken unread, as any other type.
                 problem(at: here, "multipart/form-data comes with \"multipart\"; list the other types")
             } else if types[..<offset].contains(type) {
                 problem(at: here, "\"\(type)\" is listed twice")

@@ -86,7 +86,7 @@ extension OpenAPIExporter {
             if let keysSchema, request.body.readsJSON(type) || request.body.readsForm(type) {
                 content[type] = ["schema": keysSchema]
             } else {
-                content[type] = ["schema": ["type": "string", "format": "binary"]]
+                content[type] = ["schema": type == "multipart/form-data" ? ["type": "object"] : ["type": "string", "format": "binary"]]
             }
         }
         if let multipart = multipartContent(request) { content["multipart/form-data"] = .object(multipart) }

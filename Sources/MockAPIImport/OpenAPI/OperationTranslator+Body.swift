@@ -45,7 +45,10 @@ extension OperationTranslator {
         if !wildcards.isEmpty {
             warn("body media type", at: body, "request body \(wildcards.map(\.type).joined(separator: ", ")) is not a type a contract can list; dropped")
         }
-        let listed = contents.map(\.type).filter { type in type != "multipart/form-data" && !wildcards.contains { $0.type == type } }
+        // A multipart body whose parts cannot be read is still taken (unread), not refused.
+        let listed = contents.map(\.type).filter { type in
+            (type != "multipart/form-data" || draft.multipart == nil) && !wildcards.contains { $0.type == type }
+        }
         // `application/json` alone is what `json` reads without a list.
         if !listed.isEmpty, !(listed == ["application/json"] && draft.json != nil) { draft.body.contentTypes = listed }
         if draft.json == nil {
