@@ -239,11 +239,15 @@ final class RequestHandler: Sendable {
         let responder = context.state.responder
         let contractName = note.contract.map { responder.contractName($0) }
         let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
-        let record = RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
-                                   bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-                                   response: responseName, status: status, problem: problem)
-        log(record, context, path: path)
-        journal.record(record, path: UnsafeRawBufferPointer(path))
+        if configuration.requestLog != nil {
+            log(RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
+                              bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                              response: responseName, status: status, problem: problem), context, path: path)
+        }
+        // The context's own fields, borrowed: no record is built for the journal.
+        journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
+                       headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                       response: responseName, status: status, problem: problem)
     }
 }
 

@@ -63,6 +63,9 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         return try storage.withBytes(body)
     }
 
+    /// The packed buffer's length: what `withPackedBytes` hands out.
+    public var packedByteCount: Int { withPackedBytes { $0.count } }
+
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
         lhs.withPackedBytes { left in rhs.withPackedBytes { right in left.elementsEqual(right) } }
     }
