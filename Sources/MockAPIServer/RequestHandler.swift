@@ -94,8 +94,10 @@ final class RequestHandler: Sendable {
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = head.body == .raw
-        return RequestContext(lease: lease, method: methodName, head: head, query: arguments, headers: headers, budget: bufferBudget,
-                              rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
+        let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
+        // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
+        return RequestContext(lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
+                              rawQuery: kept)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved

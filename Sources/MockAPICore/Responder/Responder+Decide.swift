@@ -9,9 +9,8 @@ extension Responder {
         var contentType: String?
         switch route {
         case .contract(let index):
-            let expectation = contractForBody(routedTo: index).request
             // Only a contract that expects a body looks at its type; most requests skip the lookup.
-            if expectation.json != nil || expectation.multipart != nil {
+            if let expectation = bodyExpectations[index] {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
             }
@@ -23,8 +22,7 @@ extension Responder {
         }
         let json = plan == .json && policy.maxJSONBytes < policy.maxBodyBytes
         return RoutedHead(route: route, body: plan, contentType: contentType,
-                          bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
-                          bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
+                          bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes, limitIsJSON: json)
     }
 
     private static func bodyPlan(expecting expectation: RequestExpectation, contentType: String?) -> RoutedHead.BodyPlan {

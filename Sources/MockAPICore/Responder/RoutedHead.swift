@@ -6,9 +6,11 @@ public struct RoutedHead: Sendable {
     /// The request's `Content-Type`, read only when its contract expects a JSON or multipart
     /// body (the only checks that use it).
     public var contentType: String?
-    /// The most body bytes the request may send, and the flag that sets that limit.
+    /// The most body bytes the request may send, and the flag that sets that limit (a flag, not
+    /// a String, is kept: a field fewer to retain and release on every request).
     public var bodyLimit: Int
-    public var bodyLimitFlag: String
+    var limitIsJSON: Bool
+    public var bodyLimitFlag: String { limitIsJSON ? "--max-json-bytes" : "--max-body-bytes" }
 
     /// What to keep of a request's body: only what its contract can check.
     public enum BodyPlan: Sendable, Equatable {
