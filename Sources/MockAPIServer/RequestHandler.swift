@@ -239,14 +239,17 @@ final class RequestHandler: Sendable {
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
         let responder = context.state.responder
-        let contractName = note.contract.map { responder.contractName($0) }
-        let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
         if configuration.requestLog != nil {
+            let contractName = note.contract.map { responder.contractName($0) }
+            let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
             log(RequestRecord(receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
                               bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
                               response: responseName, status: status, problem: problem), context, path: path)
         }
-        // The context's own fields, borrowed: no record is built for the journal.
+        // The context's own fields, borrowed, and the names' bytes: no record, no String is made for the journal.
+        let names = responder.names
+        let contractName = note.contract.map { names.contract($0) }
+        let responseName = note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
         journal.record(receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
                        headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
                        response: responseName, status: status, problem: problem)

@@ -33,6 +33,16 @@ struct RecordWriter {
         }
     }
 
+    /// Bytes written as `optionalString` writes a String, so they read back as one.
+    mutating func optionalBytes(_ bytes: UnsafeRawBufferPointer?) {
+        if let bytes { self.bytes(bytes) } else { int(-1) }
+    }
+
+    /// The bytes `optionalBytes` writes.
+    static func size(of bytes: UnsafeRawBufferPointer?) -> Int {
+        intSize + (bytes?.count ?? 0)
+    }
+
     mutating func optionalString(_ text: String?) {
         if let text { string(text) } else { int(-1) }
     }

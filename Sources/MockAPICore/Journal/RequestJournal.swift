@@ -45,16 +45,26 @@ public final class RequestJournal: Sendable {
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
     public func record(_ record: borrowing RequestRecord, path: UnsafeRawBufferPointer) {
-        self.record(receivedAt: record.receivedAt, method: record.method, path: path, query: record.query, headers: record.headers,
-                    bodyBytes: record.bodyBytes, parts: record.parts, contract: record.contract, response: record.response,
-                    status: record.status, problem: record.problem)
+        func withBytes(of text: String?, _ body: (UnsafeRawBufferPointer?) -> Void) {
+            guard var text else { return body(nil) }
+            text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+        withBytes(of: record.contract) { contract in
+            withBytes(of: record.response) { response in
+                self.record(receivedAt: record.receivedAt, method: record.method, path: path, query: record.query, headers: record.headers,
+                            bodyBytes: record.bodyBytes, parts: record.parts, contract: contract, response: response,
+                            status: record.status, problem: record.problem)
+            }
+        }
     }
 
     /// Records one request from its parts, as the server holds them: every argument is borrowed
     /// and only its bytes are copied, so a request pays no retain, release or allocation to be
-    /// journaled (building a `RequestRecord` first cost a retain and a release per field).
+    /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
+    /// contract's and response's names come as UTF-8 bytes (`NameBytes`).
     public func record(receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [(name: String, value: String?)],
-                       headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: String?, response: String?,
+                       headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
+                       response: UnsafeRawBufferPointer?,
                        status: Int, problem: String?) {
         let headers = headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
@@ -73,8 +83,8 @@ public final class RequestJournal: Sendable {
                 }
             }
             headers.withPackedBytes { writer.bytes($0) }
-            writer.optionalString(contract)
-            writer.optionalString(response)
+            writer.optionalBytes(contract)
+            writer.optionalBytes(response)
             writer.int(parts.count)
             if !parts.isEmpty {
                 for part in parts {

@@ -42,6 +42,8 @@ public final class Responder: Sendable {
     /// (`contractForBody`), when that expects a JSON or multipart body; nil for the common
     /// contract that reads none, so routing a head needs no dictionary lookup nor contract copy.
     let bodyExpectations: [RequestExpectation?]
+    /// The contracts' and responses' names as bytes, for the journal.
+    public let names: NameBytes
 
     public let adminAccess: AdminAccess
     /// The server's settings that decide answers.
@@ -56,6 +58,7 @@ public final class Responder: Sendable {
         self.adminAccess = adminAccess
         self.policy = policy
         extraHeaders = policy.extraHeaders
+        names = NameBytes(set.contracts)
         bodyExpectations = set.contracts.indices.map { index in
             let expectation = Self.contractForBody(routedTo: index, in: set).request
             return expectation.json != nil || expectation.multipart != nil ? expectation : nil
