@@ -119,6 +119,17 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
+    /// The first value of a header named by a literal (ASCII, any case): no String is made for
+    /// the name, and one for the value only when the header is there. For the request path.
+    public func value(of name: StaticString) -> String? {
+        var found: String?
+        forEachValue(of: name) { value in
+            found = String(decoding: value, as: UTF8.self)
+            return false
+        }
+        return found
+    }
+
     /// Every header as Strings, in arrival order.
     public var pairs: [(name: String, value: String)] {
         withPackedBytes { buffer in

@@ -83,7 +83,7 @@ extension Responder {
             if policy.forwardsUnmatched { return decision(.forward, journal: JournalNote()) }
             return refusal(respondUnrouted(head.route, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
         case .contract(let index):
-            let preferHeader = headers.value(for: "Prefer")
+            let preferHeader = headers.value(of: "Prefer")
             if policy.delay == nil, let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: preferHeader) {
                 return decision(.prepared(contract: index, response: response), journal: JournalNote(contract: index, response: response))
             }
