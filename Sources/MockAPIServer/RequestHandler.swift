@@ -99,9 +99,11 @@ final class RequestHandler: Sendable {
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = head.body == .raw
+        let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
+        // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
-            lease: lease, method: methodName, head: head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil)
+            lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
+            rawQuery: kept)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
@@ -258,14 +260,23 @@ final class RequestHandler: Sendable {
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
         let responder = context.state.responder
-        let contractName = note.contract.map { responder.contractName($0) }
-        let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
-        let record = RequestRecord(
-            receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
-            bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+        if configuration.requestLog != nil {
+            let contractName = note.contract.map { responder.contractName($0) }
+            let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
+            log(
+                RequestRecord(
+                    receivedAt: context.receivedAt, method: context.method, query: context.query, headers: context.headers,
+                    bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                    response: responseName, status: status, problem: problem), context, path: path)
+        }
+        // The context's own fields, borrowed, and the names' bytes: no record, no String is made for the journal.
+        let names = responder.names
+        let contractName = note.contract.map { names.contract($0) }
+        let responseName = note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
+        journal.record(
+            receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
+            headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
             response: responseName, status: status, problem: problem)
-        log(record, context, path: path)
-        journal.record(record, path: UnsafeRawBufferPointer(path))
     }
 }
 

@@ -11,7 +11,7 @@ struct ImportCommandTests {
         let petstore = Self.resources.appendingPathComponent("petstore.yaml").path
         let first = try CommandLineRunner.run(["import", "openapi", petstore, "--out", out.path])
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stdout == "mockapi import openapi: 9 contracts, 15 responses, 13 fixtures written to \(out.path)\n")
+        #expect(first.stdout == "mockapi import openapi: 9 contracts, 16 responses, 14 fixtures written to \(out.path)\n")
         #expect(first.stderr.split(separator: "\n").count == 4 && first.stderr.hasPrefix("warning: petstore.yaml: "))
 
         let lint = try CommandLineRunner.run(["lint", "--contracts", out.appendingPathComponent("contracts").path, "--fixtures", out.appendingPathComponent("fixtures").path])

@@ -63,6 +63,9 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         return try storage.withBytes(body)
     }
 
+    /// The packed buffer's length: what `withPackedBytes` hands out.
+    package var packedByteCount: Int { withPackedBytes { $0.count } }
+
     public static func == (lhs: HeaderFields, rhs: HeaderFields) -> Bool {
         lhs.withPackedBytes { left in rhs.withPackedBytes { right in left.elementsEqual(right) } }
     }
@@ -114,6 +117,17 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
                 return body(value)
             }
         }
+    }
+
+    /// The first value of a header named by a literal (ASCII, any case): no String is made for
+    /// the name, and one for the value only when the header is there. For the request path.
+    package func value(of name: StaticString) -> String? {
+        var found: String?
+        forEachValue(of: name) { value in
+            found = String(decoding: value, as: UTF8.self)
+            return false
+        }
+        return found
     }
 
     /// Every header as Strings, in arrival order.

@@ -118,35 +118,50 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     }
 }
 
-/// A first-in, first-out list in a circular array that grows by doubling.
-struct Ring<Element> {
-    private var storage: [Element] = []
+/// A first-in, first-out list in a circular buffer that grows by doubling. Its own memory, a
+/// power of two long, so a position wraps with a mask: appending is a store and an add (an Array
+/// here cost a uniqueness check, a bounds check and a division on every request).
+struct Ring<Element>: ~Copyable {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
     private var start = 0
     private(set) var count = 0
+
+    init() {
+        capacity = 16
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        for position in 0..<count { (storage + ((start + position) & (capacity - 1))).deinitialize(count: 1) }
+        storage.deallocate()
+    }
 
     var first: Element? { count > 0 ? storage[start] : nil }
 
     mutating func append(_ element: Element) {
-        if count < storage.count {
-            storage[(start + count) % storage.count] = element
-        } else if start == 0 {
-            storage.append(element) // full with the oldest first: the array doubles as usual
-        } else {
-            // Full and rotated: unroll into a larger array, oldest at index 0.
-            var larger: [Element] = []
-            larger.reserveCapacity(storage.count * 2)
-            forEach { larger.append($0) }
-            larger.append(element)
-            storage = larger
-            start = 0
-        }
+        if count == capacity { grow() }
+        (storage + ((start + count) & (capacity - 1))).initialize(to: element)
         count += 1
     }
 
     mutating func removeFirst() {
         precondition(count > 0, "removeFirst on an empty ring")
-        start = (start + 1) % storage.count
+        (storage + start).deinitialize(count: 1)
+        start = (start + 1) & (capacity - 1)
         count -= 1
+    }
+
+    /// Twice the room, the oldest moved to position 0.
+    private mutating func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let firstRun = capacity - start // from `start` to the end of the buffer, then the wrapped rest
+        (larger).moveInitialize(from: storage + start, count: firstRun)
+        (larger + firstRun).moveInitialize(from: storage, count: start)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
+        start = 0
     }
 
     func forEach(_ body: (Element) -> Void) {
@@ -157,6 +172,6 @@ struct Ring<Element> {
 
     /// Oldest first, until `body` returns false.
     func forEachWhile(_ body: (Element) -> Bool) {
-        for position in 0..<count where !body(storage[(start + position) % storage.count]) { return }
+        for position in 0..<count where !body(storage[(start + position) & (capacity - 1)]) { return }
     }
 }

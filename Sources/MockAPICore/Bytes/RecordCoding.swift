@@ -1,36 +1,46 @@
 /// Writes a journal record as bytes: integers as 8 unaligned bytes, byte strings as their length
-/// then their bytes, a missing string as length -1. Without a base address it only measures, so
-/// the same encoding code sizes a record and then writes it.
+/// then their bytes, a missing string as length -1. `size(of:)` says how many bytes a string takes,
+/// so a record is sized before it is written without writing it twice.
 struct RecordWriter {
-    private let base: UnsafeMutableRawPointer?
+    private let base: UnsafeMutableRawPointer
     private(set) var size = 0
 
-    /// A writer that only counts bytes.
-    static var measuring: RecordWriter { RecordWriter(base: nil) }
+    static let intSize = MemoryLayout<Int>.size
 
-    init(base: UnsafeMutableRawPointer?) {
+    init(base: UnsafeMutableRawPointer) {
         self.base = base
     }
 
+    /// The bytes `string` writes for `text` (`optionalString`, when nil: a length only).
+    static func size(of text: String?) -> Int {
+        intSize + (text?.utf8.count ?? 0)
+    }
+
     mutating func int(_ value: Int) {
-        base?.storeBytes(of: value, toByteOffset: size, as: Int.self)
+        base.storeBytes(of: value, toByteOffset: size, as: Int.self)
         size += MemoryLayout<Int>.size
     }
 
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         int(bytes.count)
-        if let base, let source = bytes.baseAddress { (base + size).copyMemory(from: source, byteCount: bytes.count) }
+        if let source = bytes.baseAddress { (base + size).copyMemory(from: source, byteCount: bytes.count) }
         size += bytes.count
     }
 
     mutating func string(_ text: String) {
-        guard base != nil else {
-            size += MemoryLayout<Int>.size + text.utf8.count // measuring: no need to touch the bytes
-            return
-        }
         if text.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
             Array(text.utf8).withUnsafeBytes { bytes($0) } // a bridged string: copy it contiguous first
         }
+    }
+
+    /// Bytes written as `optionalString` writes a String, so they read back as one.
+    mutating func optionalBytes(_ bytes: UnsafeRawBufferPointer?) {
+        if let bytes { self.bytes(bytes) } else { int(-1) }
+    }
+
+    /// The bytes `optionalBytes` writes.
+    static func size(of bytes: UnsafeRawBufferPointer?) -> Int {
+        intSize + (bytes?.count ?? 0)
     }
 
     mutating func optionalString(_ text: String?) {

@@ -44,43 +44,76 @@ package final class RequestJournal: Sendable {
     }
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
-    package func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
-        // Read through a pointer: the closures below capturing the record itself copied it (a
-        // retain and release per field, on every request).
-        withUnsafePointer(to: record) { store($0, path: path) }
+    package func record(_ record: borrowing RequestRecord, path: UnsafeRawBufferPointer) {
+        func withBytes(of text: String?, _ body: (UnsafeRawBufferPointer?) -> Void) {
+            guard var text else { return body(nil) }
+            text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+        withBytes(of: record.contract) { contract in
+            withBytes(of: record.response) { response in
+                self.record(
+                    receivedAt: record.receivedAt, method: record.method, path: path, query: record.query, headers: record.headers,
+                    bodyBytes: record.bodyBytes, parts: record.parts, contract: contract, response: response,
+                    status: record.status, problem: record.problem)
+            }
+        }
     }
 
-    private func store(_ record: UnsafePointer<RequestRecord>, path: UnsafeRawBufferPointer) {
-        let headers = record.pointee.headers.forJournal(redacting: redaction)
+    /// Records one request from its parts, as the server holds them: every argument is borrowed
+    /// and only its bytes are copied, so a request pays no retain, release or allocation to be
+    /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
+    /// contract's and response's names come as UTF-8 bytes (`NameBytes`).
+    package func record(
+        receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [(name: String, value: String?)],
+        headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
+        response: UnsafeRawBufferPointer?,
+        status: Int, problem: String?
+    ) {
+        let headers = headers.forJournal(redacting: redaction)
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
-            writer.int(Int(record.pointee.receivedAt))
-            writer.int(record.pointee.status)
-            writer.int(record.pointee.bodyBytes)
-            writer.string(record.pointee.method)
+            writer.int(Int(receivedAt))
+            writer.int(status)
+            writer.int(bodyBytes)
+            writer.string(method)
             writer.bytes(path)
-            writer.int(record.pointee.query.count)
-            for (name, value) in record.pointee.query {
-                writer.string(name)
-                writer.optionalString(value)
+            writer.int(query.count)
+            if !query.isEmpty {
+                for (name, value) in query {
+                    writer.string(name)
+                    writer.optionalString(value)
+                }
             }
             headers.withPackedBytes { writer.bytes($0) }
-            writer.optionalString(record.pointee.contract)
-            writer.optionalString(record.pointee.response)
-            writer.int(record.pointee.parts.count)
-            for part in record.pointee.parts {
-                writer.string(part.name)
-                writer.optionalString(part.filename)
-                writer.optionalString(part.contentType)
-                writer.int(part.bytes)
-                writer.string(part.sha256)
+            writer.optionalBytes(contract)
+            writer.optionalBytes(response)
+            writer.int(parts.count)
+            if !parts.isEmpty {
+                for part in parts {
+                    writer.string(part.name)
+                    writer.optionalString(part.filename)
+                    writer.optionalString(part.contentType)
+                    writer.int(part.bytes)
+                    writer.string(part.sha256)
+                }
             }
-            writer.optionalString(record.pointee.problem)
+            writer.optionalString(problem)
         }
-        var measure = RecordWriter.measuring
-        encode(&measure, id: 0)
-        let size = measure.size
+        // The size, summed without the writer: what `encode` writes, field by field.
+        var size =
+            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + headers.packedByteCount
+            + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
+        if !query.isEmpty {
+            for (name, value) in query { size += RecordWriter.size(of: name) + RecordWriter.size(of: value) }
+        }
+        if !parts.isEmpty {
+            for part in parts {
+                size +=
+                    RecordWriter.size(of: part.name) + RecordWriter.size(of: part.filename) + RecordWriter.size(of: part.contentType)
+                    + RecordWriter.intSize + RecordWriter.size(of: part.sha256)
+            }
+        }
         if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
         shards[ThreadSlot.current % shards.count].arena.withLock { arena in
             // Numbered under the shard's lock, so a shard holds its records in id order even
@@ -96,6 +129,7 @@ package final class RequestJournal: Sendable {
             arena.append(id: id, size: size) { base in
                 var writer = RecordWriter(base: base)
                 encode(&writer, id: id)
+                assert(writer.size == size, "the journal record's size was summed wrong")
             }
         }
     }

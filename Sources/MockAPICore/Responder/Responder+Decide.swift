@@ -9,9 +9,8 @@ extension Responder {
         var contentType: String?
         switch route {
         case .contract(let index):
-            let expectation = contractForBody(routedTo: index).request
             // Only a contract that expects a body looks at its type; most requests skip the lookup.
-            if expectation.checksBody {
+            if let expectation = bodyExpectations[index] {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
             }
@@ -24,8 +23,7 @@ extension Responder {
         let json = (plan == .json || plan == .form) && policy.maxJSONBytes < policy.maxBodyBytes
         return RoutedHead(
             route: route, body: plan, contentType: contentType,
-            bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes,
-            bodyLimitFlag: json ? "--max-json-bytes" : "--max-body-bytes")
+            bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes, limitIsJSON: json)
     }
 
     private static func bodyPlan(expecting expectation: RequestExpectation, contentType: String?) -> RoutedHead.BodyPlan {
@@ -89,7 +87,7 @@ extension Responder {
             if policy.forwardsUnmatched { return decision(.forward, journal: JournalNote()) }
             return refusal(respondUnrouted(head.route, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
         case .contract(let index):
-            let preferHeader = headers.value(for: "Prefer")
+            let preferHeader = headers.value(of: "Prefer")
             if policy.delay == nil, let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: preferHeader) {
                 return decision(.prepared(contract: index, response: response), journal: JournalNote(contract: index, response: response))
             }

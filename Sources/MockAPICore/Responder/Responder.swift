@@ -1,3 +1,5 @@
+import SystemLibc
+
 /// The server's brain, with no sockets: routes a request, checks it against its contract and
 /// chooses the answer. The server module only moves bytes in and out.
 ///
@@ -36,6 +38,12 @@ package final class Responder: Sendable {
     /// when that cannot vary, found once at load by the same validation and selection `respond`
     /// runs; nil when a plain request breaks the contract or its answer varies (a sequence).
     let plainResponses: [Int?]
+    /// Per contract, the expectation that decides what to keep of a request routed to it
+    /// (`contractForBody`), when that expects a JSON or multipart body; nil for the common
+    /// contract that reads none, so routing a head needs no dictionary lookup nor contract copy.
+    let bodyExpectations: [RequestExpectation?]
+    /// The contracts' and responses' names as bytes, for the journal.
+    package let names: NameBytes
 
     package let adminAccess: AdminAccess
     /// The server's settings that decide answers.
@@ -52,6 +60,11 @@ package final class Responder: Sendable {
         self.adminAccess = adminAccess
         self.policy = policy
         extraHeaders = policy.extraHeaders
+        names = NameBytes(set.contracts)
+        bodyExpectations = set.contracts.indices.map { index in
+            let expectation = Self.contractForBody(routedTo: index, in: set).request
+            return expectation.checksBody ? expectation : nil
+        }
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
             guard contract.sequence == nil, set.routes.discriminated[index] == nil,
@@ -84,7 +97,11 @@ package final class Responder: Sendable {
 
     /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
     package func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
-        if path.starts(with: Self.adminPrefixBytes) { return .admin }
+        if path.count >= Self.adminPrefixBytes.count,
+            Self.adminPrefixBytes.withUnsafeBytes({ memcmp(path.baseAddress!, $0.baseAddress!, $0.count) }) == 0
+        {
+            return .admin
+        }
         guard let method else {
             // Unknown methods get the same treatment as known ones the path does not allow.
             let allowed = HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
@@ -100,8 +117,12 @@ package final class Responder: Sendable {
     /// The contract whose body expectations decide what to keep of a request routed to `index`:
     /// for a discriminated group, a member that reads the body (its `match` may be on it).
     package func contractForBody(routedTo index: Int) -> Contract {
+        Self.contractForBody(routedTo: index, in: set)
+    }
+
+    private static func contractForBody(routedTo index: Int, in set: ContractSet) -> Contract {
         guard let members = set.routes.discriminated[index] else { return set.contracts[index] }
-        let reader = members.first { set.contracts[$0].request.json != nil || set.contracts[$0].request.multipart != nil }
+        let reader = members.first { set.contracts[$0].request.checksBody }
         return set.contracts[reader ?? index]
     }
 

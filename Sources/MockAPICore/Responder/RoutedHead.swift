@@ -6,9 +6,11 @@ package struct RoutedHead: Sendable {
     /// The request's `Content-Type`, read only when its contract checks a body (the only checks
     /// that use it).
     package var contentType: String?
-    /// The most body bytes the request may send, and the flag that sets that limit.
+    /// The most body bytes the request may send, and the flag that sets that limit (a flag, not
+    /// a String, is kept: a field fewer to retain and release on every request).
     package var bodyLimit: Int
-    package var bodyLimitFlag: String
+    var limitIsJSON: Bool
+    package var bodyLimitFlag: String { limitIsJSON ? "--max-json-bytes" : "--max-body-bytes" }
 
     /// What to keep of a request's body: only what its contract can check.
     package enum BodyPlan: Sendable, Equatable {

@@ -157,8 +157,9 @@ private final class FrozenTrie: @unchecked Sendable {
         var contract: Int32
     }
 
-    /// Past this many literal children a node gets a hash table.
-    private static let hashedChildren = 16
+    /// Past this many literal children a node gets a hash table: hashing a short segment costs
+    /// less than three steps of a binary search, each a call to memcmp.
+    private static let hashedChildren = 4
 
     // Written once in init, then only read, from any thread: hence @unchecked Sendable.
     private let nodes: UnsafeMutableBufferPointer<Node>
