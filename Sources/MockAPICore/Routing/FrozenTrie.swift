@@ -1,0 +1,215 @@
+import SystemLibc
+
+/// The built trie in flat, immutable buffers, laid out like a C program would: nodes, literal
+/// edges (sorted per node by length then bytes, for binary search), the edges' key bytes, the
+/// methods that end at each node, and hash slots for nodes with many literal children.
+final class FrozenTrie: @unchecked Sendable {
+    struct Node {
+        var firstEdge: Int32
+        var edgeCount: Int32
+        /// Open-addressing table of edge indexes (-1 empty) for a node with many literal
+        /// children: a binary search over thousands of siblings missed the cache at every step.
+        var firstSlot: Int32
+        var slotCount: Int32 // 0: no table, search the edges
+        var firstMethod: Int32
+        var methodCount: Int32
+        var intChild: Int32 // -1: none
+        var stringChild: Int32 // -1: none
+        var pathChild: Int32 // -1: none
+    }
+
+    struct Edge {
+        var keyStart: Int32
+        var keyLength: Int32
+        var child: Int32
+    }
+
+    struct Ending {
+        var method: HTTPMethod
+        var contract: Int32
+    }
+
+    /// Past this many literal children a node gets a hash table: hashing a short segment costs
+    /// less than three steps of a binary search, each a call to memcmp.
+    private static let hashedChildren = 4
+
+    // Written once in init, then only read, from any thread: hence @unchecked Sendable.
+    private let nodes: UnsafeMutableBufferPointer<Node>
+    private let edges: UnsafeMutableBufferPointer<Edge>
+    private let keys: UnsafeMutableBufferPointer<UInt8>
+    private let endings: UnsafeMutableBufferPointer<Ending>
+    private let slots: UnsafeMutableBufferPointer<Int32>
+
+    init(_ builder: TrieBuilder) {
+        var nodes: [Node] = []
+        var edges: [Edge] = []
+        var keys: [UInt8] = []
+        var endings: [Ending] = []
+        var slots: [Int32] = []
+        nodes.reserveCapacity(builder.nodes.count)
+        for node in builder.nodes {
+            let sorted = node.literals.sorted { Self.precedes($0.key, $1.key) }
+            let firstEdge = edges.count
+            var slotCount = 0
+            if sorted.count > Self.hashedChildren {
+                slotCount = 1
+                while slotCount < 2 * sorted.count { slotCount *= 2 }
+            }
+            let firstSlot = slots.count
+            slots += repeatElement(-1, count: slotCount)
+            for (offset, literal) in sorted.enumerated() {
+                edges.append(Edge(keyStart: Int32(keys.count), keyLength: Int32(literal.key.count), child: Int32(literal.child)))
+                keys += literal.key
+                guard slotCount > 0 else { continue }
+                var slot = literal.key.withUnsafeBufferPointer { Self.hash($0) } & (slotCount - 1)
+                while slots[firstSlot + slot] >= 0 { slot = (slot + 1) & (slotCount - 1) }
+                slots[firstSlot + slot] = Int32(firstEdge + offset)
+            }
+            nodes.append(
+                Node(
+                    firstEdge: Int32(firstEdge), edgeCount: Int32(sorted.count),
+                    firstSlot: Int32(firstSlot), slotCount: Int32(slotCount),
+                    firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
+                    intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1),
+                    pathChild: Int32(node.pathParameter ?? -1)))
+            endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
+        }
+        self.nodes = Self.copy(nodes)
+        self.edges = Self.copy(edges)
+        self.keys = Self.copy(keys)
+        self.endings = Self.copy(endings)
+        self.slots = Self.copy(slots)
+    }
+
+    deinit {
+        nodes.deallocate()
+        edges.deallocate()
+        keys.deallocate()
+        endings.deallocate()
+        slots.deallocate()
+    }
+
+    /// FNV-1a: a few instructions per byte, and path segments are short.
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash & 0x7fff_ffff)
+    }
+
+    private static func copy<Element>(_ array: [Element]) -> UnsafeMutableBufferPointer<Element> {
+        let buffer = UnsafeMutableBufferPointer<Element>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
+    }
+
+    /// Edge order: shorter keys first, then bytewise, the order `compare` searches in.
+    private static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.count != rhs.count ? lhs.count < rhs.count : lhs.lexicographicallyPrecedes(rhs)
+    }
+
+    /// The segment starting at `start`, and where the next one starts (nil after the last).
+    @inline(__always)
+    private func segment(at start: Int, in path: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>, next: Int?) {
+        var end = start
+        while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
+        return (UnsafeBufferPointer(rebasing: path[start..<end]), end < path.count ? end + 1 : nil)
+    }
+
+    /// The contract for `method` below `node`, trying literal, int and string children in that order.
+    func search(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+        let node = nodes[index]
+        guard let start = segmentStart else {
+            for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) where endings[position].method == method {
+                return Int(endings[position].contract)
+            }
+            return nil
+        }
+        let (segment, next) = self.segment(at: start, in: path)
+        if let child = literalChild(of: node, segment),
+            let hit = search(node: child, segmentStart: next, path: path, method: method)
+        {
+            return hit
+        }
+        if node.intChild >= 0, PathTemplate.ParameterType.isInteger(segment),
+            let hit = search(node: Int(node.intChild), segmentStart: next, path: path, method: method)
+        {
+            return hit
+        }
+        if node.stringChild >= 0, !segment.isEmpty,
+            let hit = search(node: Int(node.stringChild), segmentStart: next, path: path, method: method)
+        {
+            return hit
+        }
+        if node.pathChild >= 0, !segment.isEmpty {
+            var after = next
+            while true {
+                if let hit = search(node: Int(node.pathChild), segmentStart: after, path: path, method: method) { return hit }
+                guard let start = after else { return nil }
+                after = self.segment(at: start, in: path).next
+            }
+        }
+        return nil
+    }
+
+    /// Every method of every template the path matches, for a 405's Allow header.
+    func collectMethods(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, into methods: inout Set<HTTPMethod>) {
+        let node = nodes[index]
+        guard let start = segmentStart else {
+            for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) { methods.insert(endings[position].method) }
+            return
+        }
+        let (segment, next) = self.segment(at: start, in: path)
+        if let child = literalChild(of: node, segment) { collectMethods(node: child, segmentStart: next, path: path, into: &methods) }
+        if node.intChild >= 0, PathTemplate.ParameterType.isInteger(segment) {
+            collectMethods(node: Int(node.intChild), segmentStart: next, path: path, into: &methods)
+        }
+        if node.stringChild >= 0, !segment.isEmpty {
+            collectMethods(node: Int(node.stringChild), segmentStart: next, path: path, into: &methods)
+        }
+        if node.pathChild >= 0, !segment.isEmpty {
+            var after = next
+            while true {
+                collectMethods(node: Int(node.pathChild), segmentStart: after, path: path, into: &methods)
+                guard let start = after else { return }
+                after = self.segment(at: start, in: path).next
+            }
+        }
+    }
+
+    private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        node.slotCount > 0 ? hashedChild(of: node, segment) : searchedChild(of: node, segment)
+    }
+
+    private func matches(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        Int(edge.keyLength) == segment.count
+            && (segment.isEmpty || memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count) == 0)
+    }
+
+    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        let mask = Int(node.slotCount) - 1
+        var slot = Self.hash(segment) & mask
+        while true {
+            let edge = Int(slots[Int(node.firstSlot) + slot])
+            if edge < 0 { return nil }
+            if matches(edges[edge], segment) { return Int(edges[edge].child) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Binary search of the node's sorted edges, for the common node with a few children.
+    private func searchedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+        var low = Int(node.firstEdge)
+        var high = low + Int(node.edgeCount)
+        while low < high {
+            let middle = (low + high) / 2
+            let edge = edges[middle]
+            var order = Int(edge.keyLength) - segment.count
+            if order == 0, !segment.isEmpty {
+                order = Int(memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count))
+            }
+            if order == 0 { return Int(edge.child) }
+            if order < 0 { low = middle + 1 } else { high = middle }
+        }
+        return nil
+    }
+}
