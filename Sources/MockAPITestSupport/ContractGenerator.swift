@@ -112,7 +112,7 @@ package enum ContractGenerator {
     static func schema(_ random: inout SplitMix64, depth: Int) -> JSONValueSchema {
         switch Int.random(in: 0...(depth < 2 ? 4 : 2), using: &random) {
         case 0: return JSONValueSchema(type: JSONValueType.allCases.randomElement(using: &random)!)
-        case 1: return JSONValueSchema(type: .string, enumValues: ["usd", "eur"])
+        case 1: return JSONValueSchema(type: .string, enumValues: ["usd", "eur"], nullable: Bool.random(using: &random))
         case 2: return JSONValueSchema(type: .int, enumValues: [1, 2, .int(Int.max)])
         case 3:
             let keys = unique((0..<Int.random(in: 0...3, using: &random)).map { _ in key(&random, depth: depth + 1) }, by: \.key)

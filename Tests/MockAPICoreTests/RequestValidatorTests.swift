@@ -46,6 +46,17 @@ struct RequestValidatorTests {
             ])
     }
 
+    /// `nullable`: null besides the type, at any depth (Docker's `EndpointConfig: null`); other types still refused.
+    @Test func aNullableKeyTakesNullBesidesItsType() throws {
+        let endpoint = JSONValueSchema(type: .object, properties: [JSONKeyExpectation(key: "ip", type: .string)], nullable: true)
+        let contract = try Contract.make(method: .POST, json: [JSONKeyExpectation(key: "EndpointConfig", required: false, schema: endpoint)])
+        func request(_ value: JSONValue) -> IncomingRequest { IncomingRequest(contentType: "application/json", body: .json(["EndpointConfig": value])) }
+        #expect(violations(request(nil), contract) == [])
+        #expect(violations(request(["ip": "10.0.0.1"]), contract) == [])
+        #expect(violations(request("x"), contract) == ["body.EndpointConfig: expected object, found string"])
+        #expect(violations(request(["ip": nil]), contract) == ["body.EndpointConfig.ip: expected string, found null"])
+    }
+
     @Test func headersRequiredAndPrefixCaseInsensitive() throws {
         let contract = try Contract.make(headers: [HeaderExpectation(name: "Authorization", prefix: "token ")])
         #expect(violations(IncomingRequest(headers: [("authorization", "token abc")]), contract) == [])

@@ -250,7 +250,7 @@ extension ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "enum", "properties", "otherKeys", "items"], at: here)
+            checkKeys(spec, allowed: ["type", "required", "nullable", "enum", "properties", "otherKeys", "items"], at: here)
             return JSONKeyExpectation(key: key, required: optionalBool(spec, "required", at: here) ?? true, schema: decodeSchema(spec, at: here))
         }
     }
@@ -272,7 +272,7 @@ extension ContractDecoder {
         let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
         var items: JSONValueSchema?
         if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
-            checkKeys(itemObject, allowed: ["type", "enum", "properties", "otherKeys", "items"], at: "\(path).items")
+            checkKeys(itemObject, allowed: ["type", "nullable", "enum", "properties", "otherKeys", "items"], at: "\(path).items")
             items = decodeSchema(itemObject, at: "\(path).items")
         }
         // `properties` implies an object and `items` an array; any other declared type is a contradiction.
@@ -284,8 +284,10 @@ extension ContractDecoder {
             }
         }
         let otherKeys = optionalBool(spec, "otherKeys", at: path) ?? false
+        let nullable = optionalBool(spec, "nullable", at: path) ?? false
+        if nullable, type == .any || type == .null { problem(at: "\(path).nullable", "\"\(type.rawValue)\" already takes null; give the type null is allowed beside") }
         if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
-        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items)
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
     }
 
     private mutating func decodeParts(_ value: JSONValue, at path: String) -> [PartExpectation] {

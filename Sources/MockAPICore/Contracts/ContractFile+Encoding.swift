@@ -145,6 +145,7 @@ extension JSONValueSchema {
         var spec = JSONObject()
         let implied: JSONValueType? = properties != nil ? .object : items != nil ? .array : nil
         if type != .any && type != implied { spec["type"] = .string(type.rawValue) }
+        if nullable { spec["nullable"] = true }
         if let enumValues { spec["enum"] = .array(enumValues) }
         if let properties { spec["properties"] = .object(JSONObject(properties.map { ($0.key, .object($0.fileJSON)) })) }
         if otherKeys { spec["otherKeys"] = true }

@@ -45,11 +45,14 @@ package final class JSONValueSchema: Sendable, Equatable {
     package let otherKeys: Bool
     /// What every element of an array must be; nil leaves them unchecked.
     package let items: JSONValueSchema?
+    /// `null` is allowed besides `type` (OpenAPI's `nullable: true`, 3.1's `[type, "null"]`).
+    package let nullable: Bool
 
     package init(
         type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-        otherKeys: Bool = false, items: JSONValueSchema? = nil
+        otherKeys: Bool = false, items: JSONValueSchema? = nil, nullable: Bool = false
     ) {
+        self.nullable = nullable
         self.type = type
         self.enumValues = enumValues
         self.properties = properties
@@ -60,6 +63,6 @@ package final class JSONValueSchema: Sendable, Equatable {
     package static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
         lhs === rhs
             || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
-                && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items)
+                && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items && lhs.nullable == rhs.nullable)
     }
 }

@@ -179,6 +179,7 @@ package enum RequestValidator {
     }
 
     static func valueViolations(_ value: JSONValue, _ schema: JSONValueSchema, at location: String) -> [Violation] {
+        if schema.nullable, case .null = value { return [] }
         guard schema.type.accepts(value) else {
             return [Violation(location, "expected \(schema.type.rawValue), found \(value.typeName)")]
         }

@@ -182,6 +182,11 @@ extension OpenAPIExporter {
 
     /// A value's schema with its enum, an object's keys and an array's elements, at any depth.
     static func valueSchema(_ schema: JSONValueSchema) -> JSONValue {
+        let described = describedSchema(schema)
+        return schema.nullable ? ["anyOf": [described, ["type": "null"]]] : described
+    }
+
+    private static func describedSchema(_ schema: JSONValueSchema) -> JSONValue {
         if let properties = schema.properties {
             return objectSchema(properties.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: schema.otherKeys)
         }

@@ -17,7 +17,12 @@ extension SchemaReader {
         guard depth < Self.maxValueSchemaDepth, let view = resolve(schema) else { return JSONValueSchema() }
         let type = valueType(schema)
         var enumValues = view.enumValues
-        if view.nullable, let values = enumValues, !values.contains(.null) { enumValues = values + [.null] }
+        // `null` besides a type (3.0 `nullable`, 3.1 `[type, "null"]`); `any` and `null` already take it.
+        let nullable = view.nullable && type != .any && type != .null
+        if view.nullable, !nullable, let values = enumValues, !values.contains(.null) { enumValues = values + [.null] }
+        // The flag says null is allowed; an enum of the type must not list it (nor be left empty).
+        if nullable, let values = enumValues { enumValues = values.contains(.null) ? values.filter { $0 != .null } : values }
+        if enumValues?.isEmpty == true { enumValues = nil }
         var properties: [JSONKeyExpectation]?
         var items: JSONValueSchema?
         var otherKeys = false
@@ -27,7 +32,7 @@ extension SchemaReader {
         } else if type == .array, let element = view.items {
             items = valueSchema(element, visiting: visiting, depth: depth + 1)
         }
-        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items)
+        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
     }
 
     /// An object's keys, or nil (unchecked) when it names none or is a free-form map.
@@ -94,7 +99,8 @@ extension SchemaReader {
             let types = Set(schemas.map(\.type))
             if types.count > 1 { return JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema()) }
             if schemas.contains(where: { $0 != key.schema }) {
-                return JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema(type: key.schema.type))
+                return JSONKeyExpectation(
+                    key: key.key, required: key.required, schema: JSONValueSchema(type: key.schema.type, nullable: schemas.contains(where: \.nullable)))
             }
             return key
         }

@@ -99,7 +99,7 @@ struct SchemaReader {
 
     /// The contract type of a JSON body value: a nullable value is `any`, since a contract names one type.
     func valueType(_ schema: DocumentNode) -> JSONValueType {
-        guard let view = resolve(schema), !view.nullable else { return .any }
+        guard let view = resolve(schema) else { return .any }
         switch view.type {
         case "null": return .null
         case "boolean": return .bool
