@@ -55,6 +55,10 @@ struct RequestValidatorTests {
         #expect(violations(request(["ip": "10.0.0.1"]), contract) == [])
         #expect(violations(request("x"), contract) == ["body.EndpointConfig: expected object, found string"])
         #expect(violations(request(["ip": nil]), contract) == ["body.EndpointConfig.ip: expected string, found null"])
+        // In a form, null is the text `null` or nothing (Discord's `flags` as schemathesis sends it).
+        let flags = [JSONKeyExpectation(key: "flags", required: false, schema: JSONValueSchema(type: .int, nullable: true))]
+        #expect(RequestValidator.formViolations([("flags", "null"), ("flags", ""), ("flags", "4")], flags, otherKeys: false).isEmpty)
+        #expect(RequestValidator.formViolations([("flags", "x")], flags, otherKeys: false).map(\.description) == [#"body.flags: expected int, found "x""#])
     }
 
     @Test func headersRequiredAndPrefixCaseInsensitive() throws {

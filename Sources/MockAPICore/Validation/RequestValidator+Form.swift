@@ -33,6 +33,8 @@ extension RequestValidator {
     }
 
     private static func fieldViolation(_ text: String, _ schema: JSONValueSchema, at location: String) -> Violation? {
+        // A form has no null: clients send a nullable field's null as `null` or as nothing.
+        if schema.nullable, text.isEmpty || text == "null" { return nil }
         let type: QueryValueType? =
             switch schema.type {
             case .string: .string
