@@ -34,9 +34,6 @@ package struct CredentialExpectation: Sendable, Equatable {
         }
     }
 
-    /// The query keys a credential may be: they are no unexpected keys.
-    package var queryNames: [String] { anyOf.compactMap { $0.place == .query ? $0.name : nil } }
-
     /// Where a missing credential is reported, and what a contract's refusal is keyed by.
     package static let location = "credentials"
 }

@@ -5,7 +5,7 @@ package enum RequestValidator {
         // query and most contracts name no headers, and this runs on every request.
         var found: [Violation] = []
         if !request.query.isEmpty || !expectation.query.isEmpty {
-            found += queryViolations(request.query, expectation.query, credentialKeys: expectation.credentials?.queryNames ?? [])
+            found += queryViolations(request.query, expectation.query, credentials: expectation.credentials)
         }
         if !expectation.headers.isEmpty { found += headerViolations(request, expectation.headers) }
         if let credentials = expectation.credentials, let violation = credentialViolation(request, credentials) { found.append(violation) }
@@ -49,7 +49,7 @@ package enum RequestValidator {
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every
     /// request, so no dictionaries or sets are built.
-    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation], credentialKeys: [String] = []) -> [Violation] {
+    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation], credentials: CredentialExpectation? = nil) -> [Violation] {
         if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
         for spec in expected {
@@ -92,7 +92,8 @@ package enum RequestValidator {
             let known = expected.contains {
                 name == $0.name || ($0.nested != nil ? isNestedKey(name, of: $0.name) : $0.arrayStyle == .brackets && isArrayKey(name, of: $0.name))
             }
-            if !known, !credentialKeys.contains(name) {
+            // A query credential is no unexpected key (looked up in place: no list made per request).
+            if !known, credentials?.anyOf.contains(where: { $0.place == .query && $0.name == name }) != true {
                 found.append(Violation("query.\(name)", "unexpected query key (the contract names: \(expected.isEmpty ? "none" : expected.map(\.name).joined(separator: ", ")))"))
             }
         }
