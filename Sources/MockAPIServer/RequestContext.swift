@@ -12,7 +12,6 @@ final class RequestContext {
     var state: ServingState { lease.state }
     let method: String
     let head: RoutedHead
-    var route: Responder.Route { head.route }
     let query: [(name: String, value: String?)]
     let headers: HeaderFields
     let receivedAt = System.epochMilliseconds()

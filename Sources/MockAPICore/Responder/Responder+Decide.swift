@@ -4,10 +4,10 @@ extension Responder {
     /// Routes a request's head and plans what to keep of its body; `method` is nil for a method
     /// no contract can name.
     package func routeHead(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
-        let route = route(method: method, path: path)
+        let destination = destination(method: method, path: path)
         var plan = RoutedHead.BodyPlan.discard
         var contentType: String?
-        switch route {
+        switch destination {
         case .contract(let index):
             // Only a contract that expects a body looks at its type; most requests skip the lookup.
             if let expectation = bodyExpectations[index] {
@@ -22,7 +22,7 @@ extension Responder {
         }
         let json = (plan == .json || plan == .form) && policy.maxJSONBytes < policy.maxBodyBytes
         return RoutedHead(
-            route: route, body: plan, contentType: contentType,
+            destination: destination, body: plan, contentType: contentType,
             bodyLimit: json ? policy.maxJSONBytes : policy.maxBodyBytes, limitIsJSON: json)
     }
 
@@ -77,7 +77,7 @@ extension Responder {
         _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
         headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>
     ) -> Decision {
-        switch head.route {
+        switch head.destination {
         case .admin:
             return decideAdmin(method: method, path: String(decoding: path, as: UTF8.self), query: query, headers: headers)
         case .notFound, .methodNotAllowed:
@@ -85,7 +85,7 @@ extension Responder {
                 return decision(.generated(preflight), journal: JournalNote())
             }
             if policy.forwardsUnmatched { return decision(.forward, journal: JournalNote()) }
-            return refusal(respondUnrouted(head.route, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
+            return refusal(respondUnrouted(head.destination, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
         case .contract(let index):
             let preferHeader = headers.value(of: "Prefer")
             if policy.delay == nil, let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: preferHeader) {

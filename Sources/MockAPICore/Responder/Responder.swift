@@ -6,8 +6,9 @@ import SystemLibc
 /// Immutable apart from the scenario positions and the journal, which are thread-safe, so one
 /// responder serves every libmicrohttpd thread.
 package final class Responder: Sendable {
-    /// What to do with a request once its method and path are known.
-    package enum Route: Sendable, Equatable {
+    /// Where a request goes once its method and path are known: a contract, the admin API, or
+    /// nowhere (and why). Not a route in the client's sense (see README, Layout: words).
+    package enum Destination: Sendable, Equatable {
         case contract(Int)
         case admin
         case methodNotAllowed([RequestMethod])
@@ -95,8 +96,8 @@ package final class Responder: Sendable {
     /// The status of response `response` of contract `index`.
     package func status(contract index: Int, response: Int) -> Int { set.contracts[index].responses[response].status }
 
-    /// Routes a request from its path bytes; `method` is nil for a method no contract can name.
-    package func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Route {
+    /// Where a request goes, from its path bytes; `method` is nil for a method no contract can name.
+    package func destination(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>) -> Destination {
         if path.count >= Self.adminPrefixBytes.count,
             Self.adminPrefixBytes.withUnsafeBytes({ memcmp(path.baseAddress!, $0.baseAddress!, $0.count) }) == 0
         {
@@ -154,8 +155,8 @@ package final class Responder: Sendable {
     }
 
     /// The answer for a request that matched no contract.
-    package func respondUnrouted(_ route: Route, rawMethod: String, path: String) -> GeneratedResponse {
-        switch route {
+    package func respondUnrouted(_ destination: Destination, rawMethod: String, path: String) -> GeneratedResponse {
+        switch destination {
         case .methodNotAllowed(let allowed):
             return ErrorResponses.methodNotAllowed(rawMethod: rawMethod, path: path, allowed: allowed)
         default:

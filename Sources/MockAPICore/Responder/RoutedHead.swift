@@ -1,7 +1,7 @@
 /// What the responder makes of a request's head (method, path, headers), before any of its
 /// body is read: where it goes and what of its body to keep.
 package struct RoutedHead: Sendable {
-    package var route: Responder.Route
+    package var destination: Responder.Destination
     package var body: BodyPlan
     /// The request's `Content-Type`, read only when its contract checks a body (the only checks
     /// that use it).
