@@ -163,6 +163,18 @@ struct OpenAPIReaderTests {
         #expect(delete.responses[0].contentType == "application/json" && delete.responses[0].headers.isEmpty)
     }
 
+    /// Moby says `EndpointConfig: {$ref: EndpointSettings, x-nullable: true}`: null is allowed
+    /// there although `EndpointSettings` itself does not say so (schemathesis sends it).
+    @Test func aNullableBesideAReferenceIsKept() throws {
+        let corpus = try OpenAPICorpus.require()
+        let moby = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("03-moby-engine-swagger.yaml")))
+        let connect = try #require(moby.contracts.first { $0.request.method == .POST && $0.request.path.text == "/networks/{id}/connect" })
+        let endpoint = try #require(connect.request.json?.first { $0.key == "EndpointConfig" })
+        #expect(endpoint.schema.nullable && endpoint.schema.type == .object)
+        let container = try #require(connect.request.json?.first { $0.key == "Container" })
+        #expect(!container.schema.nullable)
+    }
+
     /// Every corpus document imports into a set that loads; the counts are the figures the README reports.
     @Test func everyCorpusDocumentImportsIntoALoadableSet() throws {
         let corpus = try OpenAPICorpus.require()

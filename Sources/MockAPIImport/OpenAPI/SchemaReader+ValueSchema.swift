@@ -18,8 +18,11 @@ extension SchemaReader {
         let type = valueType(schema)
         var enumValues = view.enumValues
         // `null` besides a type (3.0 `nullable`, 3.1 `[type, "null"]`); `any` and `null` already take it.
-        let nullable = view.nullable && type != .any && type != .null
-        if view.nullable, !nullable, let values = enumValues, !values.contains(.null) { enumValues = values + [.null] }
+        // A reference can say it beside `$ref` (Moby's `EndpointConfig: {$ref, x-nullable: true}`),
+        // which the schema it points to does not.
+        let admitsNull = view.nullable || (referenceName(schema) != nil && SchemaView(schema).nullable)
+        let nullable = admitsNull && type != .any && type != .null
+        if admitsNull, !nullable, let values = enumValues, !values.contains(.null) { enumValues = values + [.null] }
         // The flag says null is allowed; an enum of the type must not list it (nor be left empty).
         if nullable, let values = enumValues { enumValues = values.contains(.null) ? values.filter { $0 != .null } : values }
         if enumValues?.isEmpty == true { enumValues = nil }
