@@ -13,7 +13,7 @@ struct BackendRequest {
     /// What had to be made up: "path projectId = 1 (no request.example)".
     var guesses: [String]
 
-    init(contract: Contract, baseURL: URL, headers extraHeaders: [(name: String, value: String)], timeout: TimeInterval) {
+    init(contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval) {
         let expectation = contract.request
         let example = expectation.example
         var guesses: [String] = []
@@ -40,8 +40,8 @@ struct BackendRequest {
         }
 
         // One of several credentials: the first, unless --header or the example gives one.
-        let given = Set((extraHeaders + (example?.headers.map { ($0.name, $0.value) } ?? [])).map { $0.name.lowercased() })
-        var credentialHeader: (name: String, value: String)?
+        let given = Set((extraHeaders.map(\.name) + (example?.headers.map(\.name) ?? [])).map { $0.lowercased() })
+        var credentialHeader: HTTPField?
         if let credentials = expectation.credentials, let first = credentials.anyOf.first,
             !credentials.anyOf.contains(where: { credential in
                 credential.place == .header ? given.contains(credential.name.lowercased()) : query.contains { $0.name == credential.name }
@@ -49,7 +49,7 @@ struct BackendRequest {
         {
             let value = (first.prefix ?? "") + "example"
             guesses.append("\(first.place.rawValue) \(first.name) = \(value) (pass a real credential with --header)")
-            if first.place == .query { query.append(URLQueryItem(name: first.name, value: value)) } else { credentialHeader = (first.name, value) }
+            if first.place == .query { query.append(URLQueryItem(name: first.name, value: value)) } else { credentialHeader = HTTPField(first.name, value) }
         }
 
         var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
@@ -59,7 +59,7 @@ struct BackendRequest {
         request.httpMethod = expectation.method.rawValue
 
         var sent: Set<String> = []
-        for header in extraHeaders + (example?.headers.map { ($0.name, $0.value) } ?? []) where !sent.contains(header.name.lowercased()) {
+        for header in extraHeaders + (example?.headers.map { HTTPField($0.name, $0.value) } ?? []) where !sent.contains(header.name.lowercased()) {
             request.setValue(header.value, forHTTPHeaderField: header.name)
             sent.insert(header.name.lowercased())
         }

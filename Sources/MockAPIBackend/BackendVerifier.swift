@@ -8,7 +8,7 @@ import FoundationNetworking
 /// How `verify-backend` talks to the backend.
 package struct BackendOptions: Sendable {
     /// Sent with every request (credentials: `Authorization: token …`), before the contract's example headers.
-    package var headers: [(name: String, value: String)] = []
+    package var headers: [HTTPField] = []
     /// Send `POST`, `PUT`, `PATCH` and `DELETE` too; off by default, so a run changes nothing.
     package var allowWrites = false
     /// Requests in flight at once.

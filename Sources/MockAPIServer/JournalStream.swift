@@ -32,15 +32,15 @@ final class JournalStream {
 
     /// A chunked MHD response reading from a new stream; MHD frees the stream with the response.
     /// `headers`: what the decision adds to every answer (CORS).
-    static func response(journal: RequestJournal, query: JournalQuery, lastID: Int, headers: [(name: String, value: String)]) -> OpaquePointer {
+    static func response(journal: RequestJournal, query: JournalQuery, lastID: Int, headers: [HTTPField]) -> OpaquePointer {
         let evictedThrough = journal.evictedThrough
         let stream = JournalStream(journal: journal, query: query, reportedEviction: query.since == nil ? nil : evictedThrough)
         let response = MHDResponse.streamed(context: Unmanaged.passRetained(stream).toOpaque(), read: read, free: free)
         MHDResponse.addHeaders(
             [
-                ("Content-Type", "application/json"), (Responder.journalLastIDHeader, String(lastID)),
-                (RequestJournal.firstIDHeader, String(journal.firstID)),
-                (RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0))),
+                HTTPField("Content-Type", "application/json"), HTTPField(Responder.journalLastIDHeader, String(lastID)),
+                HTTPField(RequestJournal.firstIDHeader, String(journal.firstID)),
+                HTTPField(RequestJournal.evictedHeader, String(journal.evictedCount(after: query.since ?? 0))),
             ] + headers, to: response)
         return response
     }

@@ -68,7 +68,7 @@ typealias MHDQuery = CMicroHTTPDShims_Query
 /// made, destroyed when no longer queued.
 enum MHDResponse {
     /// A response MHD owns (it copies the bytes), with headers added.
-    static func make(body: [UInt8], contentType: String?, headers: [(name: String, value: String)]) -> OpaquePointer {
+    static func make(body: [UInt8], contentType: String?, headers: [HTTPField]) -> OpaquePointer {
         let response = body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }!
@@ -87,7 +87,7 @@ enum MHDResponse {
         MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, context, free)!
     }
 
-    static func addHeaders(_ headers: [(name: String, value: String)], to response: OpaquePointer) {
+    static func addHeaders(_ headers: [HTTPField], to response: OpaquePointer) {
         for header in headers { MHD_add_response_header(response, header.name, header.value) }
     }
 

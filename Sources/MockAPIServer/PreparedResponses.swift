@@ -30,9 +30,9 @@ final class PreparedResponses: @unchecked Sendable {
     private var baseURLBodies: [Int: [UInt8]] = [:]
 
     /// Added to every response (CORS, when on).
-    private let extraHeaders: [(name: String, value: String)]
+    private let extraHeaders: [HTTPField]
 
-    init(set: ContractSet, extraHeaders: [(name: String, value: String)] = []) {
+    init(set: ContractSet, extraHeaders: [HTTPField] = []) {
         self.set = set
         self.extraHeaders = extraHeaders
         var firstSlot: [Int] = []
@@ -94,13 +94,13 @@ final class PreparedResponses: @unchecked Sendable {
         }
         return GeneratedResponse(
             status: definition.status, contentType: definition.contentType ?? "", body: body,
-            headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
         MHDResponse.make(
             body: body, contentType: definition.contentType,
-            headers: [(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
     }
 
     func destroyAll() {

@@ -59,19 +59,19 @@ enum RequestLogFormatter {
         (Double(entry.nanoseconds) / 10_000).rounded() / 100
     }
 
-    private static func requestHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
-        entry.verbose ? entry.record.headers.forJournal(redacting: entry.redaction).pairs : []
+    private static func requestHeaders(_ entry: RequestLogEntry) -> [HTTPField] {
+        entry.verbose ? entry.record.headers.forJournal(redacting: entry.redaction).fields : []
     }
 
     /// The headers mockapi sets on a contract's response (libmicrohttpd adds `Content-Length`
     /// and the like); none for refusals, whose problem says enough.
-    private static func responseHeaders(_ entry: RequestLogEntry) -> [(name: String, value: String)] {
+    private static func responseHeaders(_ entry: RequestLogEntry) -> [HTTPField] {
         guard let contracts = entry.contracts, let name = entry.record.contract, let responseName = entry.record.response,
             let contract = contracts.contracts.first(where: { $0.name == name }),
             let definition = contract.responses.first(where: { $0.name == responseName })
         else { return [] }
-        let contentType = definition.contentType.map { [(name: "Content-Type", value: $0)] } ?? []
-        return contentType + [(Responder.contractHeader, contract.name)] + definition.headers
+        let contentType = definition.contentType.map { [HTTPField("Content-Type", $0)] } ?? []
+        return contentType + [HTTPField(Responder.contractHeader, contract.name)] + definition.headers
     }
 
     /// Green 2xx, cyan 3xx, yellow 4xx, red 5xx.

@@ -62,12 +62,12 @@ extension MockAPICommand {
             var options = BackendOptions()
             options.headers = headers.map { header in
                 let colon = header.firstIndex(of: ":")!
-                return (String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                return HTTPField(String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
             }
             if let authorization = ProcessInfo.processInfo.environment["MOCKAPI_BACKEND_AUTHORIZATION"], !authorization.isEmpty,
                 !options.headers.contains(where: { $0.name.lowercased() == "authorization" })
             {
-                options.headers.append(("Authorization", authorization))
+                options.headers.append(HTTPField("Authorization", authorization))
             }
             options.allowWrites = allowWrites
             options.concurrency = concurrency

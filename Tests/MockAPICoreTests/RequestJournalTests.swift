@@ -29,10 +29,10 @@ struct RequestJournalTests {
         #expect(journal.entries(matching: JournalQuery(contract: "a")).map(\.id) == [1, 3, 5])
         #expect(journal.entries(matching: JournalQuery(unmatched: true)).map(\.id) == [2])
         #expect(journal.entries(matching: JournalQuery(violations: true)).map(\.id) == [3])
-        #expect(journal.entries(matching: JournalQuery(header: ("x-run", "7"))).map(\.id) == [4])
+        #expect(journal.entries(matching: JournalQuery(header: HTTPField("x-run", "7"))).map(\.id) == [4])
 
         let parsed = try JournalQuery(pairs: [("since", "3"), ("limit", "10"), ("contract", "a"), ("unmatched", nil), ("header", "X-Run: 7")])
-        #expect(parsed == JournalQuery(since: 3, limit: 10, contract: "a", unmatched: true, header: ("X-Run", "7")))
+        #expect(parsed == JournalQuery(since: 3, limit: 10, contract: "a", unmatched: true, header: HTTPField("X-Run", "7")))
         #expect(throws: JournalQuery.Invalid(message: "since must be a non-negative integer, got \"x\"")) { try JournalQuery(pairs: [("since", "x")]) }
         #expect(throws: JournalQuery.Invalid.self) { try JournalQuery(pairs: [("sort", "id")]) }
         journal.reset()

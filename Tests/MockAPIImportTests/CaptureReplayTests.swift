@@ -74,7 +74,7 @@ struct CaptureReplayTests {
         let body = #"{"subject": "Hi {{name}}", "next": "https://api.example.com/v1/mail?page={{query.page}}", "x": "{{{baseURL}}"}"#
         let exchange = RecordedExchange(
             method: "GET", url: "https://api.example.com/v1/mail", status: 200,
-            responseHeaders: [("Content-Type", "application/json")], responseBody: Array(body.utf8))
+            responseHeaders: [HTTPField("Content-Type", "application/json")], responseBody: Array(body.utf8))
         let scratch = try ScratchFolder()
         let set = try scratch.writeAndLoad(TrafficInference(source: "test").infer([exchange]))
         try await withMockServer(contracts: scratch.contracts, fixtures: scratch.fixtures) { server in
@@ -93,8 +93,8 @@ struct CaptureReplayTests {
         url.percentEncodedQuery = recorded.percentEncodedQuery
         var request = URLRequest(url: try #require(url.url))
         request.httpMethod = exchange.method
-        for (name, value) in exchange.requestHeaders where !["host", "content-length"].contains(name.lowercased()) {
-            request.addValue(value, forHTTPHeaderField: name)
+        for header in exchange.requestHeaders where !["host", "content-length"].contains(header.name.lowercased()) {
+            request.addValue(header.value, forHTTPHeaderField: header.name)
         }
         if !exchange.requestBody.isEmpty { request.httpBody = Data(exchange.requestBody) }
         let (data, response) = try await URLSession.shared.data(for: request)

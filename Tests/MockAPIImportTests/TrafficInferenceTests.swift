@@ -32,9 +32,9 @@ struct TrafficInferenceTests {
     @Test func sameKeysDifferentAnswersBecomeWhenJSON() async throws {
         func post(_ type: String, _ status: Int, _ answer: String) -> RecordedExchange {
             RecordedExchange(
-                method: "POST", url: "https://api.example.com/v1/events", requestHeaders: [("Content-Type", "application/json")],
+                method: "POST", url: "https://api.example.com/v1/events", requestHeaders: [HTTPField("Content-Type", "application/json")],
                 requestBody: Array(#"{"type": "\#(type)", "at": 17}"#.utf8), status: status,
-                responseHeaders: [("Content-Type", "application/json")], responseBody: Array(answer.utf8))
+                responseHeaders: [HTTPField("Content-Type", "application/json")], responseBody: Array(answer.utf8))
         }
         let exchanges = [post("view", 201, #"{"id": 1}"#), post("click", 202, #"{"queued": true}"#), post("view", 201, #"{"id": 1}"#)]
         let scratch = try ScratchFolder()
@@ -61,9 +61,9 @@ struct TrafficInferenceTests {
     @Test func freeTextIsNoDiscriminatorAndOtherHostsStay() throws {
         let exchanges = ["morning run", "lunch"].enumerated().map { index, text in
             RecordedExchange(
-                method: "POST", url: "https://api.example.com/v1/posts", requestHeaders: [("Content-Type", "application/json")],
+                method: "POST", url: "https://api.example.com/v1/posts", requestHeaders: [HTTPField("Content-Type", "application/json")],
                 requestBody: Array(#"{"text": "\#(text)"}"#.utf8), status: 201,
-                responseHeaders: [("Content-Type", "application/json")],
+                responseHeaders: [HTTPField("Content-Type", "application/json")],
                 responseBody: Array(#"{"id": \#(index), "image": "https://cdn.example.net/\#(index).jpg", "self": "https://api.example.com/v1/posts/\#(index)"}"#.utf8))
         }
         let set = TrafficInference(source: "test").infer(exchanges)

@@ -66,7 +66,7 @@ import Testing
     @Test func aJournalQueryReadsBackFromItsPairs() throws {
         let query = JournalQuery(
             since: 7, limit: 2, contract: "project", unmatched: true, violations: true,
-            header: (name: "X-Trace", value: "a: b"), method: "POST", path: "/v1/projects/*", status: 422)
+            header: HTTPField("X-Trace", "a: b"), method: "POST", path: "/v1/projects/*", status: 422)
         #expect(try JournalQuery(pairs: query.pairs.map { ($0.name, $0.value) }) == query)
     }
 }

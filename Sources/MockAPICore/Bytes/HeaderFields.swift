@@ -142,6 +142,10 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
+    /// Every header as `HTTPField`s, in arrival order (what the server's own code passes around;
+    /// `pairs` is the same for a team's tests).
+    package var fields: [HTTPField] { pairs.map { HTTPField($0.name, $0.value) } }
+
     /// Calls `body` with each header's name and value bytes until it returns false.
     func forEachField(
         in buffer: UnsafeRawBufferPointer,

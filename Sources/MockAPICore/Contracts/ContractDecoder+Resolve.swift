@@ -54,7 +54,7 @@ extension ContractDecoder {
 
     private mutating func resolveResponse(_ source: ContractFile.Response, request: RequestExpectation?, at here: String) -> ResponseDefinition {
         var response = ResponseDefinition(name: source.name, status: source.status, body: [], contentType: nil)
-        response.headers = source.headers.map { ($0.name, $0.value) }
+        response.headers = source.headers
         response.when = source.when
         response.delay = source.delay
         response.fault = source.fault

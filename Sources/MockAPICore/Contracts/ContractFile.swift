@@ -60,5 +60,5 @@ package struct ContractFile: Sendable, Equatable {
     }
 
     /// A response header as written (`"X-Reason": "deleted"`): a name and a value, as an example's.
-    package typealias HeaderField = RequestExample.Pair
+    package typealias HeaderField = HTTPField
 }

@@ -7,7 +7,7 @@ package struct ResponseDefinition: Sendable {
     package var contentType: String?
     /// Fixture path relative to the fixtures folder, when the body came from one.
     package var fixture: String?
-    package var headers: [(name: String, value: String)] = []
+    package var headers: [HTTPField] = []
     /// Query (and JSON body) values that select this response automatically.
     package var when: RequestMatch?
     /// Placeholders in the body (`{{baseURL}}`, `{{path.id}}`, `{{query.page}}`); nil for most.

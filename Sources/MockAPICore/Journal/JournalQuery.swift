@@ -14,7 +14,7 @@ package struct JournalQuery: Sendable, Equatable {
     /// Only requests a contract matched but refused: violations (422) and unreadable bodies (400).
     package var violations = false
     /// Only entries carrying this header (name in any case) with exactly this value.
-    package var header: (name: String, value: String)?
+    package var header: HTTPField?
     /// Only this method (`GET`).
     package var method: String?
     /// Only this path, exactly as received (`/v1/projects/42`), or, ending in `*`, starting so (`/v1/projects/*`).
@@ -24,7 +24,7 @@ package struct JournalQuery: Sendable, Equatable {
 
     package init(
         since: Int? = nil, limit: Int? = nil, contract: String? = nil, unmatched: Bool = false,
-        violations: Bool = false, header: (name: String, value: String)? = nil,
+        violations: Bool = false, header: HTTPField? = nil,
         method: String? = nil, path: String? = nil, status: Int? = nil
     ) {
         self.since = since
@@ -72,7 +72,7 @@ package struct JournalQuery: Sendable, Equatable {
                     throw Invalid(message: "header must be NAME:VALUE, got \"\(value ?? "")\"")
                 }
                 let headerValue = value[value.index(after: colon)...].drop { $0 == " " }
-                header = (String(value[..<colon]), String(headerValue))
+                header = HTTPField(String(value[..<colon]), String(headerValue))
             default:
                 throw Invalid(message: "unknown parameter \"\(name)\" (known: since, limit, contract, method, path, status, unmatched, violations, header)")
             }

@@ -30,12 +30,12 @@ package struct Decision: Sendable {
     package private(set) var answer: Answer
     package private(set) var timing: Timing
     /// Added to whatever goes out; the prepared responses carry them already.
-    package let headers: [(name: String, value: String)]
+    package let headers: [HTTPField]
     /// What the journal and the log say the request was about; nil for admin requests, which
     /// are not the API's traffic and are not journaled.
     package private(set) var journal: JournalNote?
 
-    init(_ answer: Answer, timing: Timing, journal: JournalNote?, headers: [(name: String, value: String)]) {
+    init(_ answer: Answer, timing: Timing, journal: JournalNote?, headers: [HTTPField]) {
         self.answer = answer
         self.timing = timing
         self.journal = journal
@@ -59,7 +59,7 @@ package struct Decision: Sendable {
     }
 
     /// `response` with the headers every answer gets.
-    package static func finished(_ response: GeneratedResponse, headers: [(name: String, value: String)]) -> GeneratedResponse {
+    package static func finished(_ response: GeneratedResponse, headers: [HTTPField]) -> GeneratedResponse {
         guard !headers.isEmpty else { return response }
         var response = response
         response.headers += headers

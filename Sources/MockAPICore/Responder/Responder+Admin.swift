@@ -33,7 +33,7 @@ extension Responder {
             return .response(
                 GeneratedResponse(
                     status: 200, json: ["count": .int(journal.entries(matching: journalQuery).count)],
-                    headers: [(Self.journalLastIDHeader, String(lastID))]))
+                    headers: [HTTPField(Self.journalLastIDHeader, String(lastID))]))
         }
         return .journal(journalQuery, lastID: lastID)
     }

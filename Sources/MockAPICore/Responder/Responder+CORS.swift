@@ -2,9 +2,9 @@
 /// and headers that let a page read every answer.
 extension Responder {
     /// On every answer when CORS is on (prepared ones get them once, at start).
-    package static let corsHeaders: [(name: String, value: String)] = [
-        ("Access-Control-Allow-Origin", "*"),
-        (
+    package static let corsHeaders: [HTTPField] = [
+        HTTPField("Access-Control-Allow-Origin", "*"),
+        HTTPField(
             "Access-Control-Expose-Headers",
             [contractHeader, problemHeader, journalLastIDHeader, RequestJournal.firstIDHeader, RequestJournal.evictedHeader]
                 .joined(separator: ", ")
@@ -19,12 +19,12 @@ extension Responder {
         if allowed.isEmpty { return nil } // no contract on that path: the usual 404 explains why
         if !allowed.contains(.OPTIONS) { allowed.append(.OPTIONS) }
         // The server adds `corsHeaders` to it, as to every answer.
-        var answer: [(name: String, value: String)] = [
-            ("Access-Control-Allow-Methods", allowed.map(\.rawValue).joined(separator: ", ")),
-            ("Access-Control-Max-Age", "600"),
+        var answer: [HTTPField] = [
+            HTTPField("Access-Control-Allow-Methods", allowed.map(\.rawValue).joined(separator: ", ")),
+            HTTPField("Access-Control-Max-Age", "600"),
         ]
         if let requested = headers.value(for: "Access-Control-Request-Headers") {
-            answer.append(("Access-Control-Allow-Headers", Self.allowedHeaders(requested)))
+            answer.append(HTTPField("Access-Control-Allow-Headers", Self.allowedHeaders(requested)))
         }
         return GeneratedResponse(status: 204, contentType: "", body: [], headers: answer)
     }

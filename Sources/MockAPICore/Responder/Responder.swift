@@ -50,7 +50,7 @@ package final class Responder: Sendable {
     /// The server's settings that decide answers.
     package let policy: ServingPolicy
     /// What the policy adds to every answer (CORS), made once.
-    package let extraHeaders: [(name: String, value: String)]
+    package let extraHeaders: [HTTPField]
 
     package init(
         set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),

@@ -23,5 +23,5 @@ package struct ServingPolicy: Sendable {
     package init() {}
 
     /// What every answer gets on top of its own headers.
-    package var extraHeaders: [(name: String, value: String)] { cors ? Responder.corsHeaders : [] }
+    package var extraHeaders: [HTTPField] { cors ? Responder.corsHeaders : [] }
 }

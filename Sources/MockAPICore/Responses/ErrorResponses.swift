@@ -24,7 +24,7 @@ package enum ErrorResponses {
     package static func methodNotAllowed(rawMethod: String, path: String, allowed: [RequestMethod]) -> GeneratedResponse {
         let list = allowed.map(\.rawValue).joined(separator: ", ")
         let error = "\(rawMethod) is not allowed on \(path); the contracts allow \(list)"
-        return GeneratedResponse(status: 405, json: ProblemDocument(error: error, allowed: allowed.map(\.rawValue)).json, headers: [("Allow", list)], problem: error)
+        return GeneratedResponse(status: 405, json: ProblemDocument(error: error, allowed: allowed.map(\.rawValue)).json, headers: [HTTPField("Allow", list)], problem: error)
     }
 
     /// A request on a shared method and path that none of the contracts there claims by its `match`.
@@ -63,7 +63,7 @@ package enum ErrorResponses {
             let response = contract.responses[refusal]
             var answer = GeneratedResponse(
                 status: response.status, contentType: response.contentType ?? "", body: response.body,
-                headers: response.headers + [(Responder.contractHeader, contract.name), (Responder.problemHeader, Self.headerSafe(problem))],
+                headers: response.headers + [HTTPField(Responder.contractHeader, contract.name), HTTPField(Responder.problemHeader, Self.headerSafe(problem))],
                 problem: problem)
             if response.template != nil { answer.placeholdersOf = (index, refusal) }
             return answer
@@ -73,7 +73,7 @@ package enum ErrorResponses {
             json: ProblemDocument(
                 kind: .contractViolation, title: "request does not match contract \"\(contract.name)\"", status: 422,
                 contract: contract.name, file: "\(set.contractsDirectory)/\(contract.file)", violations: violations
-            ).json, headers: [(Responder.contractHeader, contract.name)],
+            ).json, headers: [HTTPField(Responder.contractHeader, contract.name)],
             problem: problem)
     }
 
@@ -88,7 +88,7 @@ package enum ErrorResponses {
         let body = ProblemDocument(kind: .malformedRequest, title: "malformed request", status: 400, detail: detail, contract: contract?.name)
         return GeneratedResponse(
             status: 400, contentType: problemType, json: body.json,
-            headers: contract.map { [(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
+            headers: contract.map { [HTTPField(Responder.contractHeader, $0.name)] } ?? [], problem: detail)
     }
 
     /// `flag` names the `mockapi serve` option that sets the limit the body broke.
@@ -110,7 +110,7 @@ package enum ErrorResponses {
             status: 503, contentType: problemType,
             json: ProblemDocument(
                 kind: .bufferBudgetFull, title: "too many request bodies at once", status: 503, detail: detail
-            ).json, headers: [("Retry-After", "1")], problem: detail)
+            ).json, headers: [HTTPField("Retry-After", "1")], problem: detail)
     }
 
     /// A body framing mockapi does not take (RFC 9112 only defines `chunked`).

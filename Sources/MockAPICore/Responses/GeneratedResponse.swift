@@ -3,7 +3,7 @@ package struct GeneratedResponse: Sendable {
     package var status: Int
     package var contentType: String
     package var body: [UInt8]
-    package var headers: [(name: String, value: String)]
+    package var headers: [HTTPField]
     /// Why mockapi refused the request, in one line, for the journal; nil for admin answers.
     package var problem: String?
     /// A contract's response whose body has placeholders (a contract's own refusal): the server,
@@ -11,7 +11,7 @@ package struct GeneratedResponse: Sendable {
     package var placeholdersOf: (contract: Int, response: Int)?
 
     package init(
-        status: Int, contentType: String = "application/json", body: [UInt8], headers: [(name: String, value: String)] = [],
+        status: Int, contentType: String = "application/json", body: [UInt8], headers: [HTTPField] = [],
         problem: String? = nil
     ) {
         self.status = status
@@ -22,7 +22,7 @@ package struct GeneratedResponse: Sendable {
     }
 
     package init(
-        status: Int, contentType: String = "application/json", json: JSONValue, headers: [(name: String, value: String)] = [],
+        status: Int, contentType: String = "application/json", json: JSONValue, headers: [HTTPField] = [],
         problem: String? = nil
     ) {
         self.init(status: status, contentType: contentType, body: Array((json.prettySerialized + "\n").utf8), headers: headers, problem: problem)

@@ -12,8 +12,8 @@ extension OpenAPIExporter {
                 var response = JSONObject([("description", .string(group.map(\.name).joined(separator: ", ")))])
                 var headers = JSONObject()
                 for definition in group {
-                    for (name, value) in definition.headers where headers[name] == nil {
-                        headers[name] = ["schema": ["type": "string"], "example": .string(value)]
+                    for header in definition.headers where headers[header.name] == nil {
+                        headers[header.name] = ["schema": ["type": "string"], "example": .string(header.value)]
                     }
                 }
                 if !headers.isEmpty { response["headers"] = .object(headers) }

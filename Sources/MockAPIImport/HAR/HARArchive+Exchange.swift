@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 
 extension HARArchive.Entry {
     /// The entry as the inference reads it. A multipart body recorded only as `params` keeps them
@@ -16,9 +17,9 @@ extension HARArchive.Entry {
         }
         return RecordedExchange(
             method: request.method, url: request.url,
-            requestHeaders: (request.headers ?? []).map { ($0.name, $0.value) },
+            requestHeaders: (request.headers ?? []).map { HTTPField($0.name, $0.value) },
             requestBody: Array((post?.text ?? "").utf8), parts: parts, requestContentType: post?.mimeType,
-            status: response.status, responseHeaders: (response.headers ?? []).map { ($0.name, $0.value) },
+            status: response.status, responseHeaders: (response.headers ?? []).map { HTTPField($0.name, $0.value) },
             responseBody: responseBody, responseContentType: content?.mimeType)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// One request and the answer it got, as a capture (a HAR entry) or `mockapi record` saw it:
 /// what `TrafficInference` learns contracts from.
@@ -7,22 +7,22 @@ package struct RecordedExchange: Sendable {
     package var method: String
     /// Absolute: `https://api.example.com/v1/projects?page=2`.
     package var url: String
-    package var requestHeaders: [(name: String, value: String)]
+    package var requestHeaders: [HTTPField]
     package var requestBody: [UInt8]
     /// Parts as a capture listed them (HAR `postData.params`); nil to read them from the body.
     package var parts: [RecordedPart]?
     /// The request body's type when the headers do not say it (HAR `postData.mimeType`).
     package var requestContentType: String?
     package var status: Int
-    package var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: [HTTPField]
     package var responseBody: [UInt8]
     /// The response body's type when the headers do not say it (HAR `content.mimeType`).
     package var responseContentType: String?
 
     package init(
-        method: String, url: String, requestHeaders: [(name: String, value: String)] = [], requestBody: [UInt8] = [],
+        method: String, url: String, requestHeaders: [HTTPField] = [], requestBody: [UInt8] = [],
         parts: [RecordedPart]? = nil, requestContentType: String? = nil, status: Int,
-        responseHeaders: [(name: String, value: String)] = [], responseBody: [UInt8] = [], responseContentType: String? = nil
+        responseHeaders: [HTTPField] = [], responseBody: [UInt8] = [], responseContentType: String? = nil
     ) {
         self.method = method
         self.url = url

@@ -55,7 +55,7 @@ extension TrafficInference {
     static func headerExpectations(_ entries: [Observed]) -> [ContractDraft.Header] {
         guard let first = entries.first else { return [] }
         var headers: [ContractDraft.Header] = []
-        for (name, _) in first.exchange.requestHeaders {
+        for name in first.exchange.requestHeaders.map(\.name) {
             let lower = name.lowercased()
             guard lower == "authorization" || (lower.hasPrefix("x-") && !lower.hasPrefix("x-forwarded-")),
                 !headers.contains(where: { $0.name.lowercased() == lower })

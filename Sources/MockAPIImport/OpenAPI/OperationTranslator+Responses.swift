@@ -153,17 +153,17 @@ extension OperationTranslator {
     }
 
     /// Response headers the document gives a value for (an example, or a schema example or default).
-    private func responseHeaders(_ response: DocumentNode) -> [(name: String, value: String)] {
+    private func responseHeaders(_ response: DocumentNode) -> [HTTPField] {
         (response["headers"]?.members ?? []).compactMap { name, node in
             guard name.lowercased() != "content-type", let header = document.resolve(node) else { return nil }
             let schema = header["schema"].flatMap { reader.resolve($0) }
             let namedExample = header["examples"]?.members.first.flatMap { document.resolve($0.node)?["value"]?.value }
             let example = header["example"]?.value ?? namedExample ?? schema?.example ?? schema?.defaultValue
             switch example {
-            case .string(let text)?: return (name, text)
-            case .int(let number)?: return (name, String(number))
-            case .double(let number)?: return (name, String(number))
-            case .bool(let flag)?: return (name, String(flag))
+            case .string(let text)?: return HTTPField(name, text)
+            case .int(let number)?: return HTTPField(name, String(number))
+            case .double(let number)?: return HTTPField(name, String(number))
+            case .bool(let flag)?: return HTTPField(name, String(flag))
             default: return nil
             }
         }

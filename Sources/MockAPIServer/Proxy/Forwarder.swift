@@ -43,13 +43,13 @@ final class Forwarder: Sendable {
     struct Request: Sendable {
         var method: String
         var pathAndQuery: String
-        var headers: [(name: String, value: String)]
+        var headers: [HTTPField]
         var body: [UInt8]
     }
 
     struct Answer: Sendable {
         var status: Int
-        var headers: [(name: String, value: String)]
+        var headers: [HTTPField]
         var body: [UInt8]
         var error: String?
     }
@@ -100,7 +100,7 @@ final class Forwarder: Sendable {
             return !Self.hopByHop.contains(name) && !(configuration.identityEncoding && name == "accept-encoding")
         }
         // An empty value stops libcurl adding its own `Accept: */*`: the target sees what the client sent.
-        if !kept.contains(where: { $0.name.lowercased() == "accept" }) { kept.append(("Accept", "")) }
+        if !kept.contains(where: { $0.name.lowercased() == "accept" }) { kept.append(HTTPField("Accept", "")) }
         let lines = kept.map { strdup("\($0.name):\($0.value.isEmpty ? "" : " " + $0.value)") }
         defer { lines.forEach { free($0) } }
         var answer = CCurlShims_Answer()
@@ -123,10 +123,10 @@ final class Forwarder: Sendable {
     }
 
     /// `Name: value` lines after the status line.
-    static func headers(_ block: String) -> [(name: String, value: String)] {
+    static func headers(_ block: String) -> [HTTPField] {
         block.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" }).dropFirst().compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (
+            return HTTPField(
                 String(line[..<colon]).trimmingCharacters(in: .whitespaces),
                 String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
             )

@@ -1,4 +1,4 @@
-import MockAPICore
+package import MockAPICore
 
 /// A real backend that requests no contract takes are sent to (`serve --proxy-unmatched`, `record`).
 package struct ProxyConfiguration: Sendable {
@@ -28,11 +28,11 @@ package struct ProxiedExchange: Sendable {
     /// Absolute, on the target: `https://api.example.com/v1/projects?page=2`.
     package var url: String
     /// `Authorization`, `Cookie` and `Proxy-Authorization` redacted (`token [redacted]`).
-    package var requestHeaders: [(name: String, value: String)]
+    package var requestHeaders: [HTTPField]
     package var requestBody: [UInt8]
     /// 0 when the target could not be reached (`error` says why).
     package var status: Int
-    package var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: [HTTPField]
     package var responseBody: [UInt8]
     package var error: String?
 }

@@ -14,9 +14,9 @@ extension RequestHandler {
         guard let forwarder else { return .NO } // the responder forwards only on a server that proxies
         let pathText = Self.percentEncodedPath(path)
         let pathAndQuery = pathText + (context.rawQuery.map { "?" + $0 } ?? "")
-        let headers = context.headers.pairs
+        let headers = context.headers.fields
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
-        let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).pairs
+        let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).fields
         let target = forwarder.configuration.target
         let fallback = GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
         return park(context, connection: connection, path: path, decision: decision, fallback: fallback) { reply, wake in
