@@ -97,6 +97,9 @@ struct OpenFormatTests {
         let set = try TemporaryContractSet(contracts: ["files.json": Self.contract])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             #expect(try post(server, query: "?ids=1,2,3&tag=a&tag=b&old[]=x&old[]=y", json: nil).status == 201)
+            // An empty comma list is how OpenAPI's form style writes an empty array (Adyen's `results=`).
+            #expect(try post(server, query: "?ids=", json: nil).status == 201)
+            #expect(try post(server, query: "?ids=1,,2", json: nil).status == 422)
             let badElement = try post(server, query: "?ids=1,x", json: nil)
             #expect(badElement.status == 422)
             #expect(badElement.text.replacingOccurrences(of: "\n", with: "").contains(#""location": "query.ids",      "message": "expected int, found \"x\"""#))

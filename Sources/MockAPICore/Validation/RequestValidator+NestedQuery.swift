@@ -33,7 +33,7 @@ extension RequestValidator {
                 continue
             }
             if spec.arrayStyle == .comma, name == spec.name {
-                for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                for element in commaList(value) {
                     if let violation = valueViolation(String(element), spec, at: location) { found.append(violation) }
                 }
             } else if let violation = valueViolation(value, spec, at: location) {

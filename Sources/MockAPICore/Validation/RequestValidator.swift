@@ -72,7 +72,7 @@ package enum RequestValidator {
                     continue
                 }
                 if spec.arrayStyle == .comma {
-                    for element in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    for element in commaList(value) {
                         if let violation = valueViolation(String(element), spec, at: where_) { found.append(violation) }
                     }
                 } else if let violation = valueViolation(value, spec, at: where_) {
@@ -230,5 +230,11 @@ package enum RequestValidator {
             found.append(Violation("part.\(part.name)", "unexpected part (the contract names: \(expected.map(\.name).joined(separator: ", ")))"))
         }
         return found
+    }
+
+    /// The elements of a comma-separated list (`ids=1,2`); an empty value is the empty list, as
+    /// OpenAPI's `form` style writes one (`ids=`), not one empty element.
+    static func commaList(_ value: String) -> [Substring] {
+        value.isEmpty ? [] : value.split(separator: ",", omittingEmptySubsequences: false)
     }
 }
