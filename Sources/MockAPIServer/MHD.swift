@@ -112,17 +112,16 @@ struct MHDDaemon: @unchecked Sendable {
     }
 
     /// Starts MHD on `host:port` with `flags` and `options` (ending in `.END`), calling `handler`'s
-    /// access and completion callbacks with `context`. The watchdog runs when either limit is on.
+    /// access and completion callbacks with `context`. The watchdog always runs: besides the two
+    /// limits it frees the slots of clients MHD missed leaving (`header_deadline.c`).
     static func start(
         flags: UInt32, host: String, port: UInt16, options: [MHD_OptionItem], context: UnsafeMutableRawPointer,
-        headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool
+        headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool, connectionLimit: Int
     ) throws(StartFailure) -> MHDDaemon {
         // The ranges were checked before (`ServerConfiguration.outOfRange`), so these conversions cannot trap.
-        let headerDeadline =
-            headerTimeoutSeconds > 0 || minBodyBytesPerSecond > 0
-            ? CMicroHTTPDShims_header_deadline_start(
-                UInt32(headerTimeoutSeconds), UInt32(minBodyBytesPerSecond),
-                UInt32(bodyRateGraceSeconds), plainHTTP ? 1 : 0) : nil
+        let headerDeadline = CMicroHTTPDShims_header_deadline_start(
+            UInt32(headerTimeoutSeconds), UInt32(minBodyBytesPerSecond), UInt32(bodyRateGraceSeconds), plainHTTP ? 1 : 0,
+            UInt32(connectionLimit))
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in

@@ -96,7 +96,8 @@ package final class MockServer: Sendable {
                 context: Unmanaged.passUnretained(handler).toOpaque(),
                 headerTimeoutSeconds: configuration.headerTimeoutSeconds,
                 minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
-                bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil)
+                bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil,
+                connectionLimit: configuration.maxConnections)
         } catch {
             switch error {
             case .badHost: throw .invalidHost(configuration.host)

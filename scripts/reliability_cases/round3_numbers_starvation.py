@@ -47,6 +47,7 @@ def run(results: Results, binary):
     finally:
         server.stop()
     trickles_share_one_body(results, binary)
+    clients_that_leave_free_their_slots(results, binary)
 
 
 def numbers_in_requests(results: Results, binary):
@@ -277,3 +278,41 @@ def trickles_share_one_body(results: Results, binary):
             results.check(server.alive(), "trickles: server still running", f"exited with {server.process.returncode}")
         finally:
             server.stop()
+
+
+def wrk_binary() -> str:
+    """wrk from Debian's packages, installed when missing (as `scripts/bench/run` does)."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "wrk"], capture_output=True,
+                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=300)
+    found = shutil.which("wrk")
+    if not found:
+        raise SystemExit("reliability: wrk is not installed and apt-get could not install it")
+    return found
+
+
+def clients_that_leave_free_their_slots(results: Results, binary):
+    """A thousand clients that leave at once (wrk's connections at the end of a run) must not hold
+    the server's slots: libmicrohttpd 0.9.75 on epoll misses some of their FINs, and at the
+    connection limit nobody was served until the idle timeout (measured: 29 s in 3 of 6 tries).
+    With --header-timeout 0 and --min-body-rate 0 the watchdog's search for clients that have
+    gone is all that frees them; it looks every 20 ms once nine tenths of the slots are held.
+    wrk is the client because it leaves the way that shows the bug (a Python client did not)."""
+    wrk = wrk_binary()
+    server = Server(binary, ["--max-connections-per-ip", "1024", "--header-timeout", "0", "--min-body-rate", "0"])
+    try:
+        waits = []
+        for _ in range(4):
+            subprocess.run([wrk, "-t2", "-c1000", "-d1s", f"http://127.0.0.1:{server.port}/v1/activities"],
+                           capture_output=True, timeout=60)
+            started = time.monotonic()
+            kind, received = exchange(server.port, request("GET", "/v1/activities"), timeout=10)
+            waits.append(round(time.monotonic() - started, 3) if status_of(received) == 200 else f"{kind} {status_of(received)}")
+        results.check(all(isinstance(wait, float) and wait < 1.0 for wait in waits),
+                      "round3: after 1,000 clients leave at once, a new one is answered within 1 s (4 tries)",
+                      f"seconds per try: {waits}")
+    finally:
+        server.stop()

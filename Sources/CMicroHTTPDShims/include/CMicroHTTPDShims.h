@@ -10,10 +10,13 @@ struct CMicroHTTPDShims_HeaderDeadline;
 /// Starts the watchdog thread; NULL if it cannot. `header_seconds` 0: no header deadline;
 /// `min_body_rate` 0 (bytes per second, averaged from `body_grace_seconds` after the headers):
 /// no body minimum. `plain_http`: a cut body gets a 408 written before the close (not on TLS).
+/// `connection_limit`: MHD's; near it, connections whose client has gone are looked for every
+/// 20 ms, so they free their slots for new clients (0: no limit).
 struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int header_seconds,
                                                                               unsigned int min_body_rate,
                                                                               unsigned int body_grace_seconds,
-                                                                              int plain_http);
+                                                                              int plain_http,
+                                                                              unsigned int connection_limit);
 
 /// Stops and frees it; call after MHD_stop_daemon, when no connection remains.
 void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadline *deadline);
