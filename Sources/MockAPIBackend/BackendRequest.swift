@@ -59,7 +59,7 @@ struct BackendRequest {
         request.httpMethod = expectation.method.rawValue
 
         var sent: Set<String> = []
-        for header in extraHeaders + (example?.headers.map { HTTPField($0.name, $0.value) } ?? []) where !sent.contains(header.name.lowercased()) {
+        for header in extraHeaders + (example?.headers ?? []) where !sent.contains(header.name.lowercased()) {
             request.setValue(header.value, forHTTPHeaderField: header.name)
             sent.insert(header.name.lowercased())
         }

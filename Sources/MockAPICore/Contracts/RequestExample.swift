@@ -13,15 +13,8 @@ package struct RequestExample: Sendable, Equatable {
     package var headers: [Pair] = []
     package var json: JSONValue?
 
-    package struct Pair: Sendable, Equatable {
-        package var name: String
-        package var value: String
-
-        package init(_ name: String, _ value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    /// A header, or a query key and its value: the same two strings.
+    package typealias Pair = HTTPField
 
     package init(path: [String: String] = [:], query: [Pair] = [], headers: [Pair] = [], json: JSONValue? = nil) {
         self.path = path
