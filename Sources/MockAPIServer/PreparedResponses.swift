@@ -79,7 +79,7 @@ final class PreparedResponses: @unchecked Sendable {
     }
 
     /// A templated response filled in for one request.
-    func render(contract index: Int, response: Int, path: String, query: [(name: String, value: String?)]) -> GeneratedResponse {
+    func render(contract index: Int, response: Int, path: String, query: [QueryArgument]) -> GeneratedResponse {
         let contract = set.contracts[index]
         let definition = contract.responses[response]
         let slot = firstSlot[index] + response

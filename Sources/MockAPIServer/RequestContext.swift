@@ -12,7 +12,7 @@ final class RequestContext {
     var state: ServingState { lease.state }
     let method: String
     let head: RoutedHead
-    let query: [(name: String, value: String?)]
+    let query: [QueryArgument]
     let headers: HeaderFields
     let receivedAt = System.epochMilliseconds()
     let started = System.monotonicNanoseconds()
@@ -51,7 +51,7 @@ final class RequestContext {
     let rawQuery: String?
 
     init(
-        lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
+        lease: StateLease, method: String, head: RoutedHead, query: [QueryArgument],
         headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil
     ) {
         self.rawQuery = rawQuery

@@ -22,7 +22,7 @@ struct DecisionTests {
 
     /// The whole request, as the server hands it over in its two phases.
     private func decide(
-        _ responder: Responder, _ method: String, _ path: String, query: [(name: String, value: String?)] = [],
+        _ responder: Responder, _ method: String, _ path: String, query: [QueryArgument] = [],
         headers: HeaderFields = [("Host", "localhost")], body: [UInt8] = []
     ) -> Decision {
         let pathBytes = Array(path.utf8)
@@ -95,7 +95,7 @@ struct DecisionTests {
         let responder = try responder { $0.cors = true }
         let decisions: [(String, Decision)] = [
             ("prepared", decide(responder, "GET", "/v1/categories/34")),
-            ("violation", decide(responder, "GET", "/v1/discover", query: [("page", "x")])),
+            ("violation", decide(responder, "GET", "/v1/discover", query: [QueryArgument("page", "x")])),
             ("not found", decide(responder, "GET", "/v1/nowhere")),
             ("method not allowed", decide(responder, "DELETE", "/v1/users/self")),
             ("preflight", decide(responder, "OPTIONS", "/v1/categories", headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])),

@@ -28,12 +28,12 @@ struct NameBytesTests {
         var path = "/v1/café"
         path.withUTF8 { path in
             let record = RequestRecord(
-                method: "PATCH", query: [("q", "ü"), ("flag", nil)], headers: [("X-Run", "7")],
+                method: "PATCH", query: [QueryArgument("q", "ü"), QueryArgument("flag", nil)], headers: [("X-Run", "7")],
                 contract: "cafés-über", response: "naïve", status: 201, problem: "no: ☕")
             journal.record(record, path: UnsafeRawBufferPointer(path))
             Array("cafés-über".utf8).withUnsafeBytes { contract in
                 journal.record(
-                    receivedAt: 0, method: "PATCH", path: UnsafeRawBufferPointer(path), query: [("q", "ü"), ("flag", nil)],
+                    receivedAt: 0, method: "PATCH", path: UnsafeRawBufferPointer(path), query: [QueryArgument("q", "ü"), QueryArgument("flag", nil)],
                     headers: [("X-Run", "7")], bodyBytes: 0, parts: [], contract: contract, response: nil, status: 201,
                     problem: "no: ☕")
             }

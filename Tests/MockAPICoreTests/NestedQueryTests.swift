@@ -6,7 +6,7 @@ import Testing
 /// Python's requests (`expand=a&expand=b`, `created[gt]=1`), by Stripe's own clients (`expand[0]=a`)
 /// and by Rails and Alamofire (`expand[]=a`).
 struct NestedQueryTests {
-    private func violations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation]) throws -> [String] {
+    private func violations(_ query: [QueryArgument], _ expected: [QueryExpectation]) throws -> [String] {
         let contract = try Contract.make(query: expected)
         return RequestValidator.violations(of: IncomingRequest(query: query), against: contract.request).map(\.description)
     }
@@ -18,40 +18,40 @@ struct NestedQueryTests {
 
     @Test func everyFormTheClientsSendIsTaken() throws {
         let keys = [created, expand, relationship, metadata]
-        #expect(try violations([("created[gt]", "1"), ("created[lte]", "9")], keys) == [])
-        #expect(try violations([("created", "5")], keys) == [])
-        #expect(try violations([("expand", "customer"), ("expand", "invoice.subscription")], keys) == [])
-        #expect(try violations([("expand[]", "customer"), ("expand[]", "invoice")], keys) == [])
-        #expect(try violations([("expand[0]", "customer"), ("expand[1]", "invoice")], keys) == [])
-        #expect(try violations([("relationship[owner]", "true")], keys) == [])
-        #expect(try violations([("metadata[order_id]", "6735"), ("metadata[a][b]", "x")], keys) == [])
+        #expect(try violations([QueryArgument("created[gt]", "1"), QueryArgument("created[lte]", "9")], keys) == [])
+        #expect(try violations([QueryArgument("created", "5")], keys) == [])
+        #expect(try violations([QueryArgument("expand", "customer"), QueryArgument("expand", "invoice.subscription")], keys) == [])
+        #expect(try violations([QueryArgument("expand[]", "customer"), QueryArgument("expand[]", "invoice")], keys) == [])
+        #expect(try violations([QueryArgument("expand[0]", "customer"), QueryArgument("expand[1]", "invoice")], keys) == [])
+        #expect(try violations([QueryArgument("relationship[owner]", "true")], keys) == [])
+        #expect(try violations([QueryArgument("metadata[order_id]", "6735"), QueryArgument("metadata[a][b]", "x")], keys) == [])
     }
 
     @Test func valuesPartsAndBareFormsAreChecked() throws {
         let keys = [created, expand, relationship, metadata]
         #expect(
-            try violations([("created[gt]", "soon"), ("created[after]", "1"), ("created[lt", "2")], keys) == [
+            try violations([QueryArgument("created[gt]", "soon"), QueryArgument("created[after]", "1"), QueryArgument("created[lt", "2")], keys) == [
                 #"query.created[gt]: expected int, found "soon""#,
                 #"query.created[after]: unexpected part "after" (the contract names: gt, gte, lt, lte)"#,
                 #"query.created[lt: has no closing "]" (expected created[part]=…)"#,
             ])
         #expect(
-            try violations([("relationship", "true"), ("relationship", "false")], keys) == [
+            try violations([QueryArgument("relationship", "true"), QueryArgument("relationship", "false")], keys) == [
                 "query.relationship: takes nested parts: send relationship[director]=…"
             ])
         #expect(
-            try violations([("expand[customer]", "x"), ("relationship[owner]", "yes")], keys) == [
+            try violations([QueryArgument("expand[customer]", "x"), QueryArgument("relationship[owner]", "yes")], keys) == [
                 "query.expand[customer]: a list's parts are its positions: expand[]=… or expand[0]=…",
                 #"query.relationship[owner]: expected bool, found "yes""#,
             ])
         #expect(
-            try violations([("created", "1"), ("created", "2"), ("created[gt]", nil)], keys) == [
+            try violations([QueryArgument("created", "1"), QueryArgument("created", "2"), QueryArgument("created[gt]", nil)], keys) == [
                 "query.created[gt]: has no value (expected int)",
                 "query.created: sent 2 times, expected once",
             ])
         // A name that only starts like a nested key is another key.
         #expect(
-            try violations([("createdAt", "1"), ("created[]", "1")], keys) == [
+            try violations([QueryArgument("createdAt", "1"), QueryArgument("created[]", "1")], keys) == [
                 #"query.created[]: unexpected part "" (the contract names: gt, gte, lt, lte)"#,
                 "query.createdAt: unexpected query key (the contract names: created, expand, relationship, metadata)",
             ])
@@ -61,7 +61,7 @@ struct NestedQueryTests {
         var required = relationship
         required.required = true
         #expect(try violations([], [required]) == ["query.relationship: required query key is missing"])
-        #expect(try violations([("relationship[director]", "1")], [required]) == [])
+        #expect(try violations([QueryArgument("relationship[director]", "1")], [required]) == [])
     }
 
     @Test func theFileFormRoundTripsAndLintNamesBadValues() throws {
@@ -107,9 +107,9 @@ struct BodyMediaTypeTests {
                 schema: JSONValueSchema(type: .string, enumValues: ["available", "sold"])), JSONKeyExpectation(key: "tags", type: .array, required: false),
         ]
         let types = ["application/json", "application/x-www-form-urlencoded"]
-        let form = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("name", "Rex"), ("status", "sold"), ("tags[0]", "a")]))
+        let form = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([QueryArgument("name", "Rex"), QueryArgument("status", "sold"), QueryArgument("tags[0]", "a")]))
         #expect(try violations(form, json: keys, types: types) == [])
-        let bad = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([("status", "lost"), ("x", "1"), ("x", "2")]))
+        let bad = IncomingRequest(contentType: "application/x-www-form-urlencoded", body: .form([QueryArgument("status", "lost"), QueryArgument("x", "1"), QueryArgument("x", "2")]))
         #expect(
             try violations(bad, json: keys, types: types) == [
                 "body.name: required key is missing",

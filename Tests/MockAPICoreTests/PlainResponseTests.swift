@@ -54,7 +54,7 @@ struct PlainResponseTests {
         let responder = responder(contracts)
         #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, prefer: nil) == 0)
         #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 0, prefer: "code=200") == nil)
-        #expect(responder.plainResponse(toContract: 0, query: [("page", "2")], bodyBytes: 0, prefer: nil) == nil)
+        #expect(responder.plainResponse(toContract: 0, query: [QueryArgument("page", "2")], bodyBytes: 0, prefer: nil) == nil)
         #expect(responder.plainResponse(toContract: 0, query: [], bodyBytes: 3, prefer: nil) == nil)
         #expect(responder.plainResponse(toContract: 1, query: [], bodyBytes: 0, prefer: nil) == 0)
         for index in 2...5 {

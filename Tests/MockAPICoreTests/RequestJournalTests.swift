@@ -31,10 +31,12 @@ struct RequestJournalTests {
         #expect(journal.entries(matching: JournalQuery(violations: true)).map(\.id) == [3])
         #expect(journal.entries(matching: JournalQuery(header: HTTPField("x-run", "7"))).map(\.id) == [4])
 
-        let parsed = try JournalQuery(pairs: [("since", "3"), ("limit", "10"), ("contract", "a"), ("unmatched", nil), ("header", "X-Run: 7")])
+        let parsed = try JournalQuery(pairs: [
+            QueryArgument("since", "3"), QueryArgument("limit", "10"), QueryArgument("contract", "a"), QueryArgument("unmatched", nil), QueryArgument("header", "X-Run: 7"),
+        ])
         #expect(parsed == JournalQuery(since: 3, limit: 10, contract: "a", unmatched: true, header: HTTPField("X-Run", "7")))
-        #expect(throws: JournalQuery.Invalid(message: "since must be a non-negative integer, got \"x\"")) { try JournalQuery(pairs: [("since", "x")]) }
-        #expect(throws: JournalQuery.Invalid.self) { try JournalQuery(pairs: [("sort", "id")]) }
+        #expect(throws: JournalQuery.Invalid(message: "since must be a non-negative integer, got \"x\"")) { try JournalQuery(pairs: [QueryArgument("since", "x")]) }
+        #expect(throws: JournalQuery.Invalid.self) { try JournalQuery(pairs: [QueryArgument("sort", "id")]) }
         journal.reset()
         journal.record(path: "/c")
         #expect(journal.entries().map(\.id) == [6], "ids are never reused, so a reader's cursor stays valid")
@@ -81,7 +83,7 @@ struct RequestJournalTests {
         path.withUTF8 { bytes in
             journal.record(
                 RequestRecord(
-                    receivedAt: 1_700_000_000_123, method: "POST", query: [("ids[]", "1"), ("flag", nil), ("q", "a b")],
+                    receivedAt: 1_700_000_000_123, method: "POST", query: [QueryArgument("ids[]", "1"), QueryArgument("flag", nil), QueryArgument("q", "a b")],
                     headers: [("Host", "x"), ("X-Empty", "")], bodyBytes: 512, parts: parts, contract: "upload",
                     response: nil, status: 201, problem: "part.image: required part is missing"),
                 path: UnsafeRawBufferPointer(bytes))
@@ -109,7 +111,7 @@ struct RequestJournalTests {
     }
 
     @Test func queryIsReencodedAsAClientSendsIt() {
-        #expect(JournalEntry.encodeQuery([("ids[]", "1"), ("q", "a b&c"), ("flag", nil)]) == "ids[]=1&q=a%20b%26c&flag")
+        #expect(JournalEntry.encodeQuery([QueryArgument("ids[]", "1"), QueryArgument("q", "a b&c"), QueryArgument("flag", nil)]) == "ids[]=1&q=a%20b%26c&flag")
     }
 
     @Test func redactionCoversCredentialNamesAndKeepsOnlyAnAuthorizationScheme() {

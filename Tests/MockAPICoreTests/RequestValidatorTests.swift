@@ -13,15 +13,15 @@ struct RequestValidatorTests {
             QueryExpectation(name: "ids", type: .int, required: true, array: true),
             QueryExpectation(name: "sort", required: false),
         ])
-        #expect(violations(IncomingRequest(query: [("page", "2"), ("ids[]", "1"), ("ids[]", "2")]), contract) == [])
+        #expect(violations(IncomingRequest(query: [QueryArgument("page", "2"), QueryArgument("ids[]", "1"), QueryArgument("ids[]", "2")]), contract) == [])
         #expect(
-            violations(IncomingRequest(query: [("page", "two"), ("ids", "1"), ("extra", nil)]), contract) == [
+            violations(IncomingRequest(query: [QueryArgument("page", "two"), QueryArgument("ids", "1"), QueryArgument("extra", nil)]), contract) == [
                 #"query.page: expected int, found "two""#,
                 "query.ids: is an array: send it as ids[]=…&ids[]=…",
                 "query.extra: unexpected query key (the contract names: page, ids, sort)",
             ])
         #expect(
-            violations(IncomingRequest(query: [("ids[]", "x")]), contract) == [
+            violations(IncomingRequest(query: [QueryArgument("ids[]", "x")]), contract) == [
                 "query.page: required query key is missing",
                 #"query.ids: expected int, found "x""#,
             ])
@@ -32,7 +32,7 @@ struct RequestValidatorTests {
     @Test func integersAreNotBoundToInt64() throws {
         let contract = try Contract.make(method: .POST, query: [QueryExpectation(name: "w", type: .int)], json: [JSONKeyExpectation(key: "tick", type: .int)])
         func request(_ w: String, _ tick: Double) -> IncomingRequest {
-            IncomingRequest(query: [("w", w)], contentType: "application/json", body: .json(["tick": .double(tick)]))
+            IncomingRequest(query: [QueryArgument("w", w)], contentType: "application/json", body: .json(["tick": .double(tick)]))
         }
         #expect(violations(request("-19067981269028397020872704", 1e20), contract) == [])
         #expect(violations(request("+7", 3.0), contract) == [])
@@ -57,8 +57,8 @@ struct RequestValidatorTests {
         #expect(violations(request(["ip": nil]), contract) == ["body.EndpointConfig.ip: expected string, found null"])
         // In a form, null is the text `null` or nothing (Discord's `flags` as schemathesis sends it).
         let flags = [JSONKeyExpectation(key: "flags", required: false, schema: JSONValueSchema(type: .int, nullable: true))]
-        #expect(RequestValidator.formViolations([("flags", "null"), ("flags", ""), ("flags", "4")], flags, otherKeys: false).isEmpty)
-        #expect(RequestValidator.formViolations([("flags", "x")], flags, otherKeys: false).map(\.description) == [#"body.flags: expected int, found "x""#])
+        #expect(RequestValidator.formViolations([QueryArgument("flags", "null"), QueryArgument("flags", ""), QueryArgument("flags", "4")], flags, otherKeys: false).isEmpty)
+        #expect(RequestValidator.formViolations([QueryArgument("flags", "x")], flags, otherKeys: false).map(\.description) == [#"body.flags: expected int, found "x""#])
     }
 
     @Test func headersRequiredAndPrefixCaseInsensitive() throws {

@@ -14,7 +14,7 @@ struct ResponseSelectorTests {
     }
 
     private func select(
-        _ contract: Contract, query: [(name: String, value: String?)] = [], prefer: String? = nil,
+        _ contract: Contract, query: [QueryArgument] = [], prefer: String? = nil,
         scenarios: ScenarioState = ScenarioState()
     ) -> String {
         switch ResponseSelector.select(for: contract, index: 0, query: query, prefer: Prefer(prefer).selection, scenarios: scenarios) {
@@ -37,8 +37,8 @@ struct ResponseSelectorTests {
     }
 
     @Test func whenQueryMatchesPicksThatResponse() throws {
-        #expect(select(try contract(), query: [("cursor", "2")]) == "page2")
-        #expect(select(try contract(), query: [("cursor", "3")]) == "default")
+        #expect(select(try contract(), query: [QueryArgument("cursor", "2")]) == "page2")
+        #expect(select(try contract(), query: [QueryArgument("cursor", "3")]) == "default")
     }
 
     @Test func sequenceAdvancesRepeatsItsLastStepAndResets() throws {

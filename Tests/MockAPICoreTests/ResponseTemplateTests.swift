@@ -8,7 +8,7 @@ struct ResponseTemplateTests {
         let body = Array(#"{"next": "{{baseURL}}/v1/p?page={{query.page}}", "id": "{{path.id}}", "raw": "{{ not one }}"}"#.utf8)
         let template = try #require(try ResponseTemplate.parse(body, escaping: .json))
         #expect(template.needsRequest)
-        let rendered = template.render(baseURL: "http://127.0.0.1:9", pathParameters: ["id": "4\"2"], query: [("page", "2")])
+        let rendered = template.render(baseURL: "http://127.0.0.1:9", pathParameters: ["id": "4\"2"], query: [QueryArgument("page", "2")])
         #expect(String(decoding: rendered, as: UTF8.self) == #"{"next": "http://127.0.0.1:9/v1/p?page=2", "id": "4\"2", "raw": "{{ not one }}"}"#)
         #expect(try ResponseTemplate.parse(Array(#"{"plain": true}"#.utf8), escaping: .json) == nil)
         #expect(try ResponseTemplate.parse(Array("{{baseURL}}".utf8), escaping: .none)?.needsRequest == false)
@@ -67,7 +67,7 @@ struct ResponseTemplateTests {
         #expect(ResponseTemplate.Escaping.forMediaType("application/javascript") == nil)
         #expect(ResponseTemplate.Escaping.forMediaType("application/octet-stream") == nil)
         let page = try #require(try ResponseTemplate.parse(Array("<p title='{{query.q}}'>{{query.q}}</p>".utf8), escaping: .markup))
-        let rendered = page.render(baseURL: "", query: [("q", #"<script>alert("x" & 'y')</script>"#)])
+        let rendered = page.render(baseURL: "", query: [QueryArgument("q", #"<script>alert("x" & 'y')</script>"#)])
         #expect(
             String(decoding: rendered, as: UTF8.self)
                 == "<p title='&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;'>&lt;script&gt;alert(&quot;x&quot; &amp; &#39;y&#39;)&lt;/script&gt;</p>")

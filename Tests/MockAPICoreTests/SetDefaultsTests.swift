@@ -32,15 +32,15 @@ struct SetDefaultsTests {
         ])
         #expect(set.contracts.map(\.name).sorted() == ["login", "ping"], "the defaults file is not a contract")
         let ping = try #require(set.contracts.first { $0.name == "ping" })
-        #expect(violations(IncomingRequest(query: [("client_id", "ios"), ("currency", "USD")], headers: [("Accept-Language", "en")]), ping) == [])
+        #expect(violations(IncomingRequest(query: [QueryArgument("client_id", "ios"), QueryArgument("currency", "USD")], headers: [("Accept-Language", "en")]), ping) == [])
         #expect(
-            violations(IncomingRequest(query: [("currency", "JPY")]), ping) == [
+            violations(IncomingRequest(query: [QueryArgument("currency", "JPY")]), ping) == [
                 #"query.currency: "JPY" is not one of USD, EUR"#,
                 "header.Accept-Language: required header is missing",
             ])
         let login = try #require(set.contracts.first { $0.name == "login" })
         #expect(
-            violations(IncomingRequest(query: [("currency", "GBP"), ("client_id", "ios")]), login) == [],
+            violations(IncomingRequest(query: [QueryArgument("currency", "GBP"), QueryArgument("client_id", "ios")]), login) == [],
             "its own currency and optional Accept-Language replace the defaults; client_id still comes from them")
     }
 

@@ -52,9 +52,9 @@ struct ValueConstraintTests {
               "page": {"type": "int", "repeated": true, "required": false}
             }}
             """#)
-        #expect(violations(IncomingRequest(query: [("sort", "magic"), ("count", "0"), ("page", "2"), ("page", "2")]), contract) == [])
+        #expect(violations(IncomingRequest(query: [QueryArgument("sort", "magic"), QueryArgument("count", "0"), QueryArgument("page", "2"), QueryArgument("page", "2")]), contract) == [])
         #expect(
-            violations(IncomingRequest(query: [("sort", "oldest"), ("count", "5"), ("sort", "magic")]), contract) == [
+            violations(IncomingRequest(query: [QueryArgument("sort", "oldest"), QueryArgument("count", "5"), QueryArgument("sort", "magic")]), contract) == [
                 #"query.sort: "oldest" is not one of magic, newest"#,
                 "query.sort: sent 2 times, expected once",
                 #"query.count: "5" is not one of 0, 10, 20"#,

@@ -67,6 +67,6 @@ import Testing
         let query = JournalQuery(
             since: 7, limit: 2, contract: "project", unmatched: true, violations: true,
             header: HTTPField("X-Trace", "a: b"), method: "POST", path: "/v1/projects/*", status: 422)
-        #expect(try JournalQuery(pairs: query.pairs.map { ($0.name, $0.value) }) == query)
+        #expect(try JournalQuery(pairs: query.pairs.map { QueryArgument($0.name, $0.value) }) == query)
     }
 }

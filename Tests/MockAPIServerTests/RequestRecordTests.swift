@@ -8,7 +8,7 @@ import Testing
 struct RequestRecordTests {
     @Test func theJournalAndTheLogLineReadTheSameRecord() throws {
         let record = RequestRecord(
-            receivedAt: 1_700_000_000_123, method: "PUT", query: [("page", "2"), ("q", "a b")],
+            receivedAt: 1_700_000_000_123, method: "PUT", query: [QueryArgument("page", "2"), QueryArgument("q", "a b")],
             headers: [("Host", "x"), ("Authorization", "token abc")], bodyBytes: 12, contract: "update_backing",
             response: nil, status: 422, problem: "body.amount: expected number, found string")
         let journal = RequestJournal(capacity: 4)

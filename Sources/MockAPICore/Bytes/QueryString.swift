@@ -2,8 +2,8 @@
 /// query out of its hands: `&` separates, the first `=` splits key from value (no `=`: a nil
 /// value), `+` is a space, `%HH` is decoded (`%00` included: the value keeps the byte).
 package enum QueryString {
-    package static func arguments(_ query: UnsafeRawBufferPointer) -> [(name: String, value: String?)] {
-        var arguments: [(name: String, value: String?)] = []
+    package static func arguments(_ query: UnsafeRawBufferPointer) -> [QueryArgument] {
+        var arguments: [QueryArgument] = []
         var start = 0
         while start < query.count {
             var end = start
@@ -11,12 +11,12 @@ package enum QueryString {
             let piece = UnsafeRawBufferPointer(rebasing: query[start..<end])
             if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
                 arguments.append(
-                    (
+                    QueryArgument(
                         decode(UnsafeRawBufferPointer(rebasing: piece[..<equals])),
                         decode(UnsafeRawBufferPointer(rebasing: piece[(equals + 1)...]))
                     ))
             } else {
-                arguments.append((decode(piece), nil))
+                arguments.append(QueryArgument(decode(piece), nil))
             }
             start = end + 1
         }

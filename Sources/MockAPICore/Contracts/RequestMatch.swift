@@ -18,7 +18,7 @@ package struct RequestMatch: Sendable, Equatable {
     }
 
     /// Whether the request carries every value.
-    package func admits(query pairs: [(name: String, value: String?)], body: JSONValue?) -> Bool {
+    package func admits(query pairs: [QueryArgument], body: JSONValue?) -> Bool {
         query.allSatisfy { wanted in pairs.contains { $0.name == wanted.name && $0.value == wanted.value } }
             && json.allSatisfy { wanted in
                 guard case .object(let object)? = body else { return false }
@@ -28,7 +28,7 @@ package struct RequestMatch: Sendable, Equatable {
 
     /// Each rule the request does not keep, with the value it had instead:
     /// `json.intent = "register", the request has "signup"`.
-    package func unmet(query pairs: [(name: String, value: String?)], body: JSONValue?) -> [String] {
+    package func unmet(query pairs: [QueryArgument], body: JSONValue?) -> [String] {
         let queryRules = query.compactMap { wanted -> String? in
             let values = pairs.filter { $0.name == wanted.name }.map(\.value)
             if values.contains(where: { $0 == wanted.value }) { return nil }

@@ -62,10 +62,10 @@ public struct JournalEntry: Sendable, Equatable {
 
 extension JournalEntry {
     /// Re-encodes decoded query pairs the way a client would send them.
-    package static func encodeQuery(_ pairs: [(name: String, value: String?)]) -> String {
+    package static func encodeQuery(_ pairs: [QueryArgument]) -> String {
         if pairs.isEmpty { return "" }
-        return pairs.map { name, value in
-            value.map { "\(percentEncode(name))=\(percentEncode($0))" } ?? percentEncode(name)
+        return pairs.map { argument in
+            argument.value.map { "\(percentEncode(argument.name))=\(percentEncode($0))" } ?? percentEncode(argument.name)
         }.joined(separator: "&")
     }
 

@@ -50,14 +50,15 @@ package struct JournalQuery: Sendable, Equatable {
     }
 
     /// Reads the admin endpoint's decoded query pairs.
-    package init(pairs: [(name: String, value: String?)]) throws(Invalid) {
+    package init(pairs: [QueryArgument]) throws(Invalid) {
         func count(_ name: String, _ value: String?) throws(Invalid) -> Int {
             guard let value, let number = Int(value), number >= 0 else {
                 throw Invalid(message: "\(name) must be a non-negative integer, got \(value.map { "\"\($0)\"" } ?? "nothing")")
             }
             return number
         }
-        for (name, value) in pairs {
+        for argument in pairs {
+            let (name, value) = (argument.name, argument.value)
             switch name {
             case "since": since = try count(name, value)
             case "limit": limit = try count(name, value)

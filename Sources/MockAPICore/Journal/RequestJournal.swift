@@ -64,7 +64,7 @@ package final class RequestJournal: Sendable {
     /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
     /// contract's and response's names come as UTF-8 bytes (`NameBytes`).
     package func record(
-        receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [(name: String, value: String?)],
+        receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [QueryArgument],
         headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
         response: UnsafeRawBufferPointer?,
         status: Int, problem: String?
@@ -80,9 +80,9 @@ package final class RequestJournal: Sendable {
             writer.bytes(path)
             writer.int(query.count)
             if !query.isEmpty {
-                for (name, value) in query {
-                    writer.string(name)
-                    writer.optionalString(value)
+                for argument in query {
+                    writer.string(argument.name)
+                    writer.optionalString(argument.value)
                 }
             }
             headers.withPackedBytes { writer.bytes($0) }
@@ -105,7 +105,7 @@ package final class RequestJournal: Sendable {
             8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + headers.packedByteCount
             + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
         if !query.isEmpty {
-            for (name, value) in query { size += RecordWriter.size(of: name) + RecordWriter.size(of: value) }
+            for argument in query { size += RecordWriter.size(of: argument.name) + RecordWriter.size(of: argument.value) }
         }
         if !parts.isEmpty {
             for part in parts {
@@ -267,7 +267,7 @@ extension JournalEntry {
         let bodyBytes = reader.int()
         let method = reader.string()
         let path = reader.string()
-        let query = (0..<reader.int()).map { _ in (name: reader.string(), value: reader.optionalString()) }
+        let query = (0..<reader.int()).map { _ in QueryArgument(reader.string(), reader.optionalString()) }
         let headers = HeaderFields(packed: reader.bytes())
         let contract = reader.optionalString()
         let response = reader.optionalString()

@@ -7,7 +7,7 @@ package struct RequestRecord: Sendable {
     package var receivedAt: Int64
     package var method: String
     /// Decoded pairs, re-encoded only when read (`JournalEntry.encodeQuery`).
-    package var query: [(name: String, value: String?)]
+    package var query: [QueryArgument]
     /// As received; the journal redacts when it writes them, the log when it formats them.
     package var headers: HeaderFields
     package var bodyBytes: Int
@@ -22,7 +22,7 @@ package struct RequestRecord: Sendable {
     package var problem: String?
 
     package init(
-        receivedAt: Int64 = 0, method: String = "GET", query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+        receivedAt: Int64 = 0, method: String = "GET", query: [QueryArgument] = [], headers: HeaderFields = [],
         bodyBytes: Int = 0, parts: [ReceivedPart] = [], contract: String? = nil, response: String? = nil, status: Int = 200,
         problem: String? = nil
     ) {

@@ -16,7 +16,7 @@ extension Responder {
 
     /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
     package func respondAdmin(
-        method: String, path: String, query: [(name: String, value: String?)] = [],
+        method: String, path: String, query: [QueryArgument] = [],
         headers: HeaderFields = []
     ) -> AdminAnswer {
         if let refusal = adminAccess.refusal(method: method, headers: headers) { return .response(refusal) }

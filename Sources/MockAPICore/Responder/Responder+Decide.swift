@@ -74,7 +74,7 @@ extension Responder {
     /// The answer to a request whose body has arrived. `body` is read only when the answer
     /// depends on it: a plain request to a fixed response never parses one.
     package func decide(
-        _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [(name: String, value: String?)],
+        _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
         headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>
     ) -> Decision {
         switch head.destination {
@@ -127,7 +127,7 @@ extension Responder {
     }
 
     /// Admin endpoints: the command's own actions, then the responder's (`respondAdmin`). None is journaled.
-    func decideAdmin(method: String, path: String, query: [(name: String, value: String?)], headers: HeaderFields) -> Decision {
+    func decideAdmin(method: String, path: String, query: [QueryArgument], headers: HeaderFields) -> Decision {
         let key = "\(method) \(path)"
         if policy.adminActions.contains(key) {
             if let refusal = adminAccess.refusal(method: method, headers: headers) { return decision(.generated(refusal), journal: nil) }

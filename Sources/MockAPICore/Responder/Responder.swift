@@ -82,7 +82,7 @@ package final class Responder: Sendable {
     /// The answer to a plain request (no query, no body, no `Prefer` header: `prefer` is its
     /// value), when it is fixed: most mock traffic is such requests, and this skips building a
     /// request to validate. Nil means `respond` decides.
-    package func plainResponse(toContract index: Int, query: [(name: String, value: String?)], bodyBytes: Int, prefer: String?) -> Int? {
+    package func plainResponse(toContract index: Int, query: [QueryArgument], bodyBytes: Int, prefer: String?) -> Int? {
         guard prefer == nil, query.isEmpty, bodyBytes == 0 else { return nil }
         return plainResponses[index]
     }

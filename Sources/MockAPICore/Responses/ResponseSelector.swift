@@ -4,7 +4,7 @@
 /// `when` matches the query and JSON body, then the contract's sequence, then `default`.
 package enum ResponseSelector {
     package static func select(
-        for contract: Contract, index: Int, query: [(name: String, value: String?)], body: JSONValue? = nil,
+        for contract: Contract, index: Int, query: [QueryArgument], body: JSONValue? = nil,
         prefer: Prefer.Selection?, scenarios: ScenarioState
     ) -> Result<Int, Violation> {
         if let prefer {

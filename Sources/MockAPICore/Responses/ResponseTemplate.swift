@@ -91,7 +91,7 @@ package struct ResponseTemplate: Sendable, Equatable {
     }
 
     /// The body for one server and, when the template needs it, one request.
-    package func render(baseURL: String, pathParameters: [String: String] = [:], query: [(name: String, value: String?)] = []) -> [UInt8] {
+    package func render(baseURL: String, pathParameters: [String: String] = [:], query: [QueryArgument] = []) -> [UInt8] {
         var out: [UInt8] = []
         for piece in pieces {
             switch piece {

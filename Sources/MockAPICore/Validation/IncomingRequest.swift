@@ -7,19 +7,19 @@ package struct IncomingRequest: Sendable {
         case invalidJSON(JSONParser.Failure)
         case multipart([ReceivedPart])
         /// An `application/x-www-form-urlencoded` body's fields, decoded, in arrival order.
-        case form([(name: String, value: String?)])
+        case form([QueryArgument])
         /// A body that was counted but not kept (no contract asked for it).
         case other(bytes: Int)
     }
 
     /// Decoded query pairs in arrival order; a key without `=` has a nil value.
-    package var query: [(name: String, value: String?)]
+    package var query: [QueryArgument]
     package var headers: HeaderFields
     package var contentType: String?
     package var body: Body
 
     package init(
-        query: [(name: String, value: String?)] = [], headers: HeaderFields = [],
+        query: [QueryArgument] = [], headers: HeaderFields = [],
         contentType: String? = nil, body: Body = .none
     ) {
         self.query = query

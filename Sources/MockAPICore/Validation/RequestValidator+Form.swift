@@ -3,11 +3,12 @@
 /// text cannot say more (an object or an array key takes any text), and an empty list or object
 /// is sent as nothing, so only a required scalar key is missed.
 extension RequestValidator {
-    static func formViolations(_ fields: [(name: String, value: String?)], _ expected: [JSONKeyExpectation], otherKeys: Bool) -> [Violation] {
+    static func formViolations(_ fields: [QueryArgument], _ expected: [JSONKeyExpectation], otherKeys: Bool) -> [Violation] {
         var found: [Violation] = []
         for spec in expected {
             var sent = false
-            for (name, value) in fields where topKey(name) == spec.key {
+            for field in fields where topKey(field.name) == spec.key {
+                let (name, value) = (field.name, field.value)
                 sent = true
                 if let violation = fieldViolation(value ?? "", spec.schema, at: "body.\(name)") { found.append(violation) }
             }
@@ -18,8 +19,8 @@ extension RequestValidator {
         }
         guard !otherKeys else { return found }
         var reported: [Substring] = []
-        for (name, _) in fields {
-            let key = topKey(name)
+        for field in fields {
+            let key = topKey(field.name)
             guard !expected.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }), !reported.contains(key) else { continue }
             reported.append(key)
             found.append(Violation("body.\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))

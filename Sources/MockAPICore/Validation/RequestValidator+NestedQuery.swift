@@ -3,14 +3,15 @@ extension RequestValidator {
     /// One key's bare and nested forms: each value by `type` and `enum`, each first part by the
     /// contract's part names (a list's by position), the bare form only where the contract takes it.
     static func nestedQueryViolations(
-        _ query: [(name: String, value: String?)], _ spec: QueryExpectation,
+        _ query: [QueryArgument], _ spec: QueryExpectation,
         _ nested: QueryExpectation.NestedParts
     ) -> [Violation] {
         var found: [Violation] = []
         var bare = 0
         var parts = 0
         var refusedBare = false
-        for (name, value) in query {
+        for argument in query {
+            let (name, value) = (argument.name, argument.value)
             let location = "query.\(name)"
             if name == spec.name {
                 bare += 1

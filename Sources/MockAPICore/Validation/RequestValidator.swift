@@ -49,7 +49,7 @@ package enum RequestValidator {
 
     /// Query checks by linear scans: a request has a handful of keys, and this runs on every
     /// request, so no dictionaries or sets are built.
-    static func queryViolations(_ query: [(name: String, value: String?)], _ expected: [QueryExpectation], credentials: CredentialExpectation? = nil) -> [Violation] {
+    static func queryViolations(_ query: [QueryArgument], _ expected: [QueryExpectation], credentials: CredentialExpectation? = nil) -> [Violation] {
         if query.isEmpty && !expected.contains(where: \.required) { return [] }
         var found: [Violation] = []
         for spec in expected {
@@ -61,7 +61,8 @@ package enum RequestValidator {
             var count = 0
             var sentWithoutBrackets = false
             let brackets = spec.arrayStyle == .brackets
-            for (name, value) in query {
+            for argument in query {
+                let (name, value) = (argument.name, argument.value)
                 guard brackets ? isArrayKey(name, of: spec.name) : name == spec.name else {
                     if brackets, name == spec.name { sentWithoutBrackets = true }
                     continue
@@ -88,7 +89,7 @@ package enum RequestValidator {
                 found.append(Violation(where_, "sent \(count) times, expected once\(hint)"))
             }
         }
-        for (offset, (name, _)) in query.enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
+        for (offset, name) in query.lazy.map(\.name).enumerated() where !query[..<offset].contains(where: { $0.name == name }) {
             let known = expected.contains {
                 name == $0.name || ($0.nested != nil ? isNestedKey(name, of: $0.name) : $0.arrayStyle == .brackets && isArrayKey(name, of: $0.name))
             }
