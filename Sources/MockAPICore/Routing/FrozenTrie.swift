@@ -115,6 +115,71 @@ final class FrozenTrie: @unchecked Sendable {
         return (UnsafeBufferPointer(rebasing: path[start..<end]), end < path.count ? end + 1 : nil)
     }
 
+    /// The contract for `method` at `path` from the root, `segmentStart` its first segment (nil
+    /// for `/`). Most paths never need backtracking, so a straight walk that takes the first
+    /// child in precedence order at each segment answers first; only when it fails after passing
+    /// over another child that could match (or meets a `{name:path}` child) does the full search run.
+    func match(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+        switch walk(segmentStart: segmentStart, path: path, method: method) {
+        case .found(let contract): return contract
+        case .missing: return nil
+        case .undecided: return search(node: 0, segmentStart: segmentStart, path: path, method: method)
+        }
+    }
+
+    private enum Walk {
+        case found(Int)
+        /// No child was passed over: backtracking would find nothing either.
+        case missing
+        case undecided
+    }
+
+    /// The straight walk: one loop over the path's bytes, no recursion, no call per edge.
+    @inline(__always)
+    private func walk(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Walk {
+        guard let base = path.baseAddress else { return .undecided }
+        let end = path.count
+        var passedOver = false
+        var node = nodes.baseAddress!
+        var start = segmentStart ?? end + 1
+        while start <= end {
+            var stop = start
+            while stop < end, base[stop] != UInt8(ascii: "/") { stop += 1 }
+            let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
+            start = stop + 1
+            // Literal, then {name:int}, then {name}, as `search` tries them.
+            var next = -1
+            if node.pointee.edgeCount > 0, let child = literalChild(of: node.pointee, segment) {
+                next = child
+                passedOver = passedOver || node.pointee.intChild >= 0 || node.pointee.stringChild >= 0 || node.pointee.pathChild >= 0
+            } else if node.pointee.intChild >= 0, Self.isInteger(segment) {
+                next = Int(node.pointee.intChild)
+                passedOver = passedOver || node.pointee.stringChild >= 0 || node.pointee.pathChild >= 0
+            } else if node.pointee.pathChild >= 0 {
+                return .undecided // how many segments it takes is the full search's to try
+            } else if node.pointee.stringChild >= 0, !segment.isEmpty {
+                next = Int(node.pointee.stringChild)
+            } else {
+                return passedOver ? .undecided : .missing
+            }
+            node = nodes.baseAddress! + next
+        }
+        let first = Int(node.pointee.firstMethod)
+        for position in first..<first + Int(node.pointee.methodCount) where endings[position].method == method {
+            return .found(Int(endings[position].contract))
+        }
+        return passedOver ? .undecided : .missing
+    }
+
+    /// `PathTemplate.ParameterType.isInteger`, with the common case in line: up to 18 digits
+    /// always fit an Int64.
+    @inline(__always)
+    private static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard segment.count > 0, segment.count <= 18 else { return PathTemplate.ParameterType.isInteger(segment) }
+        for byte in segment where byte &- UInt8(ascii: "0") > 9 { return PathTemplate.ParameterType.isInteger(segment) }
+        return true
+    }
+
     /// The contract for `method` below `node`, trying literal, int and string children in that order.
     func search(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
         let node = nodes[index]
@@ -176,15 +241,30 @@ final class FrozenTrie: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         node.slotCount > 0 ? hashedChild(of: node, segment) : searchedChild(of: node, segment)
     }
 
     private func matches(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
-        Int(edge.keyLength) == segment.count
-            && (segment.isEmpty || memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count) == 0)
+        Int(edge.keyLength) == segment.count && compare(edge, segment) == 0
     }
 
+    /// The edge's key against a segment of the same length, bytewise like memcmp: a loop in line
+    /// is cheaper than a call for path segments, which are short.
+    @inline(__always)
+    private func compare(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Int {
+        let key = keys.baseAddress! + Int(edge.keyStart)
+        var index = 0
+        while index < segment.count {
+            let difference = Int(key[index]) - Int(segment[index])
+            if difference != 0 { return difference }
+            index += 1
+        }
+        return 0
+    }
+
+    @inline(__always)
     private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         let mask = Int(node.slotCount) - 1
         var slot = Self.hash(segment) & mask
@@ -197,6 +277,7 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     /// Binary search of the node's sorted edges, for the common node with a few children.
+    @inline(__always)
     private func searchedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         var low = Int(node.firstEdge)
         var high = low + Int(node.edgeCount)
@@ -204,9 +285,7 @@ final class FrozenTrie: @unchecked Sendable {
             let middle = (low + high) / 2
             let edge = edges[middle]
             var order = Int(edge.keyLength) - segment.count
-            if order == 0, !segment.isEmpty {
-                order = Int(memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count))
-            }
+            if order == 0 { order = compare(edge, segment) }
             if order == 0 { return Int(edge.child) }
             if order < 0 { low = middle + 1 } else { high = middle }
         }
