@@ -207,7 +207,8 @@ enum PendingAnswer {
     /// Filled in by another thread (an admin action, a real backend) before it resumes the
     /// connection; the decision's headers and journal note go with the reply, and `fallback` is
     /// sent when the server stopped before the reply came.
-    case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
+    /// Boxed (indirect): rare, and inline it would make every request's context larger.
+    indirect case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
 }
 
 /// An answer another thread produces while the request's connection is suspended.
