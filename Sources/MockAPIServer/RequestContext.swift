@@ -10,6 +10,10 @@ final class RequestContext {
     /// The serving state the request began with; a reload meanwhile does not change it.
     let lease: StateLease
     var state: ServingState { lease.state }
+    /// The lease's responder and prepared responses, unretained: the lease keeps them alive as
+    /// long as this context, and reading them through it retained and released each per use.
+    unowned(unsafe) let responder: Responder
+    unowned(unsafe) let prepared: PreparedResponses
     let method: String
     let head: RoutedHead
     var route: Responder.Route { head.route }
@@ -57,6 +61,8 @@ final class RequestContext {
     ) {
         self.rawQuery = rawQuery
         self.lease = lease
+        responder = lease.state.responder
+        prepared = lease.state.prepared
         self.budget = budget
         self.method = method
         self.head = head

@@ -110,7 +110,7 @@ final class RequestHandler: Sendable {
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let responder = context.state.responder
+        let responder = context.responder
         let decision: Decision
         switch responder.decideHead(context.head, headers: context.headers) {
         case .readBody(let declared):
@@ -152,7 +152,7 @@ final class RequestHandler: Sendable {
         if context.answered { return .YES }
         connection.answering()
         context.answered = true
-        let responder = context.state.responder
+        let responder = context.responder
         // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
         if context.discardedPastLimit != nil { return execute(responder.decideBodyRefused(.tooLarge, head: context.head), context, connection, path: path) }
         let decision = responder.decide(
@@ -184,7 +184,7 @@ final class RequestHandler: Sendable {
     ) -> MHD_Result {
         context.answered = true
         connection.answering()
-        let decision = context.state.responder.decideBodyRefused(reason, head: context.head)
+        let decision = context.responder.decideBodyRefused(reason, head: context.head)
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
         RawResponse.sendAndClose(sent, on: connection)
@@ -210,7 +210,7 @@ final class RequestHandler: Sendable {
         case .generated(var response):
             if let source = response.placeholdersOf {
                 response.body =
-                    context.state.prepared.render(
+                    context.prepared.render(
                         contract: source.contract, response: source.response,
                         path: String(decoding: path, as: UTF8.self), query: context.query
                     ).body
@@ -232,13 +232,12 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        let state = context.state
-        guard let ready = state.prepared.response(contract: index, response: response) else {
+        guard let ready = context.prepared.response(contract: index, response: response) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = state.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
+            let rendered = context.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
-        let status = state.responder.status(contract: index, response: response)
+        let status = context.responder.status(contract: index, response: response)
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: decision.journal)
         return result
@@ -259,7 +258,7 @@ final class RequestHandler: Sendable {
     /// Journals and logs the request as the note says; nothing for a request with no note (admin).
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
-        let responder = context.state.responder
+        let responder = context.responder
         if configuration.requestLog != nil {
             let contractName = note.contract.map { responder.contractName($0) }
             let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
