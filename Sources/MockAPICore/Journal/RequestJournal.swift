@@ -69,7 +69,12 @@ package final class RequestJournal: Sendable {
         response: UnsafeRawBufferPointer?,
         status: Int, problem: String?
     ) {
-        let headers = headers.forJournal(redacting: redaction)
+        // Copied only when a header is redacted or cut; most requests' go in as they came.
+        let changed = headers.changeForJournal(redacting: redaction) ? headers.forJournal(redacting: redaction) : nil
+        func withJournaledHeaders<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            if let changed { return changed.withPackedBytes(body) }
+            return headers.withPackedBytes(body)
+        }
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
@@ -85,7 +90,7 @@ package final class RequestJournal: Sendable {
                     writer.optionalString(value)
                 }
             }
-            headers.withPackedBytes { writer.bytes($0) }
+            withJournaledHeaders { writer.bytes($0) }
             writer.optionalBytes(contract)
             writer.optionalBytes(response)
             writer.int(parts.count)
@@ -102,7 +107,7 @@ package final class RequestJournal: Sendable {
         }
         // The size, summed without the writer: what `encode` writes, field by field.
         var size =
-            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + headers.packedByteCount
+            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + withJournaledHeaders { $0.count }
             + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
         if !query.isEmpty {
             for (name, value) in query { size += RecordWriter.size(of: name) + RecordWriter.size(of: value) }
