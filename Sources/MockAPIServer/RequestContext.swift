@@ -59,6 +59,11 @@ final class RequestContext {
         lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
         headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil
     ) {
+        // The body first, from the arguments: planned after the fields were stored, it read the
+        // head back from self, and the optimizer retained and released three fields around it.
+        let body = Self.body(planned: head.body)
+        if case .multipart(_, let collector) = body { self.collector = collector }
+        self.body = body
         self.rawQuery = rawQuery
         self.lease = lease
         responder = lease.state.responder
@@ -68,8 +73,6 @@ final class RequestContext {
         self.head = head
         self.query = query
         self.headers = headers
-        body = Self.body(planned: head.body)
-        if case .multipart(_, let collector) = body { self.collector = collector }
     }
 
     deinit { budget.release(reserved) }
