@@ -131,11 +131,9 @@ package final class RequestJournal: Sendable {
             }
             let freed = arena.drop(through: id - capacity)
             if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
-            arena.append(id: id, size: size) { base in
-                var writer = RecordWriter(base: base)
-                encode(&writer, id: id)
-                assert(writer.size == size, "the journal record's size was summed wrong")
-            }
+            var writer = RecordWriter(base: arena.append(id: id, size: size))
+            encode(&writer, id: id)
+            assert(writer.size == size, "the journal record's size was summed wrong")
         }
     }
 
