@@ -19,6 +19,8 @@ final class RequestContext {
     var route: Responder.Route { head.route }
     let query: [(name: String, value: String?)]
     let headers: HeaderFields
+    /// The worker thread's `ThreadSlot`, read once when the request began.
+    let threadSlot: Int
     let receivedAt = System.epochMilliseconds()
     let started = System.monotonicNanoseconds()
     private(set) var bodyBytes = 0
@@ -57,7 +59,7 @@ final class RequestContext {
 
     init(
         lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
-        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil
+        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int
     ) {
         // The body first, from the arguments: planned after the fields were stored, it read the
         // head back from self, and the optimizer retained and released three fields around it.
@@ -73,6 +75,7 @@ final class RequestContext {
         self.head = head
         self.query = query
         self.headers = headers
+        self.threadSlot = threadSlot
     }
 
     deinit { budget.release(reserved) }

@@ -31,7 +31,7 @@ final class RequestHandler: Sendable {
 
     var inFlight: Int { inFlightBySlot.reduce(0) { $0 + $1.count.load(ordering: .acquiring) } }
 
-    private var inFlightHere: InFlightCounter { inFlightBySlot[ThreadSlot.current % inFlightBySlot.count] }
+    private func inFlight(slot: Int) -> InFlightCounter { inFlightBySlot[slot % inFlightBySlot.count] }
 
     init(
         serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
@@ -62,10 +62,12 @@ final class RequestHandler: Sendable {
                 }
             }
             connection.headersArrived()
-            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
+            // Looked up once per request (a thread-local read), kept in the context for the rest.
+            let slot = ThreadSlot.current
+            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-            handler.inFlightHere.count.add(1, ordering: .relaxed)
+            handler.inFlight(slot: slot).count.add(1, ordering: .relaxed)
             return handler.checkFraming(context, connection: connection, path: path)
         }
     }
@@ -78,16 +80,18 @@ final class RequestHandler: Sendable {
             free(query) // the request ended before the access handler saw it (MHD refused it)
             return
         }
-        Unmanaged<RequestContext>.fromOpaque(state).release()
+        let context = Unmanaged<RequestContext>.fromOpaque(state)
+        let slot = context._withUnsafeGuaranteedRef { $0.threadSlot }
+        context.release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
-        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
+        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlight(slot: slot).count.subtract(1, ordering: .relaxed) }
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
     /// the plan says.
     private func beginRequest(
         connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
-        query: UnsafeMutablePointer<MHDQuery>?
+        query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
     ) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
@@ -103,7 +107,7 @@ final class RequestHandler: Sendable {
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept)
+            rawQuery: kept, threadSlot: threadSlot)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
@@ -275,7 +279,7 @@ final class RequestHandler: Sendable {
         journal.record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-            response: responseName, status: status, problem: problem)
+            response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
     }
 }
 

@@ -62,12 +62,13 @@ package final class RequestJournal: Sendable {
     /// Records one request from its parts, as the server holds them: every argument is borrowed
     /// and only its bytes are copied, so a request pays no retain, release or allocation to be
     /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
-    /// contract's and response's names come as UTF-8 bytes (`NameBytes`).
+    /// contract's and response's names come as UTF-8 bytes (`NameBytes`). `threadSlot` picks the
+    /// shard: the server passes the one it read when the request began.
     package func record(
         receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [(name: String, value: String?)],
         headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
         response: UnsafeRawBufferPointer?,
-        status: Int, problem: String?
+        status: Int, problem: String?, threadSlot: Int = ThreadSlot.current
     ) {
         // Copied only when a header is redacted or cut; most requests' go in as they came.
         let changed = headers.changeForJournal(redacting: redaction) ? headers.forJournal(redacting: redaction) : nil
@@ -120,7 +121,7 @@ package final class RequestJournal: Sendable {
             }
         }
         if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
-        shards[ThreadSlot.current % shards.count].arena.withLock { arena in
+        shards[threadSlot % shards.count].arena.withLock { arena in
             // Numbered under the shard's lock, so a shard holds its records in id order even
             // when two threads share it (eviction and paged reads rely on that).
             let id = nextID.add(1, ordering: .relaxed).oldValue
