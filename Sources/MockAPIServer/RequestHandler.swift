@@ -236,12 +236,11 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        guard let ready = context.prepared.response(contract: index, response: response) else {
+        guard let (ready, status) = context.prepared.responseAndStatus(contract: index, response: response) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
-        let status = context.responder.status(contract: index, response: response)
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: decision.journal)
         return result
