@@ -22,7 +22,9 @@ final class RequestContext {
     /// The worker thread's `ThreadSlot`, read once when the request began.
     let threadSlot: Int
     let receivedAt = System.epochMilliseconds()
-    let started = System.monotonicNanoseconds()
+    /// When the request began, for the request log's duration; 0 when there is no log (a clock
+    /// read fewer per request).
+    let started: UInt64
     private(set) var bodyBytes = 0
     /// Set once the answer has been queued, so later calls only drain.
     var answered = false
@@ -59,7 +61,7 @@ final class RequestContext {
 
     init(
         lease: StateLease, method: String, head: RoutedHead, query: [(name: String, value: String?)],
-        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int
+        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int, timed: Bool
     ) {
         // The body first, from the arguments: planned after the fields were stored, it read the
         // head back from self, and the optimizer retained and released three fields around it.
@@ -76,6 +78,7 @@ final class RequestContext {
         self.query = query
         self.headers = headers
         self.threadSlot = threadSlot
+        started = timed ? System.monotonicNanoseconds() : 0
     }
 
     deinit { budget.release(reserved) }

@@ -107,7 +107,7 @@ final class RequestHandler: Sendable {
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept, threadSlot: threadSlot)
+            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
