@@ -89,10 +89,14 @@ final class FrozenTrie: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// FNV-1a: a few instructions per byte, and path segments are short.
+    private static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let fnvPrime: UInt64 = 0x100_0000_01b3
+
+    /// FNV-1a: a few instructions per byte, and path segments are short. `walk` computes the
+    /// same in its scan for the segment's end.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = fnvOffset
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnvPrime }
         return Int(truncatingIfNeeded: hash & 0x7fff_ffff)
     }
 
@@ -143,26 +147,44 @@ final class FrozenTrie: @unchecked Sendable {
         var node = nodes.baseAddress!
         var start = segmentStart ?? end + 1
         while start <= end {
-            var stop = start
-            while stop < end, base[stop] != UInt8(ascii: "/") { stop += 1 }
-            let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
-            start = stop + 1
-            // Literal, then {name:int}, then {name}, as `search` tries them.
+            let here = node.pointee
+            // Literal, then {name:int}, then {name}, as `search` tries them. A literal is compared
+            // in place, so the segment's end is looked for only when a parameter takes it.
             var next = -1
-            if node.pointee.edgeCount > 0, let child = literalChild(of: node.pointee, segment) {
-                next = child
-                passedOver = passedOver || node.pointee.intChild >= 0 || node.pointee.stringChild >= 0 || node.pointee.pathChild >= 0
-            } else if node.pointee.intChild >= 0, Self.isInteger(segment) {
-                next = Int(node.pointee.intChild)
-                passedOver = passedOver || node.pointee.stringChild >= 0 || node.pointee.pathChild >= 0
-            } else if node.pointee.pathChild >= 0 {
-                return .undecided // how many segments it takes is the full search's to try
-            } else if node.pointee.stringChild >= 0, !segment.isEmpty {
-                next = Int(node.pointee.stringChild)
+            var stop = -1
+            if here.slotCount > 0 {
+                stop = start
+                var hash = Self.fnvOffset
+                while stop < end, base[stop] != UInt8(ascii: "/") {
+                    hash = (hash ^ UInt64(base[stop])) &* Self.fnvPrime
+                    stop += 1
+                }
+                let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
+                next = hashedChild(of: here, segment, hash: Int(truncatingIfNeeded: hash & 0x7fff_ffff)) ?? -1
+            } else if here.edgeCount > 0 {
+                (next, stop) = literalChild(of: here, at: start, in: base, end: end)
+            }
+            if next >= 0 {
+                passedOver = passedOver || here.intChild >= 0 || here.stringChild >= 0 || here.pathChild >= 0
             } else {
-                return passedOver ? .undecided : .missing
+                if stop < 0 {
+                    stop = start
+                    while stop < end, base[stop] != UInt8(ascii: "/") { stop += 1 }
+                }
+                let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
+                if here.intChild >= 0, Self.isInteger(segment) {
+                    next = Int(here.intChild)
+                    passedOver = passedOver || here.stringChild >= 0 || here.pathChild >= 0
+                } else if here.pathChild >= 0 {
+                    return .undecided // how many segments it takes is the full search's to try
+                } else if here.stringChild >= 0, !segment.isEmpty {
+                    next = Int(here.stringChild)
+                } else {
+                    return passedOver ? .undecided : .missing
+                }
             }
             node = nodes.baseAddress! + next
+            start = stop + 1
         }
         let first = Int(node.pointee.firstMethod)
         for position in first..<first + Int(node.pointee.methodCount) where endings[position].method == method {
@@ -171,6 +193,23 @@ final class FrozenTrie: @unchecked Sendable {
         return passedOver ? .undecided : .missing
     }
 
+    /// The literal child whose key is the whole segment starting at `start` (followed by `/` or
+    /// the path's end), and where that segment ends; (-1, -1) when none is. For a node with few
+    /// literal children: each key is compared in place, most failing at their first byte.
+    @inline(__always)
+    private func literalChild(of node: Node, at start: Int, in path: UnsafePointer<UInt8>, end: Int) -> (child: Int, stop: Int) {
+        let available = end - start
+        for index in Int(node.firstEdge)..<Int(node.firstEdge + node.edgeCount) {
+            let edge = edges[index]
+            let length = Int(edge.keyLength)
+            guard length <= available, length == available || path[start + length] == UInt8(ascii: "/") else { continue }
+            let key = keys.baseAddress! + Int(edge.keyStart)
+            var offset = 0
+            while offset < length, key[offset] == path[start + offset] { offset += 1 }
+            if offset == length { return (Int(edge.child), start + length) }
+        }
+        return (-1, -1)
+    }
     /// `PathTemplate.ParameterType.isInteger`, with the common case in line: up to 18 digits
     /// always fit an Int64.
     @inline(__always)
@@ -265,9 +304,9 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>, hash: Int? = nil) -> Int? {
         let mask = Int(node.slotCount) - 1
-        var slot = Self.hash(segment) & mask
+        var slot = (hash ?? Self.hash(segment)) & mask
         while true {
             let edge = Int(slots[Int(node.firstSlot) + slot])
             if edge < 0 { return nil }
