@@ -11,9 +11,20 @@ final class RequestContext {
     let lease: StateLease
     var state: ServingState { lease.state }
     /// The lease's responder and prepared responses, unretained: the lease keeps them alive as
-    /// long as this context, and reading them through it retained and released each per use.
-    unowned(unsafe) let responder: Responder
-    unowned(unsafe) let prepared: PreparedResponses
+    /// long as this context. The request path borrows them (`withResponder`, `withPrepared`):
+    /// a strong read, even of an unowned(unsafe) field, was retained and released around each call.
+    private let unmanagedResponder: Unmanaged<Responder>
+    private let unmanagedPrepared: Unmanaged<PreparedResponses>
+    var responder: Responder { unmanagedResponder.takeUnretainedValue() }
+    var prepared: PreparedResponses { unmanagedPrepared.takeUnretainedValue() }
+
+    @inline(__always) func withResponder<Result>(_ body: (Responder) -> Result) -> Result {
+        unmanagedResponder._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always) func withPrepared<Result>(_ body: (PreparedResponses) -> Result) -> Result {
+        unmanagedPrepared._withUnsafeGuaranteedRef(body)
+    }
     let method: String
     let head: RoutedHead
     var route: Responder.Route { head.route }
@@ -70,8 +81,8 @@ final class RequestContext {
         self.body = body
         self.rawQuery = rawQuery
         self.lease = lease
-        responder = lease.state.responder
-        prepared = lease.state.prepared
+        unmanagedResponder = Unmanaged.passUnretained(lease.state.responder)
+        unmanagedPrepared = Unmanaged.passUnretained(lease.state.prepared)
         self.budget = budget
         self.method = method
         self.head = head

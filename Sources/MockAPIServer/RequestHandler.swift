@@ -114,15 +114,16 @@ final class RequestHandler: Sendable {
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let responder = context.responder
-        let decision: Decision
-        switch responder.decideHead(context.head, headers: context.headers) {
-        case .readBody(let declared):
-            guard let declared, !context.reserveDeclaredBody(declared) else { return .YES }
-            decision = responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
-        case .answer(let refusal):
-            decision = refusal
+        let refusal: Decision? = context.withResponder { responder in
+            switch responder.decideHead(context.head, headers: context.headers) {
+            case .readBody(let declared):
+                guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
+                return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
+            case .answer(let refusal):
+                return refusal
+            }
         }
+        guard let decision = refusal else { return .YES }
         context.answered = true
         connection.answering()
         return execute(decision, context, connection, path: path)
@@ -156,13 +157,14 @@ final class RequestHandler: Sendable {
         if context.answered { return .YES }
         connection.answering()
         context.answered = true
-        let responder = context.responder
-        // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
-        if context.discardedPastLimit != nil { return execute(responder.decideBodyRefused(.tooLarge, head: context.head), context, connection, path: path) }
-        let decision = responder.decide(
-            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-            bodyBytes: context.bodyBytes
-        ) { context.finishBody() }
+        let decision = context.withResponder { responder in
+            // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
+            if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            return responder.decide(
+                context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+                bodyBytes: context.bodyBytes
+            ) { context.finishBody() }
+        }
         return execute(decision, context, connection, path: path)
     }
 
@@ -236,7 +238,7 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        guard let (ready, status) = context.prepared.responseAndStatus(contract: index, response: response) else {
+        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
@@ -261,8 +263,8 @@ final class RequestHandler: Sendable {
     /// Journals and logs the request as the note says; nothing for a request with no note (admin).
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
-        let responder = context.responder
         if configuration.requestLog != nil {
+            let responder = context.responder
             let contractName = note.contract.map { responder.contractName($0) }
             let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
             log(
@@ -272,9 +274,14 @@ final class RequestHandler: Sendable {
                     response: responseName, status: status, problem: problem), context, path: path)
         }
         // The context's own fields, borrowed, and the names' bytes: no record, no String is made for the journal.
-        let names = responder.names
-        let contractName = note.contract.map { names.contract($0) }
-        let responseName = note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
+        // The bytes live in the responder's NameBytes, which the context's lease keeps.
+        let (contractName, responseName) = context.withResponder { responder in
+            let names = responder.names
+            return (
+                note.contract.map { names.contract($0) },
+                note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
+            )
+        }
         journal.record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
