@@ -66,9 +66,12 @@ final class RequestHandler: Sendable {
             let slot = ThreadSlot.current
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
-            requestState.pointee = Unmanaged.passRetained(context).toOpaque()
             handler.inFlight(slot: slot).count.add(1, ordering: .relaxed)
-            return handler.checkFraming(context, connection: connection, path: path)
+            let result = handler.checkFraming(context, connection: connection, path: path)
+            // Stored last, so handing the context to MHD is its last use: the retain this takes and
+            // the release of the local cancel out. MHD reads the state only in later callbacks.
+            requestState.pointee = Unmanaged.passRetained(context).toOpaque()
+            return result
         }
     }
 
@@ -102,7 +105,7 @@ final class RequestHandler: Sendable {
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
-        let forwarding = head.body == .raw
+        let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
