@@ -31,7 +31,11 @@ final class RequestHandler: Sendable {
 
     var inFlight: Int { inFlightBySlot.reduce(0) { $0 + $1.count.load(ordering: .acquiring) } }
 
-    private func inFlight(slot: Int) -> InFlightCounter { inFlightBySlot[slot % inFlightBySlot.count] }
+    /// Counts a request in or out on its thread's counter, read in place (returning the counter
+    /// retained and released it).
+    private func countInFlight(_ change: Int, slot: Int) {
+        inFlightBySlot[slot % inFlightBySlot.count].count.add(change, ordering: .relaxed)
+    }
 
     init(
         serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
@@ -66,7 +70,7 @@ final class RequestHandler: Sendable {
             let slot = ThreadSlot.current
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
-            handler.inFlight(slot: slot).count.add(1, ordering: .relaxed)
+            handler.countInFlight(1, slot: slot)
             let result = handler.checkFraming(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
@@ -87,7 +91,7 @@ final class RequestHandler: Sendable {
         let slot = context._withUnsafeGuaranteedRef { $0.threadSlot }
         context.release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
-        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlight(slot: slot).count.subtract(1, ordering: .relaxed) }
+        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.countInFlight(-1, slot: slot) }
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
