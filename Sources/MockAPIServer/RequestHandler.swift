@@ -25,17 +25,9 @@ final class RequestHandler: Sendable {
     let forwarder: Forwarder?
     /// Reloads the set from disk; nil for a server started from a set in memory.
     let reload: (@Sendable () -> GeneratedResponse)?
-    /// Requests between their first callback and their completion, counted per thread so the
-    /// workers never write a shared counter; shutdown waits for the sum to reach zero.
-    private let inFlightBySlot: [InFlightCounter] = (0..<16).map { _ in InFlightCounter() }
+    private let inFlightCounters = InFlightCounters()
 
-    var inFlight: Int { inFlightBySlot.reduce(0) { $0 + $1.count.load(ordering: .acquiring) } }
-
-    /// Counts a request in or out on its thread's counter, read in place (returning the counter
-    /// retained and released it).
-    private func countInFlight(_ change: Int, slot: Int) {
-        inFlightBySlot[slot % inFlightBySlot.count].count.add(change, ordering: .relaxed)
-    }
+    var inFlight: Int { inFlightCounters.total }
 
     init(
         serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
@@ -70,7 +62,7 @@ final class RequestHandler: Sendable {
             let slot = ThreadSlot.current
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
-            handler.countInFlight(1, slot: slot)
+            handler.inFlightCounters.add(1, slot: slot)
             let result = handler.checkFraming(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
@@ -91,7 +83,7 @@ final class RequestHandler: Sendable {
         let slot = context._withUnsafeGuaranteedRef { $0.threadSlot }
         context.release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
-        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.countInFlight(-1, slot: slot) }
+        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlightCounters.add(-1, slot: slot) }
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
@@ -300,8 +292,4 @@ final class RequestHandler: Sendable {
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
-}
-
-final class InFlightCounter: Sendable {
-    let count = Atomic<Int>(0)
 }
