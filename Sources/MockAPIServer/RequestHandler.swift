@@ -95,7 +95,10 @@ final class RequestHandler: Sendable {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers
-        let head = lease.state.responder.routeHead(method: knownMethod, path: path, headers: headers)
+        // Borrowed: `lease` holds the state, and its responder, through this call.
+        let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
+            $0.routeHead(method: knownMethod, path: path, headers: headers)
+        }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
