@@ -24,6 +24,9 @@ package final class RequestJournal: Sendable {
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
     package let redaction: HeaderRedaction
     private let shards: [Shard]
+    /// The same shards, unretained, for `record` to borrow (`shards` keeps them): reading a class
+    /// out of an array retained and released it on every request.
+    private let borrowedShards: [Unmanaged<Shard>]
     private let nextID = Atomic<Int>(1)
     /// Bytes of the records held plus those being copied in: what the budget is checked against.
     private let heldBytes = Atomic<Int>(0)
@@ -41,6 +44,7 @@ package final class RequestJournal: Sendable {
         self.maxBytes = maxBytes
         self.redaction = redaction
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
+        borrowedShards = self.shards.map { Unmanaged.passUnretained($0) }
     }
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
@@ -121,20 +125,22 @@ package final class RequestJournal: Sendable {
             }
         }
         if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
-        shards[threadSlot % shards.count].arena.withLock { arena in
-            // Numbered under the shard's lock, so a shard holds its records in id order even
-            // when two threads share it (eviction and paged reads rely on that).
-            let id = nextID.add(1, ordering: .relaxed).oldValue
-            // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
-            if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
-                heldBytes.subtract(size, ordering: .relaxed)
-                return
+        borrowedShards[threadSlot % borrowedShards.count]._withUnsafeGuaranteedRef {
+            $0.arena.withLock { arena in
+                // Numbered under the shard's lock, so a shard holds its records in id order even
+                // when two threads share it (eviction and paged reads rely on that).
+                let id = nextID.add(1, ordering: .relaxed).oldValue
+                // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
+                if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
+                    heldBytes.subtract(size, ordering: .relaxed)
+                    return
+                }
+                let freed = arena.drop(through: id - capacity)
+                if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
+                var writer = RecordWriter(base: arena.append(id: id, size: size))
+                encode(&writer, id: id)
+                assert(writer.size == size, "the journal record's size was summed wrong")
             }
-            let freed = arena.drop(through: id - capacity)
-            if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
-            var writer = RecordWriter(base: arena.append(id: id, size: size))
-            encode(&writer, id: id)
-            assert(writer.size == size, "the journal record's size was summed wrong")
         }
     }
 
