@@ -22,6 +22,8 @@ final class PreparedResponses: @unchecked Sendable {
     /// Where each contract's responses start in `slots` and `kinds`.
     private let firstSlot: [Int]
     private let kinds: [Kind]
+    /// Each slot's status, so a prepared answer needs no second lookup in the contract set.
+    private let statuses: [Int]
     private let slots: UnsafeMutableBufferPointer<OpaquePointer?>
     private let baseURLReady = Atomic<Bool>(false)
     private let baseURL = Mutex("")
@@ -46,6 +48,7 @@ final class PreparedResponses: @unchecked Sendable {
         }
         self.firstSlot = firstSlot
         self.kinds = kinds
+        statuses = set.contracts.flatMap { $0.responses.map(\.status) }
         slots = .allocate(capacity: max(kinds.count, 1))
         slots.initialize(repeating: nil)
         for (contractIndex, contract) in set.contracts.enumerated() {
@@ -68,12 +71,12 @@ final class PreparedResponses: @unchecked Sendable {
         baseURLReady.store(true, ordering: .releasing)
     }
 
-    /// The prepared response, or nil when this request needs its own (`render`).
-    func response(contract: Int, response: Int) -> OpaquePointer? {
+    /// The prepared response and its status, or nil when this request needs its own (`render`).
+    func responseAndStatus(contract: Int, response: Int) -> (OpaquePointer, status: Int)? {
         let slot = firstSlot[contract] + response
         switch kinds[slot] {
-        case .ready: return slots[slot]
-        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot] : nil
+        case .ready: return slots[slot].map { ($0, statuses[slot]) }
+        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
         case .needsRequest: return nil
         }
     }

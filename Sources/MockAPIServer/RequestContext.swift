@@ -10,12 +10,31 @@ final class RequestContext {
     /// The serving state the request began with; a reload meanwhile does not change it.
     let lease: StateLease
     var state: ServingState { lease.state }
+    /// The lease's responder and prepared responses, unretained: the lease keeps them alive as
+    /// long as this context. The request path borrows them (`withResponder`, `withPrepared`):
+    /// a strong read, even of an unowned(unsafe) field, was retained and released around each call.
+    private let unmanagedResponder: Unmanaged<Responder>
+    private let unmanagedPrepared: Unmanaged<PreparedResponses>
+    var responder: Responder { unmanagedResponder.takeUnretainedValue() }
+    var prepared: PreparedResponses { unmanagedPrepared.takeUnretainedValue() }
+
+    @inline(__always) func withResponder<Result>(_ body: (Responder) -> Result) -> Result {
+        unmanagedResponder._withUnsafeGuaranteedRef(body)
+    }
+
+    @inline(__always) func withPrepared<Result>(_ body: (PreparedResponses) -> Result) -> Result {
+        unmanagedPrepared._withUnsafeGuaranteedRef(body)
+    }
     let method: String
     let head: RoutedHead
     let query: [QueryArgument]
     let headers: HeaderFields
+    /// The worker thread's `ThreadSlot`, read once when the request began.
+    let threadSlot: Int
     let receivedAt = System.epochMilliseconds()
-    let started = System.monotonicNanoseconds()
+    /// When the request began, for the request log's duration; 0 when there is no log (a clock
+    /// read fewer per request).
+    let started: UInt64
     private(set) var bodyBytes = 0
     /// Set once the answer has been queued, so later calls only drain.
     var answered = false
@@ -52,17 +71,24 @@ final class RequestContext {
 
     init(
         lease: StateLease, method: String, head: RoutedHead, query: [QueryArgument],
-        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil
+        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int, timed: Bool
     ) {
+        // The body first, from the arguments: planned after the fields were stored, it read the
+        // head back from self, and the optimizer retained and released three fields around it.
+        let body = Self.body(planned: head.body)
+        if case .multipart(_, let collector) = body { self.collector = collector }
+        self.body = body
         self.rawQuery = rawQuery
         self.lease = lease
+        unmanagedResponder = Unmanaged.passUnretained(lease.state.responder)
+        unmanagedPrepared = Unmanaged.passUnretained(lease.state.prepared)
         self.budget = budget
         self.method = method
         self.head = head
         self.query = query
         self.headers = headers
-        body = Self.body(planned: head.body)
-        if case .multipart(_, let collector) = body { self.collector = collector }
+        self.threadSlot = threadSlot
+        started = timed ? System.monotonicNanoseconds() : 0
     }
 
     deinit { budget.release(reserved) }
@@ -206,7 +232,8 @@ enum PendingAnswer {
     /// Filled in by another thread (an admin action, a real backend) before it resumes the
     /// connection; the decision's headers and journal note go with the reply, and `fallback` is
     /// sent when the server stopped before the reply came.
-    case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
+    /// Boxed (indirect): rare, and inline it would make every request's context larger.
+    indirect case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
 }
 
 /// An answer another thread produces while the request's connection is suspended.

@@ -56,7 +56,7 @@ extension RequestHandler {
             return suspensions.resume(connection, afterMilliseconds: seconds * 1000, owner: context.parking) ? .YES : .NO
         case .trickle:
             guard case .prepared(let contract, let response) = decision.answer else { return .NO }
-            let rendered = context.state.prepared.render(
+            let rendered = context.prepared.render(
                 contract: contract, response: response,
                 path: String(decoding: path, as: UTF8.self), query: context.query)
             context.pending = .hang // once every byte is out, the connection is closed

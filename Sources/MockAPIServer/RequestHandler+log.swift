@@ -10,6 +10,6 @@ extension RequestHandler {
             RequestLogEntry(
                 record: record, path: String(decoding: path, as: UTF8.self),
                 nanoseconds: System.monotonicNanoseconds() - context.started, verbose: verbose,
-                redaction: journal.redaction, contracts: verbose ? context.state.responder.set : nil))
+                redaction: journal.redaction, contracts: verbose ? context.responder.set : nil))
     }
 }

@@ -25,13 +25,9 @@ final class RequestHandler: Sendable {
     let forwarder: Forwarder?
     /// Reloads the set from disk; nil for a server started from a set in memory.
     let reload: (@Sendable () -> GeneratedResponse)?
-    /// Requests between their first callback and their completion, counted per thread so the
-    /// workers never write a shared counter; shutdown waits for the sum to reach zero.
-    private let inFlightBySlot: [InFlightCounter] = (0..<16).map { _ in InFlightCounter() }
+    private let inFlightCounters = InFlightCounters()
 
-    var inFlight: Int { inFlightBySlot.reduce(0) { $0 + $1.count.load(ordering: .acquiring) } }
-
-    private var inFlightHere: InFlightCounter { inFlightBySlot[ThreadSlot.current % inFlightBySlot.count] }
+    var inFlight: Int { inFlightCounters.total }
 
     init(
         serving: ServingStateCell, journal: RequestJournal, configuration: ServerConfiguration,
@@ -62,11 +58,16 @@ final class RequestHandler: Sendable {
                 }
             }
             connection.headersArrived()
-            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query)
+            // Looked up once per request (a thread-local read), kept in the context for the rest.
+            let slot = ThreadSlot.current
+            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
+            handler.inFlightCounters.add(1, slot: slot)
+            let result = handler.checkFraming(context, connection: connection, path: path)
+            // Stored last, so handing the context to MHD is its last use: the retain this takes and
+            // the release of the local cancel out. MHD reads the state only in later callbacks.
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
-            handler.inFlightHere.count.add(1, ordering: .relaxed)
-            return handler.checkFraming(context, connection: connection, path: path)
+            return result
         }
     }
 
@@ -78,47 +79,53 @@ final class RequestHandler: Sendable {
             free(query) // the request ended before the access handler saw it (MHD refused it)
             return
         }
-        Unmanaged<RequestContext>.fromOpaque(state).release()
+        let context = Unmanaged<RequestContext>.fromOpaque(state)
+        let slot = context._withUnsafeGuaranteedRef { $0.threadSlot }
+        context.release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
-        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { _ = $0.inFlightHere.count.subtract(1, ordering: .relaxed) }
+        Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlightCounters.add(-1, slot: slot) }
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
     /// the plan says.
     private func beginRequest(
         connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
-        query: UnsafeMutablePointer<MHDQuery>?
+        query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
     ) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers
-        let head = lease.state.responder.routeHead(method: knownMethod, path: path, headers: headers)
+        // Borrowed: `lease` holds the state, and its responder, through this call.
+        let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
+            $0.routeHead(method: knownMethod, path: path, headers: headers)
+        }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
-        let forwarding = head.body == .raw
+        let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept)
+            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
-        let responder = context.state.responder
-        let decision: Decision
-        switch responder.decideHead(context.head, headers: context.headers) {
-        case .readBody(let declared):
-            guard let declared, !context.reserveDeclaredBody(declared) else { return .YES }
-            decision = responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
-        case .answer(let refusal):
-            decision = refusal
+        let refusal: Decision? = context.withResponder { responder in
+            switch responder.decideHead(context.head, headers: context.headers) {
+            case .readBody(let declared):
+                guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
+                return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
+            case .answer(let refusal):
+                return refusal
+            }
         }
+        guard let decision = refusal else { return .YES }
         context.answered = true
         connection.answering()
         return execute(decision, context, connection, path: path)
@@ -152,13 +159,14 @@ final class RequestHandler: Sendable {
         if context.answered { return .YES }
         connection.answering()
         context.answered = true
-        let responder = context.state.responder
-        // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
-        if context.discardedPastLimit != nil { return execute(responder.decideBodyRefused(.tooLarge, head: context.head), context, connection, path: path) }
-        let decision = responder.decide(
-            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-            bodyBytes: context.bodyBytes
-        ) { context.finishBody() }
+        let decision = context.withResponder { responder in
+            // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
+            if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            return responder.decide(
+                context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+                bodyBytes: context.bodyBytes
+            ) { context.finishBody() }
+        }
         return execute(decision, context, connection, path: path)
     }
 
@@ -184,7 +192,7 @@ final class RequestHandler: Sendable {
     ) -> MHD_Result {
         context.answered = true
         connection.answering()
-        let decision = context.state.responder.decideBodyRefused(reason, head: context.head)
+        let decision = context.responder.decideBodyRefused(reason, head: context.head)
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
         RawResponse.sendAndClose(sent, on: connection)
@@ -210,7 +218,7 @@ final class RequestHandler: Sendable {
         case .generated(var response):
             if let source = response.placeholdersOf {
                 response.body =
-                    context.state.prepared.render(
+                    context.prepared.render(
                         contract: source.contract, response: source.response,
                         path: String(decoding: path, as: UTF8.self), query: context.query
                     ).body
@@ -232,13 +240,11 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        let state = context.state
-        guard let ready = state.prepared.response(contract: index, response: response) else {
+        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = state.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
+            let rendered = context.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
-        let status = state.responder.status(contract: index, response: response)
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: decision.journal)
         return result
@@ -259,8 +265,8 @@ final class RequestHandler: Sendable {
     /// Journals and logs the request as the note says; nothing for a request with no note (admin).
     func record(_ context: RequestContext, path: UnsafeBufferPointer<UInt8>, status: Int, note: JournalNote?, problem: String? = nil) {
         guard let note else { return }
-        let responder = context.state.responder
         if configuration.requestLog != nil {
+            let responder = context.responder
             let contractName = note.contract.map { responder.contractName($0) }
             let responseName = note.contract.flatMap { contract in note.response.map { responder.responseName(contract: contract, response: $0) } }
             log(
@@ -270,13 +276,18 @@ final class RequestHandler: Sendable {
                     response: responseName, status: status, problem: problem), context, path: path)
         }
         // The context's own fields, borrowed, and the names' bytes: no record, no String is made for the journal.
-        let names = responder.names
-        let contractName = note.contract.map { names.contract($0) }
-        let responseName = note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
+        // The bytes live in the responder's NameBytes, which the context's lease keeps.
+        let (contractName, responseName) = context.withResponder { responder in
+            let names = responder.names
+            return (
+                note.contract.map { names.contract($0) },
+                note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
+            )
+        }
         journal.record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-            response: responseName, status: status, problem: problem)
+            response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
     }
 }
 
@@ -284,8 +295,4 @@ final class RequestHandler: Sendable {
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
-}
-
-final class InFlightCounter: Sendable {
-    let count = Atomic<Int>(0)
 }

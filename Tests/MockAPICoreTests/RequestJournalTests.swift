@@ -119,10 +119,15 @@ struct RequestJournalTests {
         for name in [
             "Authorization", "proxy-authorization", "Cookie", "Set-Cookie", "X-Api-Key", "Api-Key", "X-Auth-Token",
             "X-Access-Token", "X-CSRF-Token", "X-Xsrf-Token", "Client-Secret", "X-Password", "X-ApiKey",
+            // The word anywhere, any case, after a false start of the same letter.
+            "TOKEN", "ttoken", "Sesecret", "ppassword", "aapikey", "a-api-key", "SecretS",
         ] {
             #expect(standard.redacts(name), "\(name)")
         }
         #expect(!standard.redacts("Accept") && !standard.redacts("X-Keyboard") && !standard.redacts("Host"))
+        for near in ["X-Toke", "Tokn", "Secre", "Passwor", "Api-Ke", "Apike", "Api_Key", "t", ""] {
+            #expect(!standard.redacts(near), "\(near)")
+        }
         #expect(HeaderRedaction(extraNames: ["x-signature"]).redacts("X-Signature"))
         #expect(!HeaderRedaction.off.redacts("Authorization"))
 

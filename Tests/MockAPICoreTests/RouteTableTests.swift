@@ -1,3 +1,4 @@
+import MockAPITestSupport
 import Testing
 
 @testable import MockAPICore
@@ -61,6 +62,42 @@ struct RouteTableTests {
     @Test func backtracksFromALiteralThatLeadsNowhere() throws {
         let (_, table) = try table([(.GET, "/a/self/edit"), (.GET, "/a/{id}/view")])
         #expect(table.match(method: .GET, path: "/a/self/view") == .found(contract: 1))
+    }
+
+    /// `FrozenTrie.match` walks straight down and runs the backtracking search only when the walk
+    /// passed over a child that could also match; on random tables it must agree with the search.
+    @Test func theStraightWalkAgreesWithTheBacktrackingSearch() throws {
+        var random = SplitMix64(seed: 20)
+        let templateSegments = ["a", "b", "1", "", "{x}", "{n:int}", "{p:path}"]
+        let pathSegments = ["a", "b", "1", "-2", "c", "", "99999999999999999999"]
+        var compared = 0
+        for _ in 0..<300 {
+            var contracts: [Contract] = []
+            for index in 0..<6 {
+                let depth = Int(random.next() % 4) + 1
+                let template = "/" + (0..<depth).map { _ in templateSegments[Int(random.next() % 7)] }.joined(separator: "/")
+                let method: HTTPMethod = random.next() % 2 == 0 ? .GET : .POST
+                guard let contract = try? Contract.make(name: "c\(index)", method: method, path: template) else { continue }
+                contracts.append(contract)
+            }
+            var builder = TrieBuilder()
+            for (index, contract) in contracts.enumerated() { builder.insert(contract.request, index: index, contracts: contracts) }
+            let trie = FrozenTrie(builder)
+            for _ in 0..<40 {
+                let depth = Int(random.next() % 6)
+                var path = Array(("/" + (0..<depth).map { _ in pathSegments[Int(random.next() % 7)] }.joined(separator: "/")).utf8)
+                path.withUnsafeMutableBufferPointer { bytes in
+                    let path = UnsafeBufferPointer(bytes)
+                    let first = path.count > 1 ? 1 : nil
+                    for method in [HTTPMethod.GET, .POST] {
+                        let searched = trie.search(node: 0, segmentStart: first, path: path, method: method)
+                        #expect(trie.match(segmentStart: first, path: path, method: method) == searched, "\(String(decoding: path, as: UTF8.self))")
+                        if searched != nil { compared += 1 }
+                    }
+                }
+            }
+        }
+        #expect(compared > 1_000, "enough paths found a contract for the comparison to mean something")
     }
 
     @Test func wrongMethodListsTheAllowedOnes() throws {

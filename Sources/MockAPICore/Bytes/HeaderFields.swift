@@ -7,10 +7,14 @@
 // Why unchecked: the storage is never written after init (append makes a new one), so sharing
 // it across threads is safe; ManagedBuffer itself is marked non-Sendable.
 public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLiteral {
-    /// Immutable once filled; nil when there are no headers. A ManagedBuffer subclass rather
-    /// than `[UInt8]`: one allocation, and none of the generic array-storage lookup that cost
-    /// more than the copy itself on every request.
-    private var storage: Storage?
+    /// Immutable once filled. A ManagedBuffer subclass rather than `[UInt8]`: one allocation,
+    /// and none of the generic array-storage lookup that cost more than the copy itself on every
+    /// request. Never nil (no headers: an empty one), so reading it borrows it: unwrapping an
+    /// optional retained and released it on every lookup.
+    private var storage: Storage
+    /// The storage of every `HeaderFields()`. Unsafe only by ManagedBuffer's marking: it holds
+    /// no bytes and is never written.
+    nonisolated(unsafe) private static let empty = Storage.make(capacity: 0)
     private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
 
     /// The header is the number of bytes used.
@@ -24,9 +28,12 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }
     }
 
-    package init() {}
+    package init() {
+        storage = Self.empty
+    }
 
     public init(arrayLiteral elements: (String, String)...) {
+        self.init()
         for (name, value) in elements { append(name: name, value: value) }
     }
 
@@ -50,7 +57,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
                 return needed
             }
             if needed <= room {
-                storage = needed == 0 ? nil : candidate
+                storage = candidate
                 return
             }
             room = needed
@@ -59,8 +66,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// The packed buffer, for storing it elsewhere as one copy.
     package func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        guard let storage else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return try storage.withBytes(body)
+        try storage.withBytes(body)
     }
 
     /// The packed buffer's length: what `withPackedBytes` hands out.

@@ -35,18 +35,20 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     /// The id of the oldest live record, if any.
     var oldestID: Int? { slots.first?.id }
 
-    /// Appends a record of `size` bytes, written by `write`; the buffer grows if it does not fit.
-    /// Dropping is the journal's business (it keeps to one budget over every arena).
-    mutating func append(id: Int, size: Int, write: (UnsafeMutableRawPointer) -> Void) {
+    /// Appends a record of `size` bytes, to be written at the address returned before the arena
+    /// is used again (a pointer, not a closure: what a closure captured was retained and released
+    /// on every request); the buffer grows if it does not fit. Dropping is the journal's business
+    /// (it keeps to one budget over every arena).
+    mutating func append(id: Int, size: Int) -> UnsafeMutableRawPointer {
         var offset = placement(for: size)
         while offset == nil {
             grow(toFit: size)
             offset = placement(for: size)
         }
-        write(buffer + offset!)
         slots.append(Slot(id: id, offset: offset!, length: size))
         tail = offset! + size
         liveBytes += size
+        return buffer + offset!
     }
 
     /// Drops the records with an id at or below `id`; the bytes freed.

@@ -16,11 +16,13 @@ struct RecordWriter {
         intSize + (text?.utf8.count ?? 0)
     }
 
+    @inline(__always)
     mutating func int(_ value: Int) {
         base.storeBytes(of: value, toByteOffset: size, as: Int.self)
         size += MemoryLayout<Int>.size
     }
 
+    @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         int(bytes.count)
         if let source = bytes.baseAddress { (base + size).copyMemory(from: source, byteCount: bytes.count) }

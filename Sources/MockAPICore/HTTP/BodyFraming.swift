@@ -12,7 +12,8 @@ package enum BodyFraming: Equatable, Sendable {
     case unsupportedEncoding(String)
 
     /// One pass per header name over the packed headers; no String unless a refusal needs one.
-    package init(headers: HeaderFields) {
+    /// Borrowed: an initializer owns its arguments otherwise, a retain and release per request.
+    package init(headers: borrowing HeaderFields) {
         var encoding: UnsafeRawBufferPointer?
         headers.forEachValue(of: "Transfer-Encoding") { value in
             encoding = value

@@ -7,15 +7,7 @@ extension HeaderFields {
     /// (`HeaderRedaction`), long values cut. Returns `self`, uncopied, when nothing needs
     /// changing, which is the common case: one scan of the names and lengths.
     package func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
-        let needsChange = withPackedBytes { buffer in
-            var found = false
-            forEachField(in: buffer) { name, value in
-                found = value.count > Self.journalValueLimit || redaction.redacts(name)
-                return !found
-            }
-            return found
-        }
-        guard needsChange else { return self }
+        guard changeForJournal(redacting: redaction) else { return self }
         var journaled = HeaderFields()
         withPackedBytes { buffer in
             forEachField(in: buffer) { name, value in
@@ -32,6 +24,22 @@ extension HeaderFields {
             }
         }
         return journaled
+    }
+
+    /// Whether `forJournal` changes anything (a header to redact or cut): one pass over the names
+    /// and lengths, with no closure and no copy of the headers, for the request path.
+    package func changeForJournal(redacting redaction: HeaderRedaction) -> Bool {
+        withPackedBytes { buffer in
+            var offset = 0
+            while offset + 8 <= buffer.count {
+                let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + 8, count: nameLength)
+                if valueLength > Self.journalValueLimit || redaction.redacts(name) { return true }
+                offset += 8 + nameLength + valueLength
+            }
+            return false
+        }
     }
 
     /// The standard redaction (`HeaderRedaction.standard`), or none when `keepingSecrets`.

@@ -15,7 +15,8 @@ package struct HeaderRedaction: Sendable, Equatable {
     private let names: [[UInt8]]
 
     static let standardNames = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
-    /// A header whose lowercased name contains one of these is redacted.
+    /// A header whose lowercased name contains one of these is redacted. Each starts with t, s, p
+    /// or a, the letters `containsSensitiveWord` looks for.
     static let sensitiveWords: [[UInt8]] = ["token", "secret", "password", "api-key", "apikey"].map { Array($0.utf8) }
 
     /// The standard names plus `extraNames` (any case).
@@ -35,8 +36,30 @@ package struct HeaderRedaction: Sendable, Equatable {
 
     func redacts(_ name: UnsafeRawBufferPointer) -> Bool {
         guard isOn else { return false }
-        if names.contains(where: { Self.equalIgnoringCase(name, $0) }) { return true }
-        return Self.sensitiveWords.contains { Self.contains(name, lowercased: $0) }
+        for redacted in names where Self.equalIgnoringCase(name, redacted) { return true }
+        return Self.containsSensitiveWord(name)
+    }
+
+    /// Whether one of `sensitiveWords` is in `name` (any case): one pass that tries a word only
+    /// where its first letter is, since every journaled request's headers go through this.
+    private static func containsSensitiveWord(_ name: UnsafeRawBufferPointer) -> Bool {
+        guard name.count >= 5 else { return false } // "token", the shortest word
+        for start in 0...(name.count - 5) {
+            switch name[start] | 0x20 {
+            case UInt8(ascii: "t"), UInt8(ascii: "s"), UInt8(ascii: "p"), UInt8(ascii: "a"):
+                let rest = UnsafeRawBufferPointer(rebasing: name[start...])
+                for word in sensitiveWords where word[0] == name[start] | 0x20 && startsWith(rest, lowercased: word) { return true }
+            default:
+                continue
+            }
+        }
+        return false
+    }
+
+    private static func startsWith(_ name: UnsafeRawBufferPointer, lowercased word: [UInt8]) -> Bool {
+        guard name.count >= word.count else { return false }
+        for index in 0..<word.count where name[index] | 0x20 != word[index] { return false }
+        return true
     }
 
     /// `Bearer abc123` → `Bearer [redacted]` for `Authorization` and `Proxy-Authorization`: the
@@ -56,13 +79,4 @@ package struct HeaderRedaction: Sendable, Equatable {
         name.count == lowercased.count && zip(name, lowercased).allSatisfy { $0 | 0x20 == $1 | 0x20 }
     }
 
-    private static func contains(_ name: UnsafeRawBufferPointer, lowercased word: [UInt8]) -> Bool {
-        guard name.count >= word.count else { return false }
-        for start in 0...(name.count - word.count) {
-            var index = 0
-            while index < word.count, name[start + index] | 0x20 == word[index] { index += 1 }
-            if index == word.count { return true }
-        }
-        return false
-    }
 }

@@ -24,6 +24,9 @@ package final class RequestJournal: Sendable {
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
     package let redaction: HeaderRedaction
     private let shards: [Shard]
+    /// The same shards, unretained, for `record` to borrow (`shards` keeps them): reading a class
+    /// out of an array retained and released it on every request.
+    private let borrowedShards: [Unmanaged<Shard>]
     private let nextID = Atomic<Int>(1)
     /// Bytes of the records held plus those being copied in: what the budget is checked against.
     private let heldBytes = Atomic<Int>(0)
@@ -41,6 +44,7 @@ package final class RequestJournal: Sendable {
         self.maxBytes = maxBytes
         self.redaction = redaction
         self.shards = (0..<max(1, shards)).map { _ in Shard() }
+        borrowedShards = self.shards.map { Unmanaged.passUnretained($0) }
     }
 
     /// Records one request; `path` is the request path's bytes. Everything is copied.
@@ -62,14 +66,20 @@ package final class RequestJournal: Sendable {
     /// Records one request from its parts, as the server holds them: every argument is borrowed
     /// and only its bytes are copied, so a request pays no retain, release or allocation to be
     /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
-    /// contract's and response's names come as UTF-8 bytes (`NameBytes`).
+    /// contract's and response's names come as UTF-8 bytes (`NameBytes`). `threadSlot` picks the
+    /// shard: the server passes the one it read when the request began.
     package func record(
         receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [QueryArgument],
         headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
         response: UnsafeRawBufferPointer?,
-        status: Int, problem: String?
+        status: Int, problem: String?, threadSlot: Int = ThreadSlot.current
     ) {
-        let headers = headers.forJournal(redacting: redaction)
+        // Copied only when a header is redacted or cut; most requests' go in as they came.
+        let changed = headers.changeForJournal(redacting: redaction) ? headers.forJournal(redacting: redaction) : nil
+        func withJournaledHeaders<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            if let changed { return changed.withPackedBytes(body) }
+            return headers.withPackedBytes(body)
+        }
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         func encode(_ writer: inout RecordWriter, id: Int) {
             writer.int(id)
@@ -85,7 +95,7 @@ package final class RequestJournal: Sendable {
                     writer.optionalString(argument.value)
                 }
             }
-            headers.withPackedBytes { writer.bytes($0) }
+            withJournaledHeaders { writer.bytes($0) }
             writer.optionalBytes(contract)
             writer.optionalBytes(response)
             writer.int(parts.count)
@@ -102,7 +112,7 @@ package final class RequestJournal: Sendable {
         }
         // The size, summed without the writer: what `encode` writes, field by field.
         var size =
-            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + headers.packedByteCount
+            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + withJournaledHeaders { $0.count }
             + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
         if !query.isEmpty {
             for argument in query { size += RecordWriter.size(of: argument.name) + RecordWriter.size(of: argument.value) }
@@ -115,19 +125,19 @@ package final class RequestJournal: Sendable {
             }
         }
         if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
-        shards[ThreadSlot.current % shards.count].arena.withLock { arena in
-            // Numbered under the shard's lock, so a shard holds its records in id order even
-            // when two threads share it (eviction and paged reads rely on that).
-            let id = nextID.add(1, ordering: .relaxed).oldValue
-            // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
-            if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
-                heldBytes.subtract(size, ordering: .relaxed)
-                return
-            }
-            let freed = arena.drop(through: id - capacity)
-            if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
-            arena.append(id: id, size: size) { base in
-                var writer = RecordWriter(base: base)
+        borrowedShards[threadSlot % borrowedShards.count]._withUnsafeGuaranteedRef {
+            $0.arena.withLock { arena in
+                // Numbered under the shard's lock, so a shard holds its records in id order even
+                // when two threads share it (eviction and paged reads rely on that).
+                let id = nextID.add(1, ordering: .relaxed).oldValue
+                // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
+                if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
+                    heldBytes.subtract(size, ordering: .relaxed)
+                    return
+                }
+                let freed = arena.drop(through: id - capacity)
+                if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
+                var writer = RecordWriter(base: arena.append(id: id, size: size))
                 encode(&writer, id: id)
                 assert(writer.size == size, "the journal record's size was summed wrong")
             }

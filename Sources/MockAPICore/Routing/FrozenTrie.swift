@@ -89,10 +89,14 @@ final class FrozenTrie: @unchecked Sendable {
         slots.deallocate()
     }
 
-    /// FNV-1a: a few instructions per byte, and path segments are short.
+    private static let fnvOffset: UInt64 = 0xcbf2_9ce4_8422_2325
+    private static let fnvPrime: UInt64 = 0x100_0000_01b3
+
+    /// FNV-1a: a few instructions per byte, and path segments are short. `walk` computes the
+    /// same in its scan for the segment's end.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = fnvOffset
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* fnvPrime }
         return Int(truncatingIfNeeded: hash & 0x7fff_ffff)
     }
 
@@ -113,6 +117,106 @@ final class FrozenTrie: @unchecked Sendable {
         var end = start
         while end < path.count, path[end] != UInt8(ascii: "/") { end += 1 }
         return (UnsafeBufferPointer(rebasing: path[start..<end]), end < path.count ? end + 1 : nil)
+    }
+
+    /// The contract for `method` at `path` from the root, `segmentStart` its first segment (nil
+    /// for `/`). Most paths never need backtracking, so a straight walk that takes the first
+    /// child in precedence order at each segment answers first; only when it fails after passing
+    /// over another child that could match (or meets a `{name:path}` child) does the full search run.
+    func match(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+        switch walk(segmentStart: segmentStart, path: path, method: method) {
+        case .found(let contract): return contract
+        case .missing: return nil
+        case .undecided: return search(node: 0, segmentStart: segmentStart, path: path, method: method)
+        }
+    }
+
+    private enum Walk {
+        case found(Int)
+        /// No child was passed over: backtracking would find nothing either.
+        case missing
+        case undecided
+    }
+
+    /// The straight walk: one loop over the path's bytes, no recursion, no call per edge.
+    @inline(__always)
+    private func walk(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Walk {
+        guard let base = path.baseAddress else { return .undecided }
+        let end = path.count
+        var passedOver = false
+        var node = nodes.baseAddress!
+        var start = segmentStart ?? end + 1
+        while start <= end {
+            let here = node.pointee
+            // Literal, then {name:int}, then {name}, as `search` tries them. A literal is compared
+            // in place, so the segment's end is looked for only when a parameter takes it.
+            var next = -1
+            var stop = -1
+            if here.slotCount > 0 {
+                stop = start
+                var hash = Self.fnvOffset
+                while stop < end, base[stop] != UInt8(ascii: "/") {
+                    hash = (hash ^ UInt64(base[stop])) &* Self.fnvPrime
+                    stop += 1
+                }
+                let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
+                next = hashedChild(of: here, segment, hash: Int(truncatingIfNeeded: hash & 0x7fff_ffff)) ?? -1
+            } else if here.edgeCount > 0 {
+                (next, stop) = literalChild(of: here, at: start, in: base, end: end)
+            }
+            if next >= 0 {
+                passedOver = passedOver || here.intChild >= 0 || here.stringChild >= 0 || here.pathChild >= 0
+            } else {
+                if stop < 0 {
+                    stop = start
+                    while stop < end, base[stop] != UInt8(ascii: "/") { stop += 1 }
+                }
+                let segment = UnsafeBufferPointer(start: base + start, count: stop - start)
+                if here.intChild >= 0, Self.isInteger(segment) {
+                    next = Int(here.intChild)
+                    passedOver = passedOver || here.stringChild >= 0 || here.pathChild >= 0
+                } else if here.pathChild >= 0 {
+                    return .undecided // how many segments it takes is the full search's to try
+                } else if here.stringChild >= 0, !segment.isEmpty {
+                    next = Int(here.stringChild)
+                } else {
+                    return passedOver ? .undecided : .missing
+                }
+            }
+            node = nodes.baseAddress! + next
+            start = stop + 1
+        }
+        let first = Int(node.pointee.firstMethod)
+        for position in first..<first + Int(node.pointee.methodCount) where endings[position].method == method {
+            return .found(Int(endings[position].contract))
+        }
+        return passedOver ? .undecided : .missing
+    }
+
+    /// The literal child whose key is the whole segment starting at `start` (followed by `/` or
+    /// the path's end), and where that segment ends; (-1, -1) when none is. For a node with few
+    /// literal children: each key is compared in place, most failing at their first byte.
+    @inline(__always)
+    private func literalChild(of node: Node, at start: Int, in path: UnsafePointer<UInt8>, end: Int) -> (child: Int, stop: Int) {
+        let available = end - start
+        for index in Int(node.firstEdge)..<Int(node.firstEdge + node.edgeCount) {
+            let edge = edges[index]
+            let length = Int(edge.keyLength)
+            guard length <= available, length == available || path[start + length] == UInt8(ascii: "/") else { continue }
+            let key = keys.baseAddress! + Int(edge.keyStart)
+            var offset = 0
+            while offset < length, key[offset] == path[start + offset] { offset += 1 }
+            if offset == length { return (Int(edge.child), start + length) }
+        }
+        return (-1, -1)
+    }
+    /// `PathTemplate.ParameterType.isInteger`, with the common case in line: up to 18 digits
+    /// always fit an Int64.
+    @inline(__always)
+    private static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard segment.count > 0, segment.count <= 18 else { return PathTemplate.ParameterType.isInteger(segment) }
+        for byte in segment where byte &- UInt8(ascii: "0") > 9 { return PathTemplate.ParameterType.isInteger(segment) }
+        return true
     }
 
     /// The contract for `method` below `node`, trying literal, int and string children in that order.
@@ -176,18 +280,33 @@ final class FrozenTrie: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     private func literalChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         node.slotCount > 0 ? hashedChild(of: node, segment) : searchedChild(of: node, segment)
     }
 
     private func matches(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Bool {
-        Int(edge.keyLength) == segment.count
-            && (segment.isEmpty || memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count) == 0)
+        Int(edge.keyLength) == segment.count && compare(edge, segment) == 0
     }
 
-    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The edge's key against a segment of the same length, bytewise like memcmp: a loop in line
+    /// is cheaper than a call for path segments, which are short.
+    @inline(__always)
+    private func compare(_ edge: Edge, _ segment: UnsafeBufferPointer<UInt8>) -> Int {
+        let key = keys.baseAddress! + Int(edge.keyStart)
+        var index = 0
+        while index < segment.count {
+            let difference = Int(key[index]) - Int(segment[index])
+            if difference != 0 { return difference }
+            index += 1
+        }
+        return 0
+    }
+
+    @inline(__always)
+    private func hashedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>, hash: Int? = nil) -> Int? {
         let mask = Int(node.slotCount) - 1
-        var slot = Self.hash(segment) & mask
+        var slot = (hash ?? Self.hash(segment)) & mask
         while true {
             let edge = Int(slots[Int(node.firstSlot) + slot])
             if edge < 0 { return nil }
@@ -197,6 +316,7 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     /// Binary search of the node's sorted edges, for the common node with a few children.
+    @inline(__always)
     private func searchedChild(of node: Node, _ segment: UnsafeBufferPointer<UInt8>) -> Int? {
         var low = Int(node.firstEdge)
         var high = low + Int(node.edgeCount)
@@ -204,9 +324,7 @@ final class FrozenTrie: @unchecked Sendable {
             let middle = (low + high) / 2
             let edge = edges[middle]
             var order = Int(edge.keyLength) - segment.count
-            if order == 0, !segment.isEmpty {
-                order = Int(memcmp(keys.baseAddress! + Int(edge.keyStart), segment.baseAddress!, segment.count))
-            }
+            if order == 0 { order = compare(edge, segment) }
             if order == 0 { return Int(edge.child) }
             if order < 0 { low = middle + 1 } else { high = middle }
         }

@@ -49,8 +49,8 @@ package struct RouteTable: Sendable {
     package func match(method: RequestMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
         guard path.first == UInt8(ascii: "/") else { return .notFound }
         let first = path.count > 1 ? 1 : nil
-        if let contract = trie.search(node: 0, segmentStart: first, path: path, method: method) { return .found(contract: contract) }
-        if method == .HEAD, let contract = trie.search(node: 0, segmentStart: first, path: path, method: .GET) {
+        if let contract = trie.match(segmentStart: first, path: path, method: method) { return .found(contract: contract) }
+        if method == .HEAD, let contract = trie.match(segmentStart: first, path: path, method: .GET) {
             return .found(contract: contract)
         }
         // A miss is rare and answered with an error, so collecting the allowed methods may allocate.
