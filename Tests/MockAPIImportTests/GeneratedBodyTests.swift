@@ -123,6 +123,24 @@ extension GeneratedBodyTests {
         #expect(verdict.invalid.isEmpty, "\(verdict.invalid.count) of \(verdict.bodies): \(verdict.invalid.prefix(5))")
     }
 
+    /// A discriminated base (Adyen's `MandateAccountIdentification`, mapping `ukLocal`) is made up
+    /// as its mapped schema with the mapping's name: schemathesis refused the base's bare `"string"`
+    /// as an unknown discriminator value (ST111).
+    @Test func aDiscriminatedBaseIsMadeUpAsItsFirstMappedSchema() throws {
+        let document = try OpenAPIImporter.open(try OpenAPICorpus.require().appendingPathComponent("07-adyen-balanceplatform-v2.json"))
+        let schema = try #require(document.root["components"]?["schemas"]?["MandateBankAccount"])
+        var generator = ExampleGenerator(reader: SchemaReader(document: document))
+        let body = generator.example(for: schema)
+        guard case .object(let account) = body, case .object(let identification)? = account["accountIdentification"] else {
+            Issue.record("not an object with accountIdentification: \(body)")
+            return
+        }
+        #expect(identification["type"] == .string("ukLocal"))
+        // The mapped schema's own keys, with their lengths (8 and 6 characters).
+        #expect(identification["accountNumber"]?.stringValue?.count == 8)
+        #expect(identification["sortCode"]?.stringValue?.count == 6)
+    }
+
     /// With the schemas' own examples served, as import does: Docker's property examples that
     /// break their own schema (an enum, a map of objects) are made up instead, so every body holds.
     @Test func propertyExamplesThatBreakTheirSchemaAreNotServed() throws {

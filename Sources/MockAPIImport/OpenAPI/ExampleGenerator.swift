@@ -56,6 +56,7 @@ struct ExampleGenerator {
         if usesSchemaExamples, let example = view.example, keeps(example, schema, depth: 0) { return counted(example) }
         if let fallback = view.defaultValue ?? view.enumValues?.first(where: { $0 != .null }) ?? view.enumValues?.first { return counted(fallback) }
         values += 1
+        if let chosen = discriminated(view, schema: schema, visiting: visiting, depth: depth, within: within) { return chosen }
         if !view.allOf.isEmpty || (view.type == nil && !(view.oneOf + view.anyOf).isEmpty) {
             return combined(view, visiting: visiting, depth: depth, within: within)
         }
@@ -88,6 +89,24 @@ struct ExampleGenerator {
         }
     }
 
+    /// A base schema with a `discriminator` mapping (Adyen's account identification): a value of the
+    /// first mapped schema, its discriminating property set to that mapping's name, so a client
+    /// (and schemathesis) finds a type it knows instead of the base's bare `"string"`. Nil when
+    /// there is no mapping or the mapped schema is already on the way here. The base itself is
+    /// let through once more: the mapped schema's `allOf` names it, and there the mapping, being
+    /// on the way, is not taken again, so the base's own keys are made.
+    private mutating func discriminated(_ view: SchemaView, schema: DocumentNode, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+        guard let discriminator = view.node["discriminator"], let property = discriminator["propertyName"]?.string,
+            let mapping = discriminator["mapping"]?.members.first, let target = mapping.node.string
+        else { return nil }
+        let reference = DocumentNode(value: .object(JSONObject([("$ref", .string(target))])), file: mapping.node.file, pointer: mapping.node.pointer)
+        var throughBase = visiting
+        if let base = reader.referenceName(schema) { throughBase.remove(base) }
+        guard case .object(var object)? = value(for: reference, visiting: throughBase, depth: depth + 1, within: within) else { return nil }
+        object[property] = .string(mapping.key)
+        return .object(object)
+    }
+
     /// `allOf` parts merged into one value (objects' keys together, else the first part that makes a value);
     /// `oneOf`/`anyOf` without a type: the first option.
     private mutating func combined(_ view: SchemaView, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
@@ -98,7 +117,8 @@ struct ExampleGenerator {
         for part in parts {
             let produced: JSONValue?
             if part.pointer == view.node.pointer, part.file == view.node.file {
-                produced = object(view, schema: part, visiting: visiting, depth: depth, within: within)
+                // Its required names that only the `allOf` parts declare are theirs to make.
+                produced = object(view, schema: part, visiting: visiting, depth: depth, within: within, fillingUndeclared: false)
             } else {
                 produced = value(for: part, visiting: visiting, depth: depth + 1, within: within)
             }
@@ -115,11 +135,16 @@ struct ExampleGenerator {
         if let option = (view.oneOf + view.anyOf).first, merged == nil, scalar == nil {
             return value(for: option, visiting: visiting, depth: depth + 1, within: within)
         }
-        if let merged { return .object(merged) }
+        if var merged {
+            for name in view.required.sorted() where merged[name] == nil { merged[name] = .string("string") }
+            return .object(merged)
+        }
         return scalar ?? (view.nullable ? .null : .object(JSONObject()))
     }
 
-    private mutating func object(_ view: SchemaView, schema: DocumentNode, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+    private mutating func object(
+        _ view: SchemaView, schema: DocumentNode, visiting: Set<String>, depth: Int, within: String, fillingUndeclared: Bool = true
+    ) -> JSONValue? {
         var object = JSONObject()
         let required = view.required
         for (name, property) in view.properties {
@@ -134,7 +159,7 @@ struct ExampleGenerator {
             }
         }
         // A required name the schema does not declare (`required: [id]` beside `Id`) is present too.
-        for name in view.required.sorted() where object[name] == nil && !view.properties.contains(where: { $0.name == name }) {
+        for name in view.required.sorted() where fillingUndeclared && object[name] == nil && !view.properties.contains(where: { $0.name == name }) {
             object[name] = .string("string")
         }
         // A map with no named keys but a minimum number of them gets that many.
