@@ -175,6 +175,15 @@ struct OpenAPIReaderTests {
         #expect(!container.schema.nullable)
     }
 
+    /// Moby's `/build` declares a `Content-type` header parameter of `application/x-tar` beside a
+    /// body of `application/octet-stream`: a client sends the header's, so both are taken.
+    @Test func aContentTypeHeaderParameterAddsItsTypes() throws {
+        let corpus = try OpenAPICorpus.require()
+        let moby = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("03-moby-engine-swagger.yaml")))
+        let build = try #require(moby.contracts.first { $0.request.method == .POST && $0.request.path.text == "/build" })
+        #expect(build.request.body.contentTypes == ["application/octet-stream", "application/x-tar"])
+    }
+
     /// Every corpus document imports into a set that loads; the counts are the figures the README reports.
     @Test func everyCorpusDocumentImportsIntoALoadableSet() throws {
         let corpus = try OpenAPICorpus.require()

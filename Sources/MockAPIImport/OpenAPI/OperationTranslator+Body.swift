@@ -9,7 +9,10 @@ extension OperationTranslator {
     /// a form's schema when there is no JSON one), other types are taken unread. A wildcard type
     /// cannot be listed and is dropped with a warning, and so is a body the contract cannot
     /// describe key by key (an array, a string, a repeated part).
-    mutating func translateBody(into draft: inout ContractDraft) {
+    /// `declaredTypes`: the values a `Content-Type` header parameter allows (Docker's `/build`
+    /// says `application/x-tar` there, its body `application/octet-stream`): taken besides the
+    /// body's own types, unread unless JSON.
+    mutating func translateBody(into draft: inout ContractDraft, declaredTypes: [String] = []) {
         guard let written = operation["requestBody"] else { return }
         guard let body = document.resolve(written) else { return } // the document warned
         if draft.method == .GET || draft.method == .HEAD {
@@ -46,8 +49,13 @@ extension OperationTranslator {
             warn("body media type", at: body, "request body \(wildcards.map(\.type).joined(separator: ", ")) is not a type a contract can list; dropped")
         }
         // A multipart body whose parts cannot be read is still taken (unread), not refused.
-        let listed = contents.map(\.type).filter { type in
+        var listed = contents.map(\.type).filter { type in
             (type != "multipart/form-data" || draft.multipart == nil) && !wildcards.contains { $0.type == type }
+        }
+        if !listed.isEmpty || draft.json != nil || draft.multipart != nil {
+            for type in declaredTypes where !listed.contains(type) && type.contains("/") && !type.contains("*") && type != "multipart/form-data" {
+                listed.append(type)
+            }
         }
         // `application/json` alone is what `json` reads without a list.
         if !listed.isEmpty, !(listed == ["application/json"] && draft.json != nil) { draft.body.contentTypes = listed }

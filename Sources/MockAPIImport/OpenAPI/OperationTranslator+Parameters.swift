@@ -55,6 +55,16 @@ extension OperationTranslator {
         return nil
     }
 
+    /// The media types a `Content-Type` header parameter's enum (or default) names: OpenAPI 3 says
+    /// to ignore such a parameter, but Swagger 2.0 documents use it to say what the body is sent as.
+    func declaredContentTypes(_ parameters: [DocumentNode]) -> [String] {
+        guard let parameter = parameters.first(where: { $0["in"]?.string == "header" && $0["name"]?.string?.lowercased() == "content-type" }),
+            let schema = schema(of: parameter), let view = reader.resolve(schema)
+        else { return [] }
+        let values = (view.enumValues ?? view.defaultValue.map { [$0] } ?? []).compactMap(\.stringValue)
+        return values.map { MediaType.essence(of: $0) }
+    }
+
     /// Header parameters (required as declared); cookies are not checked.
     mutating func headerExpectations(_ parameters: [DocumentNode]) -> [ContractDraft.Header] {
         var result: [ContractDraft.Header] = []

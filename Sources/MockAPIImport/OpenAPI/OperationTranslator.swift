@@ -58,7 +58,7 @@ struct OperationTranslator {
         case .credentials(let credentials)?: draft.headers = headers; draft.credentials = credentials
         case nil: draft.headers = headers
         }
-        translateBody(into: &draft)
+        translateBody(into: &draft, declaredTypes: declaredContentTypes(parameters))
         let fixtures = try translateResponses(into: &draft)
         setRefusals(of: &draft)
         return (draft, fixtures)
