@@ -91,7 +91,12 @@ final class RequestContext {
         started = timed ? System.monotonicNanoseconds() : 0
     }
 
-    deinit { budget.release(reserved) }
+    deinit {
+        budget.release(reserved)
+        // The next request on this thread copies its headers into the same buffer, once no one
+        // else holds it.
+        headers.recycle(slot: threadSlot)
+    }
 
     /// Stops keeping the body: what is left of it is only counted.
     func dropBody() {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Request headers as they arrived, packed in one buffer: per header a 32-bit name length, a
 /// 32-bit value length, then the name and value bytes.
 ///
@@ -17,14 +19,23 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     nonisolated(unsafe) private static let empty = Storage.make(capacity: 0)
     private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
 
-    /// The header is the number of bytes used.
-    private final class Storage: ManagedBuffer<Int, UInt8> {
-        static func make(capacity: Int) -> Storage {
-            unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
+    /// The header is the number of bytes used and the room asked for (ManagedBuffer's own
+    /// `capacity` asks malloc).
+    private final class Storage: ManagedBuffer<Storage.Counts, UInt8> {
+        struct Counts {
+            var used: Int
+            var room: Int
         }
 
+        static func make(capacity: Int) -> Storage {
+            unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in Counts(used: 0, room: capacity) }, to: Storage.self)
+        }
+
+        /// Read through a pointer: `header` is a class property, checked for exclusive access.
+        var room: Int { withUnsafeMutablePointerToHeader { $0.pointee.room } }
+
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-            try withUnsafeMutablePointers { count, elements in try body(UnsafeRawBufferPointer(start: elements, count: count.pointee)) }
+            try withUnsafeMutablePointers { counts, elements in try body(UnsafeRawBufferPointer(start: elements, count: counts.pointee.used)) }
         }
     }
 
@@ -47,20 +58,73 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
     /// bytes and returns how many the headers need; asked again with more room if they need more.
-    package init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+    /// With `spareSlot` (the thread slot of the request it is for), the storage is the slot's
+    /// spare (`recycle`) when that is free and large enough: for the server's per-request copy,
+    /// whose storage is recycled when the request ends (elsewhere a spare's unused room would
+    /// live on in a long-kept value).
+    package init(capacity: Int, spareSlot: Int? = nil, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         var room = capacity
+        var candidate = spareSlot.flatMap { Spares.take(slot: $0, room: room) } ?? Storage.make(capacity: room)
         while true {
-            let candidate = Storage.make(capacity: room)
-            let needed = candidate.withUnsafeMutablePointers { count, elements in
+            let needed = candidate.withUnsafeMutablePointers { counts, elements in
+                let room = counts.pointee.room
                 let needed = fill(UnsafeMutableRawBufferPointer(start: elements, count: room))
-                count.pointee = needed <= room ? needed : 0
+                counts.pointee.used = needed <= room ? needed : 0
                 return needed
             }
-            if needed <= room {
+            if needed <= candidate.room {
                 storage = candidate
                 return
             }
             room = needed
+            candidate = Storage.make(capacity: room)
+        }
+    }
+
+    /// Keeps this storage as the spare of thread slot `slot`, for a later request's headers:
+    /// a malloc and a free fewer per request. The server calls it as a request ends. Safe
+    /// whoever else still holds a copy: a spare is written to only once no one else references
+    /// it (`Spares.take` checks).
+    package func recycle(slot: Int) {
+        let room = storage.room
+        guard room > 0, room <= Spares.largest else { return }
+        Spares.keep(storage, slot: slot)
+    }
+
+    /// One spare storage per thread slot (modulo `slots`), each an atomic a cache line apart
+    /// holding a +1 reference: exchanged, so two threads sharing a slot never both get one.
+    private enum Spares {
+        static let slots = 16
+        static let lineSize = 64
+        /// Larger buffers are not kept: an odd request with huge headers does not pin its memory.
+        static let largest = 4096
+
+        // Why unsafe: allocated once and never freed; touched only through the atomics in it.
+        nonisolated(unsafe) static let memory: UnsafeMutableRawPointer = {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: slots * lineSize, alignment: lineSize)
+            for slot in 0..<slots {
+                (memory + slot * lineSize).assumingMemoryBound(to: Atomic<UInt>.self).initialize(to: Atomic(0))
+            }
+            return memory
+        }()
+
+        @inline(__always)
+        static func spare(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+            (memory + (slot & (slots - 1)) * lineSize).assumingMemoryBound(to: Atomic<UInt>.self)
+        }
+
+        static func take(slot: Int, room: Int) -> Storage? {
+            let raw = spare(slot).pointee.exchange(0, ordering: .acquiringAndReleasing)
+            guard let pointer = UnsafeRawPointer(bitPattern: raw) else { return nil }
+            var taken = Unmanaged<Storage>.fromOpaque(pointer).takeRetainedValue()
+            guard isKnownUniquelyReferenced(&taken), taken.room >= room else { return nil }
+            return taken
+        }
+
+        static func keep(_ storage: Storage, slot: Int) {
+            let raw = UInt(bitPattern: Unmanaged.passRetained(storage).toOpaque())
+            let previous = spare(slot).pointee.exchange(raw, ordering: .acquiringAndReleasing)
+            if let pointer = UnsafeRawPointer(bitPattern: previous) { Unmanaged<Storage>.fromOpaque(pointer).release() }
         }
     }
 
