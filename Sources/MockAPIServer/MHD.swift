@@ -34,8 +34,8 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     func suspend() { MHD_suspend_connection(pointer) }
     func resume() { MHD_resume_connection(pointer) }
 
-    /// Request headers in arrival order, copied as bytes in one C call, into the thread slot's
-    /// spare storage when it has one (`RequestContext` recycles it when the request ends).
+    /// Request headers in arrival order, copied as bytes in one C call, into the buffer the
+    /// thread slot keeps when the previous request is done with it.
     @inline(__always) func headers(spareSlot: Int) -> HeaderFields {
         // Room for a typical client's headers; more is asked for when they need it.
         HeaderFields(capacity: 512, spareSlot: spareSlot) { buffer in

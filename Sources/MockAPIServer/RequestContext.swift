@@ -91,12 +91,7 @@ final class RequestContext {
         started = timed ? System.monotonicNanoseconds() : 0
     }
 
-    deinit {
-        budget.release(reserved)
-        // The next request on this thread copies its headers into the same buffer, once no one
-        // else holds it.
-        headers.recycle(slot: threadSlot)
-    }
+    deinit { budget.release(reserved) }
 
     /// Stops keeping the body: what is left of it is only counted.
     func dropBody() {

@@ -34,6 +34,16 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         /// Read through a pointer: `header` is a class property, checked for exclusive access.
         var room: Int { withUnsafeMutablePointerToHeader { $0.pointee.room } }
 
+        /// Lets `fill` write up to `room` bytes; how many the headers need (none kept when more).
+        func fill(_ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+            withUnsafeMutablePointers { counts, elements in
+                let room = counts.pointee.room
+                let needed = body(UnsafeMutableRawBufferPointer(start: elements, count: room))
+                counts.pointee.used = needed <= room ? needed : 0
+                return needed
+            }
+        }
+
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
             try withUnsafeMutablePointers { counts, elements in try body(UnsafeRawBufferPointer(start: elements, count: counts.pointee.used)) }
         }
@@ -58,41 +68,35 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
     /// bytes and returns how many the headers need; asked again with more room if they need more.
-    /// With `spareSlot` (the thread slot of the request it is for), the storage is the slot's
-    /// spare (`recycle`) when that is free and large enough: for the server's per-request copy,
-    /// whose storage is recycled when the request ends (elsewhere a spare's unused room would
-    /// live on in a long-kept value).
+    /// With `spareSlot` (the thread slot of the request it is for), the buffer is the one that
+    /// slot keeps when no one else holds it any more and it is large enough, and a new buffer
+    /// becomes the slot's: for the server's per-request copy, a malloc and a free fewer per
+    /// request (elsewhere a kept buffer's unused room would live on in a long-kept value).
     package init(capacity: Int, spareSlot: Int? = nil, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         var room = capacity
-        var candidate = spareSlot.flatMap { Spares.take(slot: $0, room: room) } ?? Storage.make(capacity: room)
-        while true {
-            let needed = candidate.withUnsafeMutablePointers { counts, elements in
-                let room = counts.pointee.room
-                let needed = fill(UnsafeMutableRawBufferPointer(start: elements, count: room))
-                counts.pointee.used = needed <= room ? needed : 0
-                return needed
+        if let slot = spareSlot, let spare = Spares.claim(slot: slot, room: room) {
+            let needed = spare.fill(fill)
+            if needed <= spare.room {
+                storage = spare
+                return
             }
-            if needed <= candidate.room {
+            room = needed
+        }
+        while true {
+            let candidate = Storage.make(capacity: room)
+            let needed = candidate.fill(fill)
+            if needed <= room {
+                if let slot = spareSlot { Spares.keep(candidate, slot: slot) }
                 storage = candidate
                 return
             }
             room = needed
-            candidate = Storage.make(capacity: room)
         }
     }
 
-    /// Keeps this storage as the spare of thread slot `slot`, for a later request's headers:
-    /// a malloc and a free fewer per request. The server calls it as a request ends. Safe
-    /// whoever else still holds a copy: a spare is written to only once no one else references
-    /// it (`Spares.take` checks).
-    package func recycle(slot: Int) {
-        let room = storage.room
-        guard room > 0, room <= Spares.largest else { return }
-        Spares.keep(storage, slot: slot)
-    }
-
-    /// One spare storage per thread slot (modulo `slots`), each an atomic a cache line apart
-    /// holding a +1 reference: exchanged, so two threads sharing a slot never both get one.
+    /// One buffer kept per thread slot (modulo `slots`), each in an atomic a cache line apart
+    /// holding a +1 reference. The slot's reference stays while a request uses the buffer, so it
+    /// is free again exactly when that is the only one left.
     private enum Spares {
         static let slots = 16
         static let lineSize = 64
@@ -109,21 +113,33 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         }()
 
         @inline(__always)
-        static func spare(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+        static func cell(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
             (memory + (slot & (slots - 1)) * lineSize).assumingMemoryBound(to: Atomic<UInt>.self)
         }
 
-        static func take(slot: Int, room: Int) -> Storage? {
-            let raw = spare(slot).pointee.exchange(0, ordering: .acquiringAndReleasing)
+        /// The slot's buffer when only the slot holds it and it has `room`; it stays the slot's.
+        /// Taken out of the slot while checked, so two threads sharing a slot never both get it.
+        static func claim(slot: Int, room: Int) -> Storage? {
+            let cell = cell(slot)
+            let raw = cell.pointee.exchange(0, ordering: .acquiringAndReleasing)
             guard let pointer = UnsafeRawPointer(bitPattern: raw) else { return nil }
-            var taken = Unmanaged<Storage>.fromOpaque(pointer).takeRetainedValue()
-            guard isKnownUniquelyReferenced(&taken), taken.room >= room else { return nil }
-            return taken
+            var spare = Unmanaged<Storage>.fromOpaque(pointer).takeRetainedValue()
+            // Not unique: a request, a journal reader or a deferred reply still holds it. Dropped
+            // from the slot; the new buffer takes its place.
+            guard isKnownUniquelyReferenced(&spare), spare.room >= room else { return nil }
+            // Back in the slot, with a reference of its own (one retain: `keep` cost a retain and
+            // a release more).
+            _ = Unmanaged.passUnretained(spare).retain()
+            let previous = cell.pointee.exchange(raw, ordering: .acquiringAndReleasing)
+            if let pointer = UnsafeRawPointer(bitPattern: previous) { Unmanaged<Storage>.fromOpaque(pointer).release() }
+            return spare
         }
 
+        /// Makes `storage` the slot's buffer (when it is small enough to keep).
         static func keep(_ storage: Storage, slot: Int) {
+            guard storage.room <= largest else { return }
             let raw = UInt(bitPattern: Unmanaged.passRetained(storage).toOpaque())
-            let previous = spare(slot).pointee.exchange(raw, ordering: .acquiringAndReleasing)
+            let previous = cell(slot).pointee.exchange(raw, ordering: .acquiringAndReleasing)
             if let pointer = UnsafeRawPointer(bitPattern: previous) { Unmanaged<Storage>.fromOpaque(pointer).release() }
         }
     }
