@@ -34,10 +34,11 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     func suspend() { MHD_suspend_connection(pointer) }
     func resume() { MHD_resume_connection(pointer) }
 
-    /// Request headers in arrival order, copied as bytes in one C call.
-    @inline(__always) var headers: HeaderFields {
+    /// Request headers in arrival order, copied as bytes in one C call, into the buffer the
+    /// thread slot keeps when the previous request is done with it.
+    @inline(__always) func headers(spareSlot: Int) -> HeaderFields {
         // Room for a typical client's headers; more is asked for when they need it.
-        HeaderFields(capacity: 512) { buffer in
+        HeaderFields(capacity: 512, spareSlot: spareSlot) { buffer in
             CMicroHTTPDShims_copy_headers(pointer, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count)
         }
     }

@@ -94,7 +94,7 @@ final class RequestHandler: Sendable {
     ) -> RequestContext {
         let knownMethod = HTTPMethod(bytes: bytes(method))
         let lease = serving.lease()
-        let headers = connection.headers
+        let headers = connection.headers(spareSlot: threadSlot)
         // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
             $0.routeHead(method: knownMethod, path: path, headers: headers)

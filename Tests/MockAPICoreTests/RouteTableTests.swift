@@ -130,6 +130,26 @@ struct RouteTableTests {
         #expect(table.match(method: .PUT, path: "/v1/r5xxxxx/items") == .methodNotAllowed(allowed: [.GET, .HEAD]))
     }
 
+    @Test func aLiteralMatchesOnlyByteForByteAtEveryLength() throws {
+        // Keys are compared a word at a time with overlapping tails: a difference at any byte,
+        // of keys from 1 to 20 bytes long, must still be a miss; as the only child (tried in
+        // place) and among many siblings (hashed, where a changed key may land in the same slot).
+        for length in 1...20 {
+            let key = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            for siblings in [0, 11] {
+                let others = (0..<siblings).map { "other\($0)" }
+                let (_, table) = try table(([key] + others).map { (.GET, "/v1/\($0)/end") })
+                #expect(table.match(method: .GET, path: "/v1/\(key)/end") == .found(contract: 0), "\(key)")
+                for position in 0..<length {
+                    var bytes = Array(key.utf8)
+                    bytes[position] = UInt8(ascii: "Z")
+                    let changed = String(decoding: bytes, as: UTF8.self)
+                    #expect(table.match(method: .GET, path: "/v1/\(changed)/end") == .notFound, "\(changed)")
+                }
+            }
+        }
+    }
+
     @Test func sameShapeSameMethodIsAConflict() throws {
         let (_, table) = try table([(.GET, "/x/{a}"), (.GET, "/x/{b}"), (.PUT, "/x/{c}"), (.GET, "/x/{d:int}")])
         #expect(table.conflicts == [RouteTable.Conflict(first: 0, second: 1)])

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Request headers as they arrived, packed in one buffer: per header a 32-bit name length, a
 /// 32-bit value length, then the name and value bytes.
 ///
@@ -17,14 +19,33 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     nonisolated(unsafe) private static let empty = Storage.make(capacity: 0)
     private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
 
-    /// The header is the number of bytes used.
-    private final class Storage: ManagedBuffer<Int, UInt8> {
+    /// The header is the number of bytes used and the room asked for (ManagedBuffer's own
+    /// `capacity` asks malloc).
+    private final class Storage: ManagedBuffer<Storage.Counts, UInt8> {
+        struct Counts {
+            var used: Int
+            var room: Int
+        }
+
         static func make(capacity: Int) -> Storage {
-            unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
+            unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in Counts(used: 0, room: capacity) }, to: Storage.self)
+        }
+
+        /// Read through a pointer: `header` is a class property, checked for exclusive access.
+        var room: Int { withUnsafeMutablePointerToHeader { $0.pointee.room } }
+
+        /// Lets `fill` write up to `room` bytes; how many the headers need (none kept when more).
+        func fill(_ body: (UnsafeMutableRawBufferPointer) -> Int) -> Int {
+            withUnsafeMutablePointers { counts, elements in
+                let room = counts.pointee.room
+                let needed = body(UnsafeMutableRawBufferPointer(start: elements, count: room))
+                counts.pointee.used = needed <= room ? needed : 0
+                return needed
+            }
         }
 
         func withBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-            try withUnsafeMutablePointers { count, elements in try body(UnsafeRawBufferPointer(start: elements, count: count.pointee)) }
+            try withUnsafeMutablePointers { counts, elements in try body(UnsafeRawBufferPointer(start: elements, count: counts.pointee.used)) }
         }
     }
 
@@ -47,20 +68,79 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
 
     /// Headers written straight into a new buffer by `fill`, which is given room for `capacity`
     /// bytes and returns how many the headers need; asked again with more room if they need more.
-    package init(capacity: Int, fill: (UnsafeMutableRawBufferPointer) -> Int) {
+    /// With `spareSlot` (the thread slot of the request it is for), the buffer is the one that
+    /// slot keeps when no one else holds it any more and it is large enough, and a new buffer
+    /// becomes the slot's: for the server's per-request copy, a malloc and a free fewer per
+    /// request (elsewhere a kept buffer's unused room would live on in a long-kept value).
+    package init(capacity: Int, spareSlot: Int? = nil, fill: (UnsafeMutableRawBufferPointer) -> Int) {
         var room = capacity
+        if let slot = spareSlot, let spare = Spares.claim(slot: slot, room: room) {
+            let needed = spare.fill(fill)
+            if needed <= spare.room {
+                storage = spare
+                return
+            }
+            room = needed
+        }
         while true {
             let candidate = Storage.make(capacity: room)
-            let needed = candidate.withUnsafeMutablePointers { count, elements in
-                let needed = fill(UnsafeMutableRawBufferPointer(start: elements, count: room))
-                count.pointee = needed <= room ? needed : 0
-                return needed
-            }
+            let needed = candidate.fill(fill)
             if needed <= room {
+                if let slot = spareSlot { Spares.keep(candidate, slot: slot) }
                 storage = candidate
                 return
             }
             room = needed
+        }
+    }
+
+    /// One buffer kept per thread slot (modulo `slots`), each in an atomic a cache line apart
+    /// holding a +1 reference. The slot's reference stays while a request uses the buffer, so it
+    /// is free again exactly when that is the only one left.
+    private enum Spares {
+        static let slots = 16
+        static let lineSize = 64
+        /// Larger buffers are not kept: an odd request with huge headers does not pin its memory.
+        static let largest = 4096
+
+        // Why unsafe: allocated once and never freed; touched only through the atomics in it.
+        nonisolated(unsafe) static let memory: UnsafeMutableRawPointer = {
+            let memory = UnsafeMutableRawPointer.allocate(byteCount: slots * lineSize, alignment: lineSize)
+            for slot in 0..<slots {
+                (memory + slot * lineSize).assumingMemoryBound(to: Atomic<UInt>.self).initialize(to: Atomic(0))
+            }
+            return memory
+        }()
+
+        @inline(__always)
+        static func cell(_ slot: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+            (memory + (slot & (slots - 1)) * lineSize).assumingMemoryBound(to: Atomic<UInt>.self)
+        }
+
+        /// The slot's buffer when only the slot holds it and it has `room`; it stays the slot's.
+        /// Taken out of the slot while checked, so two threads sharing a slot never both get it.
+        static func claim(slot: Int, room: Int) -> Storage? {
+            let cell = cell(slot)
+            let raw = cell.pointee.exchange(0, ordering: .acquiringAndReleasing)
+            guard let pointer = UnsafeRawPointer(bitPattern: raw) else { return nil }
+            var spare = Unmanaged<Storage>.fromOpaque(pointer).takeRetainedValue()
+            // Not unique: a request, a journal reader or a deferred reply still holds it. Dropped
+            // from the slot; the new buffer takes its place.
+            guard isKnownUniquelyReferenced(&spare), spare.room >= room else { return nil }
+            // Back in the slot, with a reference of its own (one retain: `keep` cost a retain and
+            // a release more).
+            _ = Unmanaged.passUnretained(spare).retain()
+            let previous = cell.pointee.exchange(raw, ordering: .acquiringAndReleasing)
+            if let pointer = UnsafeRawPointer(bitPattern: previous) { Unmanaged<Storage>.fromOpaque(pointer).release() }
+            return spare
+        }
+
+        /// Makes `storage` the slot's buffer (when it is small enough to keep).
+        static func keep(_ storage: Storage, slot: Int) {
+            guard storage.room <= largest else { return }
+            let raw = UInt(bitPattern: Unmanaged.passRetained(storage).toOpaque())
+            let previous = cell(slot).pointee.exchange(raw, ordering: .acquiringAndReleasing)
+            if let pointer = UnsafeRawPointer(bitPattern: previous) { Unmanaged<Storage>.fromOpaque(pointer).release() }
         }
     }
 
