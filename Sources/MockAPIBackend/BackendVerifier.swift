@@ -39,7 +39,7 @@ package struct BackendVerifier: Sendable {
         self.options = options
     }
 
-    static let safeMethods: Set<HTTPMethod> = [.GET, .HEAD, .OPTIONS]
+    static let safeMethods: Set<RequestMethod> = [.GET, .HEAD, .OPTIONS]
 
     package func run() async throws -> BackendReport {
         let started = Date()

@@ -92,7 +92,7 @@ final class RequestHandler: Sendable {
         connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
     ) -> RequestContext {
-        let knownMethod = HTTPMethod(bytes: bytes(method))
+        let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
         // Borrowed: `lease` holds the state, and its responder, through this call.

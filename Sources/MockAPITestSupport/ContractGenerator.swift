@@ -19,7 +19,7 @@ package struct SplitMix64: RandomNumberGenerator {
 /// once its fixtures exist (`fixturePaths`); `prefix` keeps generated routes apart in one set.
 package enum ContractGenerator {
     package static func contract(_ random: inout SplitMix64, prefix: String = "") -> ContractFile {
-        let method = HTTPMethod.allCases.randomElement(using: &random)!
+        let method = RequestMethod.allCases.randomElement(using: &random)!
         let template = ["/v1/ping", "/v1/projects/{id:int}", "/v1/categories/{slug:path}", "/v1/users//self", "/v1/{a}/{b:int}"]
             .randomElement(using: &random)!
         var contract = ContractFile(name: word(&random) + "_\(random.next() % 1000)", method: method, path: prefix + template)

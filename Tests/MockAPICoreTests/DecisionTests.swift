@@ -27,7 +27,7 @@ struct DecisionTests {
     ) -> Decision {
         let pathBytes = Array(path.utf8)
         return pathBytes.withUnsafeBufferPointer { path in
-            let head = responder.routeHead(method: HTTPMethod(rawValue: method), path: path, headers: headers)
+            let head = responder.routeHead(method: RequestMethod(rawValue: method), path: path, headers: headers)
             if case .answer(let decision) = responder.decideHead(head, headers: headers) { return decision }
             return responder.decide(head, method: method, path: path, query: query, headers: headers, bodyBytes: body.count) {
                 guard !body.isEmpty else { return .success(.none) }
@@ -149,7 +149,7 @@ struct DecisionTests {
 
     @Test func theHeadPlansTheBodyAndItsLimit() throws {
         let responder = try responder { $0.maxJSONBytes = 100 }
-        func head(_ method: HTTPMethod, _ path: String, _ headers: HeaderFields) -> RoutedHead {
+        func head(_ method: RequestMethod, _ path: String, _ headers: HeaderFields) -> RoutedHead {
             Array(path.utf8).withUnsafeBufferPointer { responder.routeHead(method: method, path: $0, headers: headers) }
         }
         let json = head(.PUT, "/v1/projects/42/backers/2001", [("Content-Type", "application/json; charset=utf-8")])

@@ -4,7 +4,7 @@ import Testing
 @testable import MockAPICore
 
 struct RouteTableTests {
-    private func table(_ routes: [(HTTPMethod, String)]) throws -> ([Contract], RouteTable) {
+    private func table(_ routes: [(RequestMethod, String)]) throws -> ([Contract], RouteTable) {
         let contracts = try routes.enumerated().map { index, route in
             try Contract.make(name: "c\(index)", method: route.0, path: route.1)
         }
@@ -76,7 +76,7 @@ struct RouteTableTests {
             for index in 0..<6 {
                 let depth = Int(random.next() % 4) + 1
                 let template = "/" + (0..<depth).map { _ in templateSegments[Int(random.next() % 7)] }.joined(separator: "/")
-                let method: HTTPMethod = random.next() % 2 == 0 ? .GET : .POST
+                let method: RequestMethod = random.next() % 2 == 0 ? .GET : .POST
                 guard let contract = try? Contract.make(name: "c\(index)", method: method, path: template) else { continue }
                 contracts.append(contract)
             }
@@ -89,7 +89,7 @@ struct RouteTableTests {
                 path.withUnsafeMutableBufferPointer { bytes in
                     let path = UnsafeBufferPointer(bytes)
                     let first = path.count > 1 ? 1 : nil
-                    for method in [HTTPMethod.GET, .POST] {
+                    for method in [RequestMethod.GET, .POST] {
                         let searched = trie.search(node: 0, segmentStart: first, path: path, method: method)
                         #expect(trie.match(segmentStart: first, path: path, method: method) == searched, "\(String(decoding: path, as: UTF8.self))")
                         if searched != nil { compared += 1 }
@@ -175,7 +175,7 @@ struct RouteTableTests {
 extension Contract {
     /// A contract with a default 200 response and whatever request expectation the test needs.
     static func make(
-        name: String = "c", method: HTTPMethod = .GET, path: String = "/x",
+        name: String = "c", method: RequestMethod = .GET, path: String = "/x",
         query: [QueryExpectation] = [], headers: [HeaderExpectation] = [],
         json: [JSONKeyExpectation]? = nil, multipart: [PartExpectation]? = nil,
         responses: [ResponseDefinition] = [ResponseDefinition(name: "default", status: 200, body: [], contentType: nil)],

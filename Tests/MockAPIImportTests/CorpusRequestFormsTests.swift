@@ -14,7 +14,7 @@ struct CorpusRequestFormsTests {
         return (imported.contracts, imported.warnings)
     }
 
-    private func contract(_ drafts: [ContractDraft], _ method: HTTPMethod, _ path: String) throws -> ContractDraft {
+    private func contract(_ drafts: [ContractDraft], _ method: RequestMethod, _ path: String) throws -> ContractDraft {
         try #require(drafts.first { $0.method == method && $0.path == path }, "\(method.rawValue) \(path)")
     }
 

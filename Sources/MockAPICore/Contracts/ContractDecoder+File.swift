@@ -37,11 +37,11 @@ extension ContractDecoder {
     private mutating func decodeRequest(_ value: JSONValue, into contract: inout ContractFile, at path: String) {
         guard let object = expectObject(value, at: path) else { return }
         checkKeys(object, allowed: ["method", "path", "query", "headers", "credentials", "json", "multipart", "body", "match", "example"], at: path)
-        var method: HTTPMethod?
+        var method: RequestMethod?
         if let text = requireString(object, "method", at: path) {
-            method = HTTPMethod(rawValue: text)
+            method = RequestMethod(rawValue: text)
             if method == nil {
-                let known = HTTPMethod.allCases.map(\.rawValue)
+                let known = RequestMethod.allCases.map(\.rawValue)
                 let guess = Self.nearest(text, among: known).map { "did you mean \"\($0)\"? " } ?? ""
                 problem(at: "\(path).method", "unknown method \"\(text)\" (\(guess)known: \(known.joined(separator: ", ")))")
             }

@@ -41,6 +41,3 @@ package enum RequestMethod: String, Sendable, CaseIterable, Comparable {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
-
-/// The package's own short name for it; invisible to a package that depends on this one.
-package typealias HTTPMethod = RequestMethod

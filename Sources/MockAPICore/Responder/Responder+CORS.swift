@@ -15,7 +15,7 @@ extension Responder {
     /// contracts allow on that path, the headers the page asked for; nil when it is not one.
     package func preflight(method: String, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> GeneratedResponse? {
         guard method == "OPTIONS", headers.value(for: "Access-Control-Request-Method") != nil else { return nil }
-        var allowed = HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
+        var allowed = RequestMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
         if allowed.isEmpty { return nil } // no contract on that path: the usual 404 explains why
         if !allowed.contains(.OPTIONS) { allowed.append(.OPTIONS) }
         // The server adds `corsHeaders` to it, as to every answer.

@@ -105,7 +105,7 @@ package final class Responder: Sendable {
         }
         guard let method else {
             // Unknown methods get the same treatment as known ones the path does not allow.
-            let allowed = HTTPMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
+            let allowed = RequestMethod.allCases.filter { if case .found = set.routes.match(method: $0, path: path) { true } else { false } }
             return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed)
         }
         switch set.routes.match(method: method, path: path) {
@@ -160,7 +160,7 @@ package final class Responder: Sendable {
         case .methodNotAllowed(let allowed):
             return ErrorResponses.methodNotAllowed(rawMethod: rawMethod, path: path, allowed: allowed)
         default:
-            return ErrorResponses.notFound(method: HTTPMethod(rawValue: rawMethod), rawMethod: rawMethod, path: path, set: set)
+            return ErrorResponses.notFound(method: RequestMethod(rawValue: rawMethod), rawMethod: rawMethod, path: path, set: set)
         }
     }
 }

@@ -25,7 +25,7 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     struct Ending {
-        var method: HTTPMethod
+        var method: RequestMethod
         var contract: Int32
     }
 
@@ -123,7 +123,7 @@ final class FrozenTrie: @unchecked Sendable {
     /// for `/`). Most paths never need backtracking, so a straight walk that takes the first
     /// child in precedence order at each segment answers first; only when it fails after passing
     /// over another child that could match (or meets a `{name:path}` child) does the full search run.
-    func match(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+    func match(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
         switch walk(segmentStart: segmentStart, path: path, method: method) {
         case .found(let contract): return contract
         case .missing: return nil
@@ -140,7 +140,7 @@ final class FrozenTrie: @unchecked Sendable {
 
     /// The straight walk: one loop over the path's bytes, no recursion, no call per edge.
     @inline(__always)
-    private func walk(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Walk {
+    private func walk(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Walk {
         guard let base = path.baseAddress else { return .undecided }
         let end = path.count
         var passedOver = false
@@ -219,7 +219,7 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     /// The contract for `method` below `node`, trying literal, int and string children in that order.
-    func search(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: HTTPMethod) -> Int? {
+    func search(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
         let node = nodes[index]
         guard let start = segmentStart else {
             for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) where endings[position].method == method {
@@ -255,7 +255,7 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     /// Every method of every template the path matches, for a 405's Allow header.
-    func collectMethods(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, into methods: inout Set<HTTPMethod>) {
+    func collectMethods(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, into methods: inout Set<RequestMethod>) {
         let node = nodes[index]
         guard let start = segmentStart else {
             for position in Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount) { methods.insert(endings[position].method) }

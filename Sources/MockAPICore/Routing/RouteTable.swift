@@ -54,7 +54,7 @@ package struct RouteTable: Sendable {
             return .found(contract: contract)
         }
         // A miss is rare and answered with an error, so collecting the allowed methods may allocate.
-        var allowed: Set<HTTPMethod> = []
+        var allowed: Set<RequestMethod> = []
         trie.collectMethods(node: 0, segmentStart: first, path: path, into: &allowed)
         if allowed.contains(.GET) { allowed.insert(.HEAD) } // served from the GET contract, as above
         return allowed.isEmpty ? .notFound : .methodNotAllowed(allowed: allowed.sorted())

@@ -8,7 +8,7 @@ struct TrieBuilder {
         var stringParameter: Int?
         var pathParameter: Int?
         /// Contract index per method, for templates that end here.
-        var methods: [(method: HTTPMethod, contract: Int)] = []
+        var methods: [(method: RequestMethod, contract: Int)] = []
     }
 
     var nodes: [Node] = [Node()]

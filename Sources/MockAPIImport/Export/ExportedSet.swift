@@ -56,7 +56,7 @@ package enum ExportedSetReader {
             for (method, operation) in item.objectValue?.members ?? [] {
                 let pointer = "#/paths/\(escaped(path))/\(method)"
                 guard let entries = operation.objectValue?[OpenAPIExporter.contractsExtension]?.arrayValue else {
-                    guard HTTPMethod(rawValue: method.uppercased()) != nil else { continue }
+                    guard RequestMethod(rawValue: method.uppercased()) != nil else { continue }
                     result.warnings.append("\(file): \(pointer): no \(OpenAPIExporter.contractsExtension) in a document mockapi exported; operation skipped")
                     result.skipped += 1
                     continue

@@ -16,7 +16,7 @@ package struct HARImporter {
     /// response name and an extension added): a path that would name them longer is not imported.
     static let maxNameLength = 120
 
-    private static func nameProblem(method: HTTPMethod, template: PathGeneralizer.Template) -> String? {
+    private static func nameProblem(method: RequestMethod, template: PathGeneralizer.Template) -> String? {
         let name = Naming.snakeCase(([method.rawValue] + template.words).joined(separator: "_"))
         let folder = Naming.folder(forPathSegments: template.literals)
         guard name.count > maxNameLength || folder.count > maxNameLength else { return nil }
@@ -34,7 +34,7 @@ package struct HARImporter {
         var exchanges: [RecordedExchange] = []
         for (index, entry) in archive.log.entries.enumerated() {
             let location = "\(file): $.log.entries[\(index)]"
-            guard let method = HTTPMethod(rawValue: entry.request.method.uppercased()) else {
+            guard let method = RequestMethod(rawValue: entry.request.method.uppercased()) else {
                 result.warnings.append("\(location): method \(Self.abbreviated(entry.request.method)) has no contract equivalent; skipped")
                 result.skipped += 1
                 continue

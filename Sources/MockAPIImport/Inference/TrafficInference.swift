@@ -30,7 +30,7 @@ package struct TrafficInference {
     /// One exchange as the inference reads it: parsed once.
     struct Observed {
         var exchange: RecordedExchange
-        var method: HTTPMethod
+        var method: RequestMethod
         var path: String
         var query: [(name: String, value: String)]
         var json: JSONValue?
@@ -65,9 +65,9 @@ package struct TrafficInference {
     package func infer(_ exchanges: [RecordedExchange]) -> ImportedSet {
         var result = ImportedSet()
         let rewriter = BaseURLRewriter(urls: exchanges.map(\.url), prefixes: baseURLs)
-        var groups: [(method: HTTPMethod, template: PathGeneralizer.Template, entries: [Observed])] = []
+        var groups: [(method: RequestMethod, template: PathGeneralizer.Template, entries: [Observed])] = []
         for exchange in exchanges {
-            guard let method = HTTPMethod(rawValue: exchange.method.uppercased()),
+            guard let method = RequestMethod(rawValue: exchange.method.uppercased()),
                 let components = URLComponents(string: exchange.url)
             else { continue }
             let query = Self.queryItems(components)
@@ -102,7 +102,7 @@ package struct TrafficInference {
 
     /// The group's contracts: the template's, literal paths whose answers differ, and match splits.
     private func units(
-        _ method: HTTPMethod, _ template: PathGeneralizer.Template, _ entries: [Observed],
+        _ method: RequestMethod, _ template: PathGeneralizer.Template, _ entries: [Observed],
         names: inout Set<String>
     ) -> [Unit] {
         let baseName = Naming.snakeCase(([method.rawValue] + template.words).joined(separator: "_"))
@@ -201,7 +201,7 @@ package struct TrafficInference {
     }
 
     /// The draft, its fixtures and warnings for one unit.
-    private func contract(for unit: Unit, method: HTTPMethod, folder: String) -> (ContractDraft, [ImportedSet.Fixture], [String]) {
+    private func contract(for unit: Unit, method: RequestMethod, folder: String) -> (ContractDraft, [ImportedSet.Fixture], [String]) {
         var draft = ContractDraft(name: unit.name, folder: folder, method: method, path: unit.path)
         let location = "\(source): \(method.rawValue) \(unit.path)"
         var warnings: [String] = []

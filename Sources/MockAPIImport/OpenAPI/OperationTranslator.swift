@@ -28,7 +28,7 @@ struct OperationTranslator {
     }
 
     mutating func translate(names: inout Set<String>) throws(Unexpressible) -> (ContractDraft, [ImportedSet.Fixture]) {
-        guard let contractMethod = HTTPMethod(rawValue: method.uppercased()) else {
+        guard let contractMethod = RequestMethod(rawValue: method.uppercased()) else {
             throw Unexpressible("method", "method \(method.uppercased()) has no contract equivalent")
         }
         let parameters = resolvedParameters()

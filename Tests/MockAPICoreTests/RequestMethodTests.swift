@@ -1,14 +1,14 @@
 import MockAPICore
 import Testing
 
-struct HTTPMethodTests {
-    private func parse(_ text: String) -> HTTPMethod? {
+struct RequestMethodTests {
+    private func parse(_ text: String) -> RequestMethod? {
         var text = text
-        return text.withUTF8 { HTTPMethod(bytes: $0) }
+        return text.withUTF8 { RequestMethod(bytes: $0) }
     }
 
     @Test func everyMethodParsesFromItsBytes() {
-        for method in HTTPMethod.allCases { #expect(parse(method.rawValue) == method) }
+        for method in RequestMethod.allCases { #expect(parse(method.rawValue) == method) }
     }
 
     @Test func nearMissesAreUnknown() {
