@@ -73,16 +73,7 @@ struct NestedQueryTests {
         #expect(query?.objectValue?["expand"] == .object(JSONObject([("required", false), ("array", "repeated"), ("nested", true)])))
         #expect(try ContractFile.decode(contract.fileJSON) == contract)
 
-        func problems(_ spec: String) -> [String] {
-            let text = #"{"name": "x", "request": {"method": "GET", "path": "/x", "query": {"k": \#(spec)}}, "responses": {"default": {"status": 200}}}"#
-            guard let json = try? JSONParser.parse(Array(text.utf8)) else { return ["unparsable test input"] }
-            do throws(ContractSetError) {
-                _ = try ContractFile.decode(json)
-                return []
-            } catch {
-                return error.problems.map(\.message)
-            }
-        }
+        func problems(_ spec: String) -> [String] { decodingProblems(request: #""method": "GET", "path": "/x", "query": {"k": \#(spec)}"#) }
         #expect(problems(#"{"nested": ["gt"], "plain": true}"#) == [])
         #expect(problems(#"{"plain": true}"#) == [#"applies to a key with "nested" parts"#])
         #expect(problems(#"{"nested": "yes"}"#) == [#"expected true or a non-empty array of part names, found "yes""#])
@@ -123,16 +114,7 @@ struct BodyMediaTypeTests {
     }
 
     @Test func lintNamesBadLists() throws {
-        func problems(_ request: String) -> [String] {
-            let text = #"{"name": "x", "request": {"method": "POST", "path": "/x", \#(request)}, "responses": {"default": {"status": 200}}}"#
-            guard let json = try? JSONParser.parse(Array(text.utf8)) else { return ["unparsable test input"] }
-            do throws(ContractSetError) {
-                _ = try ContractFile.decode(json)
-                return []
-            } catch {
-                return error.problems.map(\.message)
-            }
-        }
+        func problems(_ request: String) -> [String] { decodingProblems(request: #""method": "POST", "path": "/x", \#(request)"#) }
         #expect(problems(#""body": {"contentTypes": ["application/x-tar"]}"#) == [])
         #expect(problems(#""json": {}, "body": {"contentTypes": ["application/merge-patch+json", "text/plain"]}"#) == [])
         #expect(
@@ -145,5 +127,17 @@ struct BodyMediaTypeTests {
             problems(#""json": {}, "body": {"contentTypes": ["text/plain"]}"#) == [#"none of these is read by "json": add application/json (or a +json type, or application/x-www-form-urlencoded)"#])
         #expect(problems(#""json": {}, "body": {"contentTypes": ["application/json"]}"#) == [#"application/json alone is what "json" reads without a list; remove "contentTypes""#])
         #expect(problems(#""body": {"contentTypes": []}"#) == [#"list at least one media type (no list: application/json for "json")"#])
+    }
+}
+
+/// What lint says of a contract named x whose `request` object holds `request` (its members, as JSON text).
+private func decodingProblems(request: String) -> [String] {
+    let text = #"{"name": "x", "request": {\#(request)}, "responses": {"default": {"status": 200}}}"#
+    guard let json = try? JSONParser.parse(Array(text.utf8)) else { return ["unparsable test input"] }
+    do throws(ContractSetError) {
+        _ = try ContractFile.decode(json)
+        return []
+    } catch {
+        return error.problems.map(\.message)
     }
 }

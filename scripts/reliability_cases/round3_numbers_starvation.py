@@ -281,16 +281,10 @@ def trickles_share_one_body(results: Results, binary):
 
 
 def wrk_binary() -> str:
-    """wrk from Debian's packages, installed when missing (as `scripts/bench/run` does)."""
-    found = shutil.which("wrk")
-    if found:
-        return found
-    sudo = [] if os.geteuid() == 0 else ["sudo"]
-    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "wrk"], capture_output=True,
-                   env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=300)
+    """wrk, which `scripts/setup` installs (`scripts/test` runs it first)."""
     found = shutil.which("wrk")
     if not found:
-        raise SystemExit("reliability: wrk is not installed and apt-get could not install it")
+        raise SystemExit("reliability: wrk is missing: run ./scripts/setup (it installs it with apt-get)")
     return found
 
 

@@ -48,13 +48,6 @@ extension SchemaReader {
                 schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1))
         }
     }
-
-    /// A map whose values follow a schema (`additionalProperties: {…}`): its keys are data, not names.
-    func isMap(_ schema: DocumentNode) -> Bool {
-        guard let view = resolve(schema) else { return false }
-        if case .schema? = view.additionalProperties { return true }
-        return false
-    }
 }
 
 extension SchemaReader {
