@@ -116,9 +116,9 @@ extension GeneratedBodyTests {
     @Test(
         .needsCorpus,
         arguments: [
-        "03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
-        "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
-    ])
+            "03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
+            "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
+        ])
     func madeUpBodiesForTheCorpusAreValidAgainstTheirSchema(document: String) throws {
         let verdict = try Self.check(try OpenAPICorpus.require().appendingPathComponent(document), schemaExamples: false)
         #expect(verdict.bodies > 0)
