@@ -6,14 +6,14 @@ import MockAPIVerify
 ///
 /// ```json
 /// {
-///   "contracts" : "contracts",
-///   "exitCode" : 0,
-///   "fixtures" : "fixtures",
-///   "problems" : [],
-///   "summary" : { "contracts" : 19, "fixtures" : 19, "responses" : 36 },
-///   "usable" : true,
-///   "warnings" : [
-///     { "file" : "fixtures/old.json", "kind" : "unreferenced-fixture", "message" : "no contract references this fixture" }
+///   "contracts": "contracts",
+///   "exitCode": 0,
+///   "fixtures": "fixtures",
+///   "problems": [],
+///   "summary": {"contracts": 19, "fixtures": 19, "responses": 36},
+///   "usable": true,
+///   "warnings": [
+///     {"file": "fixtures/old.json", "kind": "unreferenced-fixture", "message": "no contract references this fixture"}
 ///   ]
 /// }
 /// ```
@@ -81,12 +81,14 @@ struct LintReport: Encodable {
     var json: String { JSONDocument.pretty(self) }
 }
 
-/// Typed reports as JSON a person can read and diff: pretty, sorted keys, slashes as written.
+/// Typed reports as JSON a person can read and diff, laid out as every other report of mockapi
+/// (`JSONValue.prettySerialized`: two-space indents, `"key": value`), keys sorted.
 enum JSONDocument {
     static func pretty(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Our own plain values (strings, numbers, arrays) always encode.
-        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Our own plain values (strings, numbers, arrays) always encode, and the encoder's JSON always parses.
+        let data = try! encoder.encode(value)
+        return try! JSONParser.parse(Array(data)).prettySerialized
     }
 }
