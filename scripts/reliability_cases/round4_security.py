@@ -20,18 +20,18 @@ class Loopback:
     """An HTTP server on 127.0.0.1 in a thread of this process that notes every request it gets
     and answers `status` with `headers`."""
 
-    def __init__(self, name: str, status: int = 200, headers: dict[str, str] | None = None):
+    def __init__(self, name: str, status: int = 200, headers: dict[str, str] | None = None, json_body: bytes | None = None):
         self.seen: list[str] = []
         seen, answer_headers = self.seen, headers or {}
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def answer(self):
                 seen.append(f"{self.command} {self.path}")
-                body = f"{name} {self.path}\n".encode()
+                body = json_body or f"{name} {self.path}\n".encode()
                 self.send_response(status)
                 for key, value in answer_headers.items():
                     self.send_header(key, value)
-                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Type", "application/json" if json_body else "text/plain")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
@@ -53,6 +53,7 @@ class Loopback:
 
 def run(results: Results, binary):
     open_proxy(results, binary)
+    basic_challenge(results, binary)
 
 
 # 30.1: the client's request target never names the host the proxy connects to.
@@ -108,3 +109,59 @@ def proxy_checks(results: Results, label: str, port: int, backend: Loopback, for
     results.check(status_of(received) == 200 and b"backend /plain/@127.0.0.1:1/x?q=1" in received,
                   f"open proxy ({label}): an origin-form path with @ still reaches the backend",
                   f"{outcome} {received[-160:]!r} backend saw {backend.seen[-3:]}")
+
+
+# 27.1: a 401 with `WWW-Authenticate: Basic` ends a gate's exchange at once, and is reported.
+CHALLENGE = {"WWW-Authenticate": 'Basic realm="x"'}
+
+
+def contract_copy(folder: Path, challenge_on_401: bool) -> tuple[Path, Path]:
+    """The bundled contracts and fixtures, copied; with `challenge_on_401`, every 401 response
+    also says `WWW-Authenticate: Basic realm="x"`."""
+    import json
+    shutil.copytree(REPO / "contracts", folder / "contracts")
+    shutil.copytree(REPO / "fixtures", folder / "fixtures")
+    if challenge_on_401:
+        for path in (folder / "contracts").rglob("*.json"):
+            contract = json.loads(path.read_text())
+            for response in (contract.get("responses") or {}).values():
+                if isinstance(response, dict) and response.get("status") == 401:
+                    response["headers"] = dict(response.get("headers") or {}, **CHALLENGE)
+            path.write_text(json.dumps(contract, indent=2))
+    return folder / "contracts", folder / "fixtures"
+
+
+def timed(command: list[str], limit: float) -> tuple[int | None, str, float]:
+    started = time.monotonic()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output, _ = process.communicate(timeout=limit)
+        return process.returncode, output, time.monotonic() - started
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
+        return None, output, time.monotonic() - started
+
+
+def basic_challenge(results: Results, binary):
+    folder = Path(tempfile.mkdtemp(prefix="reliability-challenge-"))
+    backend = Loopback("backend", status=401, headers=CHALLENGE, json_body=(REPO / "fixtures/errors/unauthorized.json").read_bytes())
+    try:
+        contracts, fixtures = contract_copy(folder / "plain", challenge_on_401=False)
+        code, output, seconds = timed([str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
+                                       "--base-url", backend.url, "--timeout", "3", "--contract", "current_user"], 30)
+        results.check(code is not None and seconds < 10, "basic challenge: verify-backend finishes on a 401 with WWW-Authenticate: Basic",
+                      f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
+        results.check("401" in output, "basic challenge: verify-backend reports the 401", output[-300:])
+        results.check(code == 0 and seconds < 3, "basic challenge: the declared 401 passes, without waiting out --timeout",
+                      f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
+
+        contracts, fixtures = contract_copy(folder / "challenge", challenge_on_401=True)
+        code, output, seconds = timed([str(binary), "verify", "--contracts", str(contracts), "--fixtures", str(fixtures)], 60)
+        results.check(code is not None and seconds < 30, "basic challenge: verify finishes when the mock's 401s carry WWW-Authenticate: Basic",
+                      f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
+        results.check(code == 0, "basic challenge: verify passes them (the 401 and its body reach the checks)", output[-600:])
+    finally:
+        backend.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
