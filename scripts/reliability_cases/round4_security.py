@@ -54,6 +54,7 @@ class Loopback:
 def run(results: Results, binary):
     open_proxy(results, binary)
     basic_challenge(results, binary)
+    diff_revision(results, binary)
 
 
 # 30.1: the client's request target never names the host the proxy connects to.
@@ -165,3 +166,29 @@ def basic_challenge(results: Results, binary):
         backend.stop()
         shutil.rmtree(folder, ignore_errors=True)
 
+
+# 30.4: `diff --rev` never hands its value to git where it could read as an option.
+def diff_revision(results: Results, binary):
+    folder = Path(tempfile.mkdtemp(prefix="reliability-diff-rev-"))
+    try:
+        repo = folder / "repo"
+        repo.mkdir()
+        shutil.copytree(REPO / "contracts", repo / "contracts")
+        shutil.copytree(REPO / "fixtures", repo / "fixtures")
+        git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+        subprocess.run(git + ["init", "-q"], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-q", "-m", "contracts"], check=True)
+        victim = folder / "victim.txt"
+        victim.write_text("keep me\n")
+        flags = ["--contracts", str(repo / "contracts"), "--fixtures", str(repo / "fixtures")]
+        for revision in (f"--output={victim}", f"-o{victim}", "--remote=file:///nonexistent"):
+            code, output, _ = timed([str(binary), "diff", f"--rev={revision}", *flags], 30)
+            results.check(victim.read_text() == "keep me\n", f"diff --rev={revision}: the file it names is untouched",
+                          f"victim now {victim.stat().st_size} bytes")
+            results.check(code == 2 and "is not a commit" in output, f"diff --rev={revision}: refused as not a commit",
+                          f"exit {code}: {output[-300:]!r}")
+        code, output, _ = timed([str(binary), "diff", "--rev", "HEAD", *flags], 30)
+        results.check(code == 0, "diff --rev HEAD still compares", f"exit {code}: {output[-300:]!r}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
