@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICommandKit
 
 /// A real backend's address as a flag gives it (`record --target`, `serve --proxy-unmatched`).
 enum BackendURL {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIDiff
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Diff: ParsableCommand {

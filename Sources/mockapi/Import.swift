@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPIImport
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Import: ParsableCommand {

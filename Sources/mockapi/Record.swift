@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIImport
 import MockAPIServer
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Record: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICommandKit
 import MockAPIServer
 
 /// `MOCKAPI_HOST` and `MOCKAPI_PORT` stand in for `--host` and `--port` when those are not given

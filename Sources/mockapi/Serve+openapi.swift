@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIImport
 import MockAPIServer
-import MockAPIVerifyCommand
 
 /// `serve --openapi`: a document served through a private import of it.
 extension MockAPICommand.Serve {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIServer
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Serve: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import MockAPICommandKit
 import MockAPICore
 import MockAPIServer
-import MockAPIVerifyCommand
 import SystemLibc
 
 /// `serve`'s flags for how the server listens, what it tolerates and what it logs: they yield a
