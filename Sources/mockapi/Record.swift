@@ -56,7 +56,7 @@ extension MockAPICommand {
             let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target)
             proxy.timeoutSeconds = timeout
             proxy.identityEncoding = true
-            proxy.observer = { recording.add($0) }
+            proxy.observer = { recording.observe($0) }
             var configuration = ServerConfiguration()
             configuration.host = host
             configuration.port = UInt16(port)! // checked in validate()

@@ -97,9 +97,9 @@ extension MockAPICommand {
         }
 
         /// Reloads on every change under the contract and fixture folders, saying what happened.
-        private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> ContractWatcher {
+        private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> FileWatcher {
             Output.log(.info, "mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
-            return ContractWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
+            return FileWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
                 switch server.reload() {
                 case .success(let set):
                     Output.log(.info, "mockapi: reloaded (\(set.contracts.count) routes)")
