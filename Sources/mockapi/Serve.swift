@@ -53,8 +53,7 @@ extension MockAPICommand {
                 contractOptions.fixtures = document.fixtures
             }
             let set = try contractOptions.load()
-            let host: String
-            do { host = try ListenAddress.resolve(options.listenHost) } catch { throw CommandFailure.unusable(error.description) }
+            let host = try options.listening.address.resolvedHost()
 
             let tls = try options.loadTLS()
             defer { tls?.generated?.remove() }
