@@ -53,7 +53,7 @@ package final class Responder: Sendable {
     package let extraHeaders: [HTTPField]
 
     package init(
-        set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
+        set: ContractSet, journal: RequestJournal = RequestJournal(), adminAccess: AdminAccess = AdminAccess(),
         policy: ServingPolicy = ServingPolicy()
     ) {
         self.set = set
