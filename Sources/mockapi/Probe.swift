@@ -106,8 +106,8 @@ extension MockAPICommand {
             guard port != 0 else { throw CommandFailure.usage("MOCKAPI_PORT is 0 (a free port chosen at start): give the server's --url") }
             let host: String
             switch options.listenHost.lowercased() {
-            case "0.0.0.0", "localhost": host = "127.0.0.1"
-            case "::", "[::]": host = "[::1]"
+            // `::` takes IPv4 too (dual stack), and a container may have no IPv6 loopback.
+            case "0.0.0.0", "::", "[::]", "localhost": host = "127.0.0.1"
             case let literal where literal.contains(":") && !literal.hasPrefix("["): host = "[\(literal)]"
             case let named: host = named
             }
