@@ -1,5 +1,7 @@
 // swift-tools-version:6.2
 // 6.2: the runner's public API uses `SendableMetatype` (Swift 6.2, Xcode 26).
+// mockapi: a mock API server and contract-test harness for Swift API clients.
+// Copyright 2026 the mockapi authors. Licensed under the Apache License, Version 2.0 (LICENSE, NOTICE).
 import PackageDescription
 
 // Every Swift target's settings, as Hummingbird has them: `any` spelled out, members visible only

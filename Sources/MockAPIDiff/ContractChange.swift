@@ -55,11 +55,20 @@ package struct ContractSetDiff: Sendable {
     /// 1 when any change breaks old clients and was not allowed, 0 otherwise.
     package var exitCode: Int32 { breaking.isEmpty ? 0 : 1 }
 
+    /// `--allow` values that accept no breaking change: a typo, or a change that is not there.
+    package var unusedRules: [String] = []
+
     package init(old: ContractSet, new: ContractSet, allow rules: [String] = []) {
         var changes = SetComparison(old: old, new: new).changes()
+        var used: Set<String> = []
         for index in changes.indices where changes[index].impact == .breaking {
-            changes[index].allowed = rules.contains { changes[index].isAllowed(by: $0) }
+            let accepting = rules.filter { changes[index].isAllowed(by: $0) }
+            changes[index].allowed = !accepting.isEmpty
+            used.formUnion(accepting)
         }
+        var unused: [String] = []
+        for rule in rules where !used.contains(rule) && !unused.contains(rule) { unused.append(rule) }
+        unusedRules = unused
         changes.sort { ($0.impact == .breaking ? 0 : 1, $0.contract, $0.location) < ($1.impact == .breaking ? 0 : 1, $1.contract, $1.location) }
         self.changes = changes
         oldCount = old.contracts.count

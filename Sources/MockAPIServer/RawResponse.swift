@@ -36,5 +36,6 @@ enum RawResponse {
             offset += sent
         }
         shutdown(descriptor, Int32(SHUT_WR))
+        LingeringClose.shared.linger(descriptor)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import MockAPICore
 import Synchronization
 import SystemLibc
 
@@ -43,11 +44,21 @@ package final class RequestLog: Sendable {
         queue.async { [self] in
             var text = makeLine()
             let lost = dropped.exchange(0, ordering: .relaxed)
-            if lost > 0 { text = "(\(lost) log lines dropped: stderr was not keeping up)\n" + text }
+            if lost > 0 { text = droppedLine(lost) + "\n" + text }
             text += "\n"
             text.withUTF8 { writeAll(descriptor, UnsafeRawBufferPointer($0)) }
             pending.subtract(1, ordering: .relaxed)
         }
+    }
+
+    /// Says lines were lost, in the log's own format (a JSON log stays all JSON).
+    private func droppedLine(_ count: Int) -> String {
+        let message = "\(count) log lines dropped: stderr was not keeping up"
+        guard options.format == .json else { return "(\(message))" }
+        let object: JSONValue = [
+            "time": .string(RequestLogFormatter.utcTime(System.epochMilliseconds())), "level": "warning", "message": .string(message),
+        ]
+        return object.serialized
     }
 
     /// Waits until every accepted line is written.

@@ -17,10 +17,26 @@ struct AdminClient: JournalSource {
         var description: String
     }
 
+    /// The server's admin guard answered 403: the token was wrong or missing (or the Host was not
+    /// loopback). Said as such, not as "not a mockapi server": it is one, it said no.
+    struct Refused: Error, CustomStringConvertible {
+        /// `GET /__mockapi/routes`.
+        var request: String
+        /// The `error` of the 403's body, when it has one.
+        var said: String?
+        var tokenGiven: Bool
+
+        var description: String {
+            let token = tokenGiven ? "the --admin-token given was refused" : "no --admin-token was given"
+            return "the server answered 403 to \(request): \(token)" + (said.map { " (the server says: \($0))" } ?? "")
+        }
+    }
+
     func resetScenarios() async throws {
         var request = request(endpoint("scenarios"))
         request.httpMethod = "DELETE"
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await URLSession.shared.data(for: request)
+        try refusal("DELETE /__mockapi/scenarios", response, data)
         guard (response as? HTTPURLResponse)?.statusCode == 200 else {
             throw Failure(description: "it is not a mockapi server (DELETE /__mockapi/scenarios failed)")
         }
@@ -31,6 +47,7 @@ struct AdminClient: JournalSource {
         var components = URLComponents(url: endpoint("requests"), resolvingAgainstBaseURL: false)!
         components.queryItems = query.pairs.map { URLQueryItem(name: $0.name, value: $0.value) }
         let (data, response) = try await URLSession.shared.data(for: request(components.url!))
+        try refusal("GET /__mockapi/requests", response, data)
         guard let http = response as? HTTPURLResponse, http.statusCode == 200,
             let lastID = http.value(forHTTPHeaderField: Responder.journalLastIDHeader).flatMap(Int.init),
             let entries = try? JournalEntry.page(from: data)
@@ -45,10 +62,18 @@ struct AdminClient: JournalSource {
     /// `GET /__mockapi/routes`: the server's contracts.
     func routes() async throws -> [RouteListing] {
         let (data, response) = try await URLSession.shared.data(for: request(endpoint("routes")))
+        try refusal("GET /__mockapi/routes", response, data)
         guard (response as? HTTPURLResponse)?.statusCode == 200, let routes = RouteListing.list(from: data) else {
             throw Failure(description: "GET /__mockapi/routes did not answer with the route table")
         }
         return routes
+    }
+
+    /// Throws ``Refused`` when the answer is the admin guard's 403.
+    private func refusal(_ request: String, _ response: URLResponse, _ body: Data) throws {
+        guard (response as? HTTPURLResponse)?.statusCode == 403 else { return }
+        let said = (try? JSONParser.parse(Array(body)))?.objectValue?["error"]?.stringValue
+        throw Refused(request: request, said: said, tokenGiven: token != nil)
     }
 
     private func request(_ url: URL) -> URLRequest {

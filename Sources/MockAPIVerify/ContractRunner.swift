@@ -67,6 +67,9 @@ public struct ContractRunner: Sendable {
             if let reason = ServerUnreachable.reason(error) {
                 throw Unusable(description: "\(baseURL.absoluteString) does not answer: \(reason)")
             }
+            if let refused = error as? AdminClient.Refused {
+                throw Unusable(description: "the mockapi server at \(baseURL.absoluteString) refused its admin endpoints: \(refused)")
+            }
             throw Unusable(description: "no mockapi server answers at \(baseURL.absoluteString): \(error)")
         }
         let scope = contractsInScope()

@@ -34,10 +34,15 @@ package struct ContractOptions: ParsableArguments {
     /// The loaded set, or what `unusable` makes of the full problem report.
     package func load(unusable: (String) -> ExitCode) throws -> ContractSet {
         do {
-            return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
+            return try loadSet()
         } catch {
             throw unusable(error.description)
         }
+    }
+
+    /// The loaded set, or every problem as a value (`lint --format json` lists them).
+    package func loadSet() throws(ContractSetError) -> ContractSet {
+        try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
     }
 }
 
@@ -55,7 +60,38 @@ package enum Output {
         write(.standardOutput, text + "\n")
     }
 
+    /// What a message on stderr is, for `--log-format json`.
+    package enum Level: String, Sendable { case info, warning, error }
+
+    /// Set by `serve --log-format json`: every stderr message is then one JSON object per line,
+    /// as the request lines are, so a log collector reads the whole stream. Process-wide: the
+    /// watcher and signal threads say things too.
+    package static var errorsAsJSON: Bool {
+        get { jsonErrors.load(ordering: .relaxed) }
+        set { jsonErrors.store(newValue, ordering: .relaxed) }
+    }
+    private static let jsonErrors = Atomic<Bool>(false)
+
+    /// A message for stderr; with `errorsAsJSON`, its level is `warning` when it says so
+    /// (`warning: …`) and `error` otherwise: use `log` for news that is no error.
     package static func error(_ text: String) {
-        write(.standardError, text + "\n")
+        let unprefixed = text.drop { $0 != " " }.dropFirst()
+        log(text.hasPrefix("warning: ") || unprefixed.hasPrefix("warning: ") ? .warning : .error, text)
+    }
+
+    /// A message for stderr at `level`: as written, or with `errorsAsJSON`
+    /// `{"time":"2026-11-26T06:30:01.123Z","level":"info","message":"reloaded (19 routes)"}`
+    /// (the `mockapi: ` and `warning: ` prefixes dropped: the object says both).
+    package static func log(_ level: Level, _ text: String) {
+        guard errorsAsJSON else { return write(.standardError, text + "\n") }
+        write(.standardError, jsonLine(level, text) + "\n")
+    }
+
+    static func jsonLine(_ level: Level, _ text: String, at date: Date = Date()) -> String {
+        var message = Substring(text)
+        for prefix in ["mockapi serve: ", "mockapi: ", "warning: "] where message.hasPrefix(prefix) { message = message.dropFirst(prefix.count) }
+        let time = Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        let object: JSONValue = ["time": .string(time), "level": .string(level.rawValue), "message": .string(String(message))]
+        return object.serialized
     }
 }

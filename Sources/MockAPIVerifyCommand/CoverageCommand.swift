@@ -20,13 +20,17 @@ package struct CoverageCommand: AsyncParsableCommand {
 
     @OptionGroup package var admin: AdminTokenOption
 
-    @Option(help: "Only requests after this journal id (a run that started mid-journal).")
+    @Option(parsing: .unconditional, help: "Only requests after this journal id (a run that started mid-journal).")
     package var since = 0
 
     @Flag(help: "Also fail when a contract was never exercised.")
     package var strict = false
 
     package init() {}
+
+    package func validate() throws {
+        guard since >= 0 else { throw ValidationError("--since \(since) is out of range: a journal id, 0 or more") }
+    }
 
     package func run() async throws {
         let url = try serverURL(baseURL, command: "coverage", reportOptions: reportOptions)

@@ -58,12 +58,29 @@ extension MockAPICommand {
             }
             defer { checkout?.remove() }
             let diff = ContractSetDiff(old: try sides.old.load(), new: try sides.new.load(), allow: allow)
+            if !diff.unusedRules.isEmpty {
+                throw report.unusable(command: "diff", Self.unusedRulesSentence(diff))
+            }
             try report.emit(
                 command: "diff", text: { DiffReport.text(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
                 json: { DiffReport.json(diff, old: sides.old.label, new: sides.new.label).trimmingTrailingNewline },
                 junit: { DiffReport.junit(diff) })
             if diff.exitCode != 0 { throw ExitCode(diff.exitCode) }
         }
+    }
+}
+
+extension MockAPICommand.Diff {
+    /// Why `--allow` values are refused, with the ids they could have named (the first 20).
+    static func unusedRulesSentence(_ diff: ContractSetDiff) -> String {
+        let rules = diff.unusedRules.map { "--allow \($0)" }.joined(separator: ", ")
+        let ids = diff.changes.filter { $0.impact == .breaking }.map(\.id)
+        let known =
+            ids.isEmpty
+            ? "there is no breaking change to allow"
+            : "the breaking changes are: \(ids.prefix(20).joined(separator: ", "))\(ids.count > 20 ? ", and \(ids.count - 20) more" : "")"
+                + " (a contract name allows all of its changes)"
+        return "\(rules) accept\(diff.unusedRules.count == 1 ? "s" : "") no breaking change; \(known)"
     }
 }
 

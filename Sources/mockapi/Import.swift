@@ -21,7 +21,10 @@ extension MockAPICommand {
         @OptionGroup var options: ImportOptions
 
         func run() throws {
-            try options.run(kind: "openapi", unit: "operation") { url throws(ImportError) in try OpenAPIImporter().importFile(url) }
+            let progress = ProgressLine()
+            try options.run(kind: "openapi", unit: "operation", progress: progress) { url throws(ImportError) in
+                try OpenAPIImporter { progress.show($0.line, now: $0.phase != .translating || $0.operations == 1) }.importFile(url)
+            }
         }
     }
 
@@ -50,12 +53,17 @@ struct ImportOptions: ParsableArguments {
     @Flag(help: "Replace existing contracts/ and fixtures/ folders under --out.")
     var force = false
 
-    func run(kind: String, unit: String, _ importer: (URL) throws(ImportError) -> ImportedSet) throws {
+    /// - Parameter progress: the terminal's progress line, cleared before the warnings are said.
+    func run(kind: String, unit: String, progress: ProgressLine? = nil, _ importer: (URL) throws(ImportError) -> ImportedSet) throws {
+        defer { progress?.clear() }
         do throws(ImportError) {
             let set = try importer(URL(fileURLWithPath: file))
+            progress?.clear()
             for warning in set.warnings { Output.error("warning: \(warning)") }
             guard !set.contracts.isEmpty else { throw ImportError("\(file): nothing to import (no \(unit) could become a contract)") }
+            progress?.show(ImportProgress(file: file, phase: .writing, operations: set.contracts.count).line, now: true)
             try ContractWriter(output: URL(fileURLWithPath: out), replace: force).write(set)
+            progress?.clear()
             let skipped = set.skipped == 0 ? "" : "; \(set.skipped) \(unit == "entry" ? (set.skipped == 1 ? "entry" : "entries") : (set.skipped == 1 ? unit : unit + "s")) skipped"
             Output.line("mockapi import \(kind): \(set.contracts.count) contracts, \(set.responseCount) responses, \(set.fixtures.count) fixtures written to \(out)\(skipped)")
         } catch {

@@ -17,8 +17,9 @@ extension MockAPICommand {
         @Option(help: "Address to listen on (an IPv4 or IPv6 literal, or localhost).")
         var host = "127.0.0.1"
 
-        @Option(name: [.short, .long], help: "Port to listen on; 0 picks a free one.")
-        var port: UInt16 = 8080
+        // Text, taken as given: `--port -1` is a bad port, not a missing value (as serve's).
+        @Option(name: [.short, .long], parsing: .unconditional, help: "Port to listen on; 0 picks a free one.")
+        var port = "8080"
 
         @Option(help: "Folder to write contracts/ and fixtures/ into.")
         var out = "recorded"
@@ -29,7 +30,7 @@ extension MockAPICommand {
         @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS target (default: the system's).", valueName: "file"))
         var caFile: String?
 
-        @Option(help: "Seconds a request to the target may take before the client gets 504.")
+        @Option(parsing: .unconditional, help: "Seconds a request to the target may take before the client gets 504.")
         var timeout = 30
 
         @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
@@ -41,7 +42,9 @@ extension MockAPICommand {
         func validate() throws {
             try CommandFailure.translating {
                 try BackendURL.check(target, flag: "--target", caFile: caFile)
-                guard (1...3600).contains(timeout) else { throw CommandFailure.usage("--timeout \(timeout): expected 1 to 3600 seconds") }
+                guard UInt16(port) != nil else { throw CommandFailure.usage("--port must be 0 to 65535 (it is \"\(port)\")") }
+                let timeouts = NumberRange(1, 3600, "seconds")
+                guard timeouts.contains(Double(timeout)) else { throw CommandFailure.usage(timeouts.refusal("--timeout \(timeout)")) }
             }
         }
 
@@ -56,7 +59,7 @@ extension MockAPICommand {
             proxy.observer = { recording.add($0) }
             var configuration = ServerConfiguration()
             configuration.host = host
-            configuration.port = port
+            configuration.port = UInt16(port)! // checked in validate()
             configuration.proxy = proxy
             configuration.adminToken = adminToken
             configuration.adminActions["POST /__mockapi/record/save"] = { recording.saveResponse() }

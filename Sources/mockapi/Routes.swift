@@ -9,12 +9,22 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
+        @Option(help: "Output on stdout: text (a table), or json (an array, as GET /__mockapi/routes answers).")
+        var format = ReportOptions.Format.text
+
         func run() throws {
             let set = try contractOptions.load()
-            let rows = set.contracts
-                .sorted { ($0.request.path.text, $0.request.method) < ($1.request.path.text, $1.request.method) }
-                .map { [$0.request.method.rawValue, $0.request.path.text, $0.name, "\(set.contractsDirectory)/\($0.file)"] }
-            Output.line(TextTable.render(header: ["METHOD", "PATH", "CONTRACT", "FILE"], rows: rows))
+            let listings = RouteListing.all(in: set)
+            let routes = set.contracts.indices
+                .sorted { (set.contracts[$0].request.path.text, set.contracts[$0].request.method) < (set.contracts[$1].request.path.text, set.contracts[$1].request.method) }
+                .map { listings[$0] }
+            switch format {
+            case .text:
+                let rows = routes.map { [$0.method, $0.path, $0.contract, $0.file] }
+                Output.line(TextTable.render(header: ["METHOD", "PATH", "CONTRACT", "FILE"], rows: rows))
+            case .json:
+                Output.line(JSONDocument.pretty(routes))
+            }
         }
     }
 }

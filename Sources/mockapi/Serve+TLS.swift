@@ -5,18 +5,18 @@ import MockAPIServer
 /// server starts, every problem a one-line reason and exit 2.
 extension ServerOptions {
     func checkTLS() throws {
-        guard (tlsCert == nil) == (tlsKey == nil) else { throw CommandFailure.usage("--tls-cert and --tls-key go together") }
-        guard !(tlsSelfSigned && tlsCert != nil) else { throw CommandFailure.usage("--tls-self-signed makes its own certificate: drop --tls-cert and --tls-key") }
+        guard (listening.tlsCert == nil) == (listening.tlsKey == nil) else { throw CommandFailure.usage("--tls-cert and --tls-key go together") }
+        guard !(listening.tlsSelfSigned && listening.tlsCert != nil) else { throw CommandFailure.usage("--tls-self-signed makes its own certificate: drop --tls-cert and --tls-key") }
     }
 
     /// The credentials to serve HTTPS with (nil: plain HTTP), and the generated certificate, if one was made.
     func loadTLS() throws -> (credentials: TLSCredentials, generated: SelfSignedCertificate?)? {
         var generated: SelfSignedCertificate?
         let certificateFile: String, keyFile: String
-        if tlsSelfSigned {
+        if listening.tlsSelfSigned {
             do { generated = try SelfSignedCertificate.generate() } catch { throw CommandFailure.unusable("--tls-self-signed: \(error.description)") }
             (certificateFile, keyFile) = (generated!.certificate.path, generated!.key.path)
-        } else if let tlsCert, let tlsKey {
+        } else if let tlsCert = listening.tlsCert, let tlsKey = listening.tlsKey {
             (certificateFile, keyFile) = (tlsCert, tlsKey)
         } else {
             return nil

@@ -7,12 +7,12 @@ import MockAPIServer
 /// instead: redacting more is never the wrong way to combine them.
 extension ServerOptions {
     var listenHost: String {
-        host ?? ProcessInfo.processInfo.environment["MOCKAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaults.host
+        listening.host ?? ProcessInfo.processInfo.environment["MOCKAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaults.host
     }
 
     /// Throws when `MOCKAPI_PORT` is set but is no port, rather than quietly using 8080.
     func listenPort() throws -> UInt16 {
-        if let port {
+        if let port = listening.port {
             guard let number = UInt16(port) else { throw CommandFailure.usage("--port must be 0 to 65535 (it is \"\(port)\")") }
             return number
         }
@@ -25,6 +25,6 @@ extension ServerOptions {
     var redactedHeaders: [String] {
         let fromEnvironment = (ProcessInfo.processInfo.environment["MOCKAPI_REDACT_HEADERS"] ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return (redactHeaders + fromEnvironment).filter { !$0.isEmpty }
+        return (journal.redactHeaders + fromEnvironment).filter { !$0.isEmpty }
     }
 }

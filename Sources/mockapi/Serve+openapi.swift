@@ -32,7 +32,7 @@ extension MockAPICommand.Serve {
     /// Imports the document again on every change to it or a file it references, and serves the
     /// result; a document that no longer imports keeps the previous set serving.
     static func watch(_ document: ServedDocument, _ server: MockServer) -> DocumentWatcher {
-        Output.error("mockapi: watching \(document.path) and the files its $refs reach for changes")
+        Output.log(.info, "mockapi: watching \(document.path) and the files its $refs reach for changes")
         return DocumentWatcher(document: document.path) {
             do throws(ImportError) {
                 try document.importAgain()
@@ -43,7 +43,7 @@ extension MockAPICommand.Serve {
             }
             switch server.reload() {
             case .success(let set):
-                Output.error("mockapi: reloaded (\(set.contracts.count) routes)")
+                Output.log(.info, "mockapi: reloaded (\(set.contracts.count) routes)")
             case .failure(let error):
                 Output.error(error.description + "\nmockapi: still serving the previous set")
             }

@@ -7,23 +7,33 @@ import MockAPIVerifyCommand
 extension MockAPICommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM."
+            abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM.",
+            discussion: """
+                The first stdout line is `mockapi listening on URL (N routes)`; each request is logged on stderr.
+
+                Examples:
+                  mockapi serve                          ./contracts on 127.0.0.1:8080
+                  mockapi serve --watch --port 0         reload on edits; a free port
+                  mockapi serve --openapi openapi.yaml   an OpenAPI document as it is
+                  mockapi serve --delay 200-800 --cors   slow answers a web page can read
+                  mockapi serve --host 0.0.0.0 --admin-token "$TOKEN"
+                                                         reachable from a phone
+                  mockapi serve --log-format json        every stderr line a JSON object
+                """
         )
 
-        @OptionGroup var contractOptions: ContractOptions
+        @OptionGroup(title: "What to serve") var served: ServedSetOptions
 
-        @Option(
-            help: ArgumentHelp(
-                "Serve this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a contract set: it is imported at start, its warnings printed; with --watch, an edit to it or to a file its $refs reach is imported again.",
-                valueName: "file"))
-        var openapi: String?
-
-        @Flag(help: "Reload the set when a contract or fixture changes, or the --openapi document (a broken edit keeps the previous set serving).")
-        var watch = false
+        // The served set's flags by their own names, as the rest of the command reads them.
+        var contractOptions: ContractOptions { served.contractOptions }
+        var openapi: String? { served.openapi }
+        var watch: Bool { served.watch }
 
         @OptionGroup var options: ServerOptions
 
         func validate() throws {
+            // From the first message on: a log collector reading JSON gets no plain line.
+            Output.errorsAsJSON = options.journal.logFormat == .json
             try CommandFailure.translating {
                 if openapi != nil, givesContractFolders {
                     throw CommandFailure.unusable("--openapi serves the document itself; it cannot be used with --contracts or --fixtures")
@@ -68,7 +78,10 @@ extension MockAPICommand {
             } else {
                 stopWatching = watchForChanges(server, contractOptions).stop
             }
-            Output.line("mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))")
+            let listening = "mockapi listening on \(server.baseURL) (\(set.contracts.count) routes\(server.listensOnIPv4AndIPv6 ? ", IPv4 and IPv6" : ""))"
+            Output.line(listening)
+            // Stdout's line is what scripts wait for; a JSON log says it too, for whoever reads only the log.
+            if options.journal.logFormat == .json { Output.log(.info, listening) }
             if let generated = tls?.generated {
                 Output.line("mockapi: self-signed certificate for localhost and 127.0.0.1 (30 days, removed at exit): \(generated.certificate.path)")
             }
@@ -80,20 +93,34 @@ extension MockAPICommand {
             let received = StopSignals.wait()
             stopWatching?()
             server.stop()
-            Output.error("mockapi: \(received), stopped")
+            Output.log(.info, "mockapi: \(received), stopped")
         }
 
         /// Reloads on every change under the contract and fixture folders, saying what happened.
         private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> ContractWatcher {
-            Output.error("mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
+            Output.log(.info, "mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
             return ContractWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
                 switch server.reload() {
                 case .success(let set):
-                    Output.error("mockapi: reloaded (\(set.contracts.count) routes)")
+                    Output.log(.info, "mockapi: reloaded (\(set.contracts.count) routes)")
                 case .failure(let error):
                     Output.error(error.description + "\nmockapi: still serving the previous set")
                 }
             }
         }
     }
+}
+
+/// What `serve` serves: a contract set, or an OpenAPI document; and whether edits reload it.
+struct ServedSetOptions: ParsableArguments {
+    @OptionGroup var contractOptions: ContractOptions
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve this OpenAPI 3.0/3.1 document (JSON or YAML) instead of a contract set: it is imported at start, its warnings printed; with --watch, an edit to it or to a file its $refs reach is imported again.",
+            valueName: "file"))
+    var openapi: String?
+
+    @Flag(help: "Reload the set when a contract or fixture changes, or the --openapi document (a broken edit keeps the previous set serving).")
+    var watch = false
 }

@@ -35,7 +35,7 @@ final class ServedDocument: Sendable {
         guard !set.contracts.isEmpty else { throw ImportError("\(path): nothing to import (no operation could become a contract)") }
         try ContractWriter(output: URL(fileURLWithPath: folder), replace: true).write(set)
         let skipped = set.skipped == 0 ? "" : "; \(set.skipped) operation\(set.skipped == 1 ? "" : "s") skipped"
-        Output.error("mockapi serve: imported \(path): \(set.contracts.count) contracts, \(set.responseCount) responses, \(set.fixtures.count) fixtures\(skipped)")
+        Output.log(.info, "mockapi serve: imported \(path): \(set.contracts.count) contracts, \(set.responseCount) responses, \(set.fixtures.count) fixtures\(skipped)")
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: folder) }

@@ -5,10 +5,78 @@ import MockAPIVerifyCommand
 import SystemLibc
 
 /// `serve`'s flags for how the server listens, what it tolerates and what it logs: they yield a
-/// `ServerConfiguration` (`configuration()`), and every default is that type's own.
+/// `ServerConfiguration` (`configuration()`), and every default is that type's own. In groups, so
+/// `serve --help` reads as sections rather than one list of 30 flags.
 struct ServerOptions: ParsableArguments {
     static let defaults = ServerConfiguration()
 
+    @OptionGroup(title: "Listening") var listening: ListenOptions
+    @OptionGroup(title: "Limits") var limits: LimitOptions
+    @OptionGroup(title: "Answers") var answers: AnswerOptions
+    @OptionGroup(title: "Journal, log and admin endpoints") var journal: JournalOptions
+
+    /// Every flag against its rule, in the order a user meets them; `CommandFailure`s.
+    func check() throws {
+        _ = try listenPort()
+        try checkTLS()
+        guard journal.adminToken.map({ !$0.isEmpty }) ?? true else { throw CommandFailure.usage("--admin-token must not be empty") }
+        if let proxyUnmatched = answers.proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: answers.proxyCaFile) }
+        guard (1...3600).contains(answers.proxyTimeout) else {
+            throw CommandFailure.unusable("--proxy-timeout \(answers.proxyTimeout) is out of range: 1 to 3600 seconds")
+        }
+        if let delay = answers.delay, Latency(delay) == nil {
+            throw CommandFailure.unusable("--delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
+        }
+        // Every number against its range, in the one table the server checks too.
+        if let problem = numericConfiguration().outOfRange { throw CommandFailure.unusable(problem) }
+    }
+
+    /// The defaults with every numeric flag applied.
+    private func numericConfiguration() -> ServerConfiguration {
+        var configuration = Self.defaults
+        configuration.maxBodyBytes = limits.maxBodyBytes
+        configuration.maxJSONBytes = limits.maxJsonBytes
+        configuration.maxBufferedBytes = limits.maxBufferedBytes
+        configuration.minBodyBytesPerSecond = limits.minBodyRate
+        configuration.connectionTimeoutSeconds = limits.timeout
+        configuration.maxConnections = limits.maxConnections
+        configuration.maxConnectionsPerIP = limits.maxConnectionsPerIp
+        configuration.headerTimeoutSeconds = limits.headerTimeout
+        configuration.threads = limits.threads ?? configuration.threads
+        configuration.journalCapacity = journal.journalSize
+        configuration.journalMaxBytes = journal.journalBytes
+        configuration.maxDelayMilliseconds = Double(answers.maxDelay)
+        configuration.delay = answers.delay.flatMap { Latency($0) }
+        return configuration
+    }
+
+    /// The configuration the flags ask for, listening on `host` (resolved) with `tls`.
+    func configuration(host: String, tls: TLSCredentials?) throws -> ServerConfiguration {
+        var configuration = numericConfiguration()
+        configuration.host = host
+        configuration.tls = tls
+        configuration.port = try listenPort()
+        configuration.journalSecrets = journal.journalSecrets
+        configuration.redactedHeaders = redactedHeaders
+        configuration.adminToken = journal.adminToken
+        configuration.requestLog =
+            journal.quiet
+            ? nil
+            : RequestLog(
+                options: RequestLogOptions(
+                    format: journal.logFormat, color: journal.logFormat == .text && TerminalColor.allowed(on: STDERR_FILENO), verbose: journal.verbose))
+        configuration.cors = answers.cors
+        configuration.proxy = answers.proxyUnmatched.map { target in
+            var proxy = ProxyConfiguration(target: target, caFile: answers.proxyCaFile)
+            proxy.timeoutSeconds = answers.proxyTimeout
+            return proxy
+        }
+        return configuration
+    }
+}
+
+/// Where the server listens, and over what.
+struct ListenOptions: ParsableArguments {
     @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
     var host: String?
 
@@ -16,37 +84,82 @@ struct ServerOptions: ParsableArguments {
     @Option(name: [.short, .long], parsing: .unconditional, help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
     var port: String?
 
-    @Option(help: "Largest request body accepted, in bytes; larger ones get 413.")
+    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    var tlsKey: String?
+
+    @Flag(help: "Serve HTTPS with a certificate for localhost and 127.0.0.1 made at start (with openssl); its path is printed.")
+    var tlsSelfSigned = false
+}
+
+/// What the server tolerates from clients: sizes, rates, connections, time.
+struct LimitOptions: ParsableArguments {
+    private static var defaults: ServerConfiguration { ServerOptions.defaults }
+
+    @Option(parsing: .unconditional, help: "Largest request body accepted, in bytes; larger ones get 413.")
     var maxBodyBytes = defaults.maxBodyBytes
 
-    @Option(help: "Largest JSON request body accepted, in bytes (JSON is buffered whole to be checked); larger ones get 413.")
+    @Option(parsing: .unconditional, help: "Largest JSON request body accepted, in bytes (JSON is buffered whole to be checked); larger ones get 413.")
     var maxJsonBytes = defaults.maxJSONBytes
 
-    @Option(help: "Bytes of JSON bodies held at once across all connections; a body past it gets 503.")
+    @Option(parsing: .unconditional, help: "Bytes of JSON bodies held at once across all connections; a body past it gets 503.")
     var maxBufferedBytes = defaults.maxBufferedBytes
 
-    @Option(help: "Bytes per second a request body must average, from 2 s after its headers; a slower one gets 408 and is closed (0: no minimum).")
+    @Option(parsing: .unconditional, help: "Bytes per second a request body must average, from 2 s after its headers; a slower one gets 408 and is closed (0: no minimum).")
     var minBodyRate = defaults.minBodyBytesPerSecond
 
-    @Option(help: "Seconds before an idle connection is closed.")
+    @Option(parsing: .unconditional, help: "Seconds before an idle connection is closed.")
     var timeout = defaults.connectionTimeoutSeconds
 
-    @Option(help: "Most connections open at once.")
+    @Option(parsing: .unconditional, help: "Most connections open at once.")
     var maxConnections = defaults.maxConnections
 
-    @Option(help: "Most connections open at once from one client address.")
+    @Option(parsing: .unconditional, help: "Most connections open at once from one client address.")
     var maxConnectionsPerIp = defaults.maxConnectionsPerIP
 
-    @Option(help: "Seconds a connection may take to send a request's headers, however slowly they trickle in (0: no limit).")
+    @Option(parsing: .unconditional, help: "Seconds a connection may take to send a request's headers, however slowly they trickle in (0: no limit).")
     var headerTimeout = defaults.headerTimeoutSeconds
 
-    @Option(help: "Worker threads (default: one per core).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: one per core).")
     var threads: Int?
+}
 
-    @Option(help: "Requests the journal keeps (GET /__mockapi/requests).")
+/// How contract answers are served: delays, CORS, and where unmatched requests go.
+struct AnswerOptions: ParsableArguments {
+    private static var defaults: ServerConfiguration { ServerOptions.defaults }
+
+    @Option(help: "Delay every contract answer, in milliseconds: 800, a range 200-800, or lognormal:MEDIAN:SIGMA.")
+    var delay: String?
+
+    @Option(parsing: .unconditional, help: "The longest delay served, in milliseconds (up to 3600000): a Prefer: delay above it gets 422, longer contract delays are cut to it.")
+    var maxDelay = Int(defaults.maxDelayMilliseconds)
+
+    @Flag(help: "Answer CORS preflights and add Access-Control-Allow-Origin: * to every answer, for pages in a browser.")
+    var cors = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Send requests no contract matches to this backend (http or https) and return its answer, instead of a 404; they are journaled as proxied, so coverage reports them as uncovered.",
+            valueName: "url"))
+    var proxyUnmatched: String?
+
+    @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
+    var proxyCaFile: String?
+
+    @Option(parsing: .unconditional, help: "Seconds a --proxy-unmatched backend may take to answer before the client gets 504 (1 to 3600).")
+    var proxyTimeout = 30
+}
+
+/// What is kept and said of each request, and who may read it.
+struct JournalOptions: ParsableArguments {
+    private static var defaults: ServerConfiguration { ServerOptions.defaults }
+
+    @Option(parsing: .unconditional, help: "Requests the journal keeps (GET /__mockapi/requests).")
     var journalSize = defaults.journalCapacity
 
-    @Option(help: "Bytes of requests the journal keeps at most; the oldest go first.")
+    @Option(parsing: .unconditional, help: "Bytes of requests the journal keeps at most; the oldest go first.")
     var journalBytes = defaults.journalMaxBytes
 
     @Flag(help: "Journal and log credential headers as sent (Authorization, Cookie, *token*, *secret*, *api-key*…: redacted by default).")
@@ -65,98 +178,9 @@ struct ServerOptions: ParsableArguments {
     @Flag(help: "No per-request log lines on stderr.")
     var quiet = false
 
-    @Option(help: "Delay every contract answer, in milliseconds: 800, a range 200-800, or lognormal:MEDIAN:SIGMA.")
-    var delay: String?
-
-    @Option(help: "The longest delay served, in milliseconds (up to 3600000): a Prefer: delay above it gets 422, longer contract delays are cut to it.")
-    var maxDelay = Int(defaults.maxDelayMilliseconds)
-
-    @Flag(help: "Answer CORS preflights and add Access-Control-Allow-Origin: * to every answer, for pages in a browser.")
-    var cors = false
-
-    @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
-    var tlsCert: String?
-
-    @Option(help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
-    var tlsKey: String?
-
-    @Flag(help: "Serve HTTPS with a certificate for localhost and 127.0.0.1 made at start (with openssl); its path is printed.")
-    var tlsSelfSigned = false
-
     @Option(help: "Request log lines on stderr: text, or json (one object per line).")
     var logFormat: RequestLogOptions.Format = .text
 
     @Flag(help: "Log each request's headers (and the headers its response sets) under its line.")
     var verbose = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Send requests no contract matches to this backend (http or https) and return its answer, instead of a 404; they are journaled as proxied, so coverage reports them as uncovered.",
-            valueName: "url"))
-    var proxyUnmatched: String?
-
-    @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
-    var proxyCaFile: String?
-
-    @Option(help: "Seconds a --proxy-unmatched backend may take to answer before the client gets 504 (1 to 3600).")
-    var proxyTimeout = 30
-
-    /// Every flag against its rule, in the order a user meets them; `CommandFailure`s.
-    func check() throws {
-        _ = try listenPort()
-        try checkTLS()
-        guard adminToken.map({ !$0.isEmpty }) ?? true else { throw CommandFailure.usage("--admin-token must not be empty") }
-        if let proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: proxyCaFile) }
-        guard (1...3600).contains(proxyTimeout) else {
-            throw CommandFailure.unusable("--proxy-timeout \(proxyTimeout) is out of range: 1 to 3600 seconds")
-        }
-        if let delay, Latency(delay) == nil {
-            throw CommandFailure.unusable("--delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
-        }
-        // Every number against its range, in the one table the server checks too.
-        if let problem = numericConfiguration().outOfRange { throw CommandFailure.unusable(problem) }
-    }
-
-    /// The defaults with every numeric flag applied.
-    private func numericConfiguration() -> ServerConfiguration {
-        var configuration = Self.defaults
-        configuration.maxBodyBytes = maxBodyBytes
-        configuration.maxJSONBytes = maxJsonBytes
-        configuration.maxBufferedBytes = maxBufferedBytes
-        configuration.minBodyBytesPerSecond = minBodyRate
-        configuration.connectionTimeoutSeconds = timeout
-        configuration.maxConnections = maxConnections
-        configuration.maxConnectionsPerIP = maxConnectionsPerIp
-        configuration.headerTimeoutSeconds = headerTimeout
-        configuration.threads = threads ?? configuration.threads
-        configuration.journalCapacity = journalSize
-        configuration.journalMaxBytes = journalBytes
-        configuration.maxDelayMilliseconds = Double(maxDelay)
-        configuration.delay = delay.flatMap { Latency($0) }
-        return configuration
-    }
-
-    /// The configuration the flags ask for, listening on `host` (resolved) with `tls`.
-    func configuration(host: String, tls: TLSCredentials?) throws -> ServerConfiguration {
-        var configuration = numericConfiguration()
-        configuration.host = host
-        configuration.tls = tls
-        configuration.port = try listenPort()
-        configuration.journalSecrets = journalSecrets
-        configuration.redactedHeaders = redactedHeaders
-        configuration.adminToken = adminToken
-        configuration.requestLog =
-            quiet
-            ? nil
-            : RequestLog(
-                options: RequestLogOptions(
-                    format: logFormat, color: logFormat == .text && TerminalColor.allowed(on: STDERR_FILENO), verbose: verbose))
-        configuration.cors = cors
-        configuration.proxy = proxyUnmatched.map { target in
-            var proxy = ProxyConfiguration(target: target, caFile: proxyCaFile)
-            proxy.timeoutSeconds = proxyTimeout
-            return proxy
-        }
-        return configuration
-    }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MockAPIVerifyCommand
 import Synchronization
 
 /// SIGINT and SIGTERM, blocked in every thread and taken with `sigwait` by one thread of their
@@ -37,7 +38,7 @@ enum StopSignals {
             let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
             let serving = phase.withLock { $0 == .serving }
             guard serving else {
-                FileHandle.standardError.write(Data("mockapi: \(name) while loading the contracts, stopped\n".utf8))
+                Output.log(.info, "mockapi: \(name) while loading the contracts, stopped")
                 exit(128 + signal)
             }
             received.withLock { $0 = name }

@@ -34,18 +34,19 @@ extension MockAPICommand {
         @Option(name: .customLong("contract"), help: "Check only this contract (repeatable).")
         var contracts: [String] = []
 
-        @Option(help: "Requests in flight at once (1 to 64).")
+        @Option(parsing: .unconditional, help: "Requests in flight at once (1 to 64).")
         var concurrency = 4
 
-        @Option(help: "Seconds one request may take (1 to 600).")
+        @Option(parsing: .unconditional, help: "Seconds one request may take (1 to 600).")
         var timeout = 10
 
         @OptionGroup var report: ReportOptions
 
         func validate() throws {
             try CommandFailure.translating {
-                guard (1...64).contains(concurrency) else { throw CommandFailure.usage("--concurrency must be 1 to 64") }
-                guard (1...600).contains(timeout) else { throw CommandFailure.usage("--timeout must be 1 to 600 seconds") }
+                let concurrencies = NumberRange(1, 64, ""), timeouts = NumberRange(1, 600, "seconds")
+                guard concurrencies.contains(Double(concurrency)) else { throw CommandFailure.usage(concurrencies.refusal("--concurrency \(concurrency)")) }
+                guard timeouts.contains(Double(timeout)) else { throw CommandFailure.usage(timeouts.refusal("--timeout \(timeout)")) }
                 for header in headers where !header.contains(":") { throw CommandFailure.usage("--header \"\(header)\" is not \"Name: value\"") }
             }
         }

@@ -8,7 +8,7 @@ import Testing
 /// The request forms real documents use and contracts now say: Stripe's deepObject query
 /// parameters, Kubernetes' PATCH media types, the petstore's form and XML bodies, Moby's tar
 /// upload; and an exported set whose document alone (no `x-mockapi` extensions) says them too.
-struct CorpusRequestFormsTests {
+@Suite(.needsCorpus) struct CorpusRequestFormsTests {
     private func contracts(_ document: String) throws -> (contracts: [ContractDraft], warnings: [String]) {
         let imported = try OpenAPIImporter().importFile(try OpenAPICorpus.require().appendingPathComponent(document))
         return (imported.contracts, imported.warnings)

@@ -113,10 +113,12 @@ struct GeneratedBodyTests {
 extension GeneratedBodyTests {
     /// Corpus documents of every version and style: every made-up response body checked by the oracle.
     /// (The largest three, 01, 02 and 05, take a minute more; they were checked the same way for the report.)
-    @Test(arguments: [
-        "03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
-        "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
-    ])
+    @Test(
+        .needsCorpus,
+        arguments: [
+            "03-moby-engine-swagger.yaml", "04-slack-web-api.json", "06-discord-api.json", "07-adyen-balanceplatform-v2.json",
+            "08-xero-files.yaml", "09-swagger-petstore3.yaml", "11-swagger-petstore31.yaml", "12-harbor-api-v2.yaml",
+        ])
     func madeUpBodiesForTheCorpusAreValidAgainstTheirSchema(document: String) throws {
         let verdict = try Self.check(try OpenAPICorpus.require().appendingPathComponent(document), schemaExamples: false)
         #expect(verdict.bodies > 0)
@@ -126,7 +128,7 @@ extension GeneratedBodyTests {
     /// A discriminated base (Adyen's `MandateAccountIdentification`, mapping `ukLocal`) is made up
     /// as its mapped schema with the mapping's name: schemathesis refused the base's bare `"string"`
     /// as an unknown discriminator value (ST111).
-    @Test func aDiscriminatedBaseIsMadeUpAsItsFirstMappedSchema() throws {
+    @Test(.needsCorpus) func aDiscriminatedBaseIsMadeUpAsItsFirstMappedSchema() throws {
         let document = try OpenAPIImporter.open(try OpenAPICorpus.require().appendingPathComponent("07-adyen-balanceplatform-v2.json"))
         let schema = try #require(document.root["components"]?["schemas"]?["MandateBankAccount"])
         var generator = ExampleGenerator(reader: SchemaReader(document: document))
@@ -143,7 +145,7 @@ extension GeneratedBodyTests {
 
     /// With the schemas' own examples served, as import does: Docker's property examples that
     /// break their own schema (an enum, a map of objects) are made up instead, so every body holds.
-    @Test func propertyExamplesThatBreakTheirSchemaAreNotServed() throws {
+    @Test(.needsCorpus) func propertyExamplesThatBreakTheirSchemaAreNotServed() throws {
         let verdict = try Self.check(try OpenAPICorpus.require().appendingPathComponent("03-moby-engine-swagger.yaml"), schemaExamples: true)
         #expect(verdict.bodies > 0)
         #expect(verdict.invalid.isEmpty, "\(verdict.invalid.count) of \(verdict.bodies): \(verdict.invalid.prefix(5))")

@@ -140,7 +140,7 @@ struct OpenAPIReaderTests {
     /// What public documents say that a request or answer must keep: Adyen's three alternative
     /// credentials (a key header, Basic, a query key), Kubernetes' paths that end in a slash,
     /// and Harbor's `produces` on answers without a body.
-    @Test func credentialsTrailingSlashesAndBodilessTypesOfPublicDocumentsAreKept() throws {
+    @Test(.needsCorpus) func credentialsTrailingSlashesAndBodilessTypesOfPublicDocumentsAreKept() throws {
         let corpus = try OpenAPICorpus.require()
         let adyen = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("07-adyen-balanceplatform-v2.json")))
         let holder = try #require(adyen.contracts.first { $0.request.method == .GET && $0.request.path.text == "/accountHolders/{id}" })
@@ -165,7 +165,7 @@ struct OpenAPIReaderTests {
 
     /// Moby says `EndpointConfig: {$ref: EndpointSettings, x-nullable: true}`: null is allowed
     /// there although `EndpointSettings` itself does not say so (schemathesis sends it).
-    @Test func aNullableBesideAReferenceIsKept() throws {
+    @Test(.needsCorpus) func aNullableBesideAReferenceIsKept() throws {
         let corpus = try OpenAPICorpus.require()
         let moby = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("03-moby-engine-swagger.yaml")))
         let connect = try #require(moby.contracts.first { $0.request.method == .POST && $0.request.path.text == "/networks/{id}/connect" })
@@ -177,7 +177,7 @@ struct OpenAPIReaderTests {
 
     /// Moby's `/build` declares a `Content-type` header parameter of `application/x-tar` beside a
     /// body of `application/octet-stream`: a client sends the header's, so both are taken.
-    @Test func aContentTypeHeaderParameterAddsItsTypes() throws {
+    @Test(.needsCorpus) func aContentTypeHeaderParameterAddsItsTypes() throws {
         let corpus = try OpenAPICorpus.require()
         let moby = try ScratchFolder().writeAndLoad(OpenAPIImporter().importFile(corpus.appendingPathComponent("03-moby-engine-swagger.yaml")))
         let build = try #require(moby.contracts.first { $0.request.method == .POST && $0.request.path.text == "/build" })
@@ -185,7 +185,7 @@ struct OpenAPIReaderTests {
     }
 
     /// Every corpus document imports into a set that loads; the counts are the figures the README reports.
-    @Test func everyCorpusDocumentImportsIntoALoadableSet() throws {
+    @Test(.needsCorpus) func everyCorpusDocumentImportsIntoALoadableSet() throws {
         let corpus = try OpenAPICorpus.require()
         let unpacked = try ScratchFolder()
         var documents = OpenAPICorpus.documents.map { corpus.appendingPathComponent($0) }

@@ -17,7 +17,12 @@ import Testing
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory // no contracts/ here
+        // A folder of its own, empty: in the temporary folder itself, a clone that lies there would
+        // be the working directory's child, and the gate would name its contracts by a relative path.
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("gate-cwd-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        process.currentDirectoryURL = elsewhere
         process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("MOCKAPI_") }
         let stdout = Pipe(), stderr = Pipe()
         process.standardOutput = stdout

@@ -86,6 +86,33 @@ struct CommandLineHabitsTests {
         }
     }
 
+    /// `-5` after a numeric flag is its value, out of range: not a flag named `-5` that leaves
+    /// the option "Missing value" (ArgumentParser's reading without `parsing: .unconditional`).
+    @Test func aNegativeNumberIsOutOfRangeNotAMissingValue() throws {
+        let serveFlags = [
+            "--max-body-bytes", "--max-json-bytes", "--max-buffered-bytes", "--min-body-rate", "--timeout", "--max-connections",
+            "--max-connections-per-ip", "--header-timeout", "--threads", "--journal-size", "--journal-bytes", "--max-delay", "--proxy-timeout",
+        ]
+        for flag in serveFlags {
+            let result = try CommandLineRunner.run(["serve", "--quiet", flag, "-5"])
+            #expect(result.status == 2, "\(flag): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("mockapi: \(flag) -5 is out of range: "), "\(flag): \(result.stderr)")
+        }
+        let others: [(arguments: [String], says: String)] = [
+            (["record", "--target", "http://127.0.0.1:9", "--timeout", "-5"], "Error: --timeout -5 is out of range: 1 to 3600 seconds\n"),
+            (["record", "--target", "http://127.0.0.1:9", "-p", "-5"], "Error: --port must be 0 to 65535 (it is \"-5\")\n"),
+            (["coverage", "--base-url", "http://127.0.0.1:9", "--since", "-5"], "Error: --since -5 is out of range: a journal id, 0 or more\n"),
+            (["verify-backend", "--base-url", "http://127.0.0.1:9", "--timeout", "-5"], "Error: --timeout -5 is out of range: 1 to 600 seconds\n"),
+            (["verify-backend", "--base-url", "http://127.0.0.1:9", "--concurrency", "-5"], "Error: --concurrency -5 is out of range: 1 to 64\n"),
+        ]
+        for (arguments, says) in others {
+            let result = try CommandLineRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix(says), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"))
+        }
+    }
+
     @Test func aHostThatDoesNotResolveExitsTwo() throws {
         let result = try CommandLineRunner.run(["serve", "--port", "0", "--host", "no-such-host.invalid"])
         #expect(result.status == 2)

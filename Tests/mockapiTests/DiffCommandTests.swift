@@ -33,6 +33,14 @@ struct DiffCommandTests {
         #expect(json?["breaking"] as? Int == 0)
         #expect(json?["allowed"] as? Int == 1)
 
+        // A typo would otherwise be accepted silently, and the gate would stay red for no said reason.
+        let typo = try CommandLineRunner.run(["diff", "--rev", "HEAD", "--allow", "nosuch", "--allow", "discover"] + folders)
+        #expect(typo.status == 2)
+        #expect(
+            typo.stderr
+                == "mockapi diff: --allow nosuch accepts no breaking change; the breaking changes are: discover:request.query.page "
+                + "(a contract name allows all of its changes)\n", "\(typo.stderr)")
+
         let unknown = try CommandLineRunner.run(["diff", "--rev", "no-such-revision"] + folders)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("at revision no-such-revision"))
@@ -43,5 +51,10 @@ struct DiffCommandTests {
         let result = try CommandLineRunner.run(["diff", BundledAPI.root.path, copy.root.path])
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("(19 contracts): 0 breaking, 0 allowed, 0 compatible\n"))
+
+        let nothingToAllow = try CommandLineRunner.run(["diff", BundledAPI.root.path, copy.root.path, "--allow", "backing", "--format", "json"])
+        #expect(nothingToAllow.status == 2)
+        #expect(nothingToAllow.stderr == "mockapi diff: --allow backing accepts no breaking change; there is no breaking change to allow\n")
+        #expect(nothingToAllow.stdout.contains(#""error""#), "--format json still gets a document on stdout")
     }
 }

@@ -11,15 +11,28 @@ struct HelpScreenTests {
         MockAPICommand.helpMessage(for: command, columns: 80)
     }
 
+    /// Grouped by what a flag is about, with examples: 96 lines in one list read as none.
     @Test func serveHelpIsPinned() {
         expectPinned(
             help(MockAPICommand.Serve.self),
             """
             OVERVIEW: Serve the contract set over HTTP until SIGINT or SIGTERM.
 
+            The first stdout line is `mockapi listening on URL (N routes)`; each request is
+            logged on stderr.
+
+            Examples:
+              mockapi serve                          ./contracts on 127.0.0.1:8080
+              mockapi serve --watch --port 0         reload on edits; a free port
+              mockapi serve --openapi openapi.yaml   an OpenAPI document as it is
+              mockapi serve --delay 200-800 --cors   slow answers a web page can read
+              mockapi serve --host 0.0.0.0 --admin-token "$TOKEN"
+                                                     reachable from a phone
+              mockapi serve --log-format json        every stderr line a JSON object
+
             USAGE: mockapi serve <options>
 
-            OPTIONS:
+            WHAT TO SERVE:
               --contracts <contracts> Folder of contract files (*.json); $MOCKAPI_CONTRACTS
                                       when not given. (default: contracts)
               --fixtures <fixtures>   Folder the contracts' fixture paths are relative to;
@@ -31,11 +44,21 @@ struct HelpScreenTests {
               --watch                 Reload the set when a contract or fixture changes, or
                                       the --openapi document (a broken edit keeps the
                                       previous set serving).
+
+            LISTENING:
               --host <host>           Address to listen on: an IPv4 or IPv6 literal, or a
                                       name such as localhost (default: 127.0.0.1, or
                                       $MOCKAPI_HOST).
               -p, --port <port>       Port to listen on; 0 picks a free one (default: 8080,
                                       or $MOCKAPI_PORT).
+              --tls-cert <file>       Serve HTTPS with this PEM certificate (chain); needs
+                                      --tls-key.
+              --tls-key <file>        The PEM private key of --tls-cert.
+              --tls-self-signed       Serve HTTPS with a certificate for localhost and
+                                      127.0.0.1 made at start (with openssl); its path is
+                                      printed.
+
+            LIMITS:
               --max-body-bytes <max-body-bytes>
                                       Largest request body accepted, in bytes; larger ones
                                       get 413. (default: 33554432)
@@ -63,6 +86,28 @@ struct HelpScreenTests {
                                       headers, however slowly they trickle in (0: no
                                       limit). (default: 10)
               --threads <threads>     Worker threads (default: one per core).
+
+            ANSWERS:
+              --delay <delay>         Delay every contract answer, in milliseconds: 800, a
+                                      range 200-800, or lognormal:MEDIAN:SIGMA.
+              --max-delay <max-delay> The longest delay served, in milliseconds (up to
+                                      3600000): a Prefer: delay above it gets 422, longer
+                                      contract delays are cut to it. (default: 60000)
+              --cors                  Answer CORS preflights and add
+                                      Access-Control-Allow-Origin: * to every answer, for
+                                      pages in a browser.
+              --proxy-unmatched <url> Send requests no contract matches to this backend
+                                      (http or https) and return its answer, instead of a
+                                      404; they are journaled as proxied, so coverage
+                                      reports them as uncovered.
+              --proxy-ca-file <file>  PEM file of the CAs to trust for an HTTPS
+                                      --proxy-unmatched backend (default: the system's).
+              --proxy-timeout <proxy-timeout>
+                                      Seconds a --proxy-unmatched backend may take to
+                                      answer before the client gets 504 (1 to 3600).
+                                      (default: 30)
+
+            JOURNAL, LOG AND ADMIN ENDPOINTS:
               --journal-size <journal-size>
                                       Requests the journal keeps (GET /__mockapi/requests).
                                       (default: 10000)
@@ -79,35 +124,13 @@ struct HelpScreenTests {
                                       Admin endpoints (/__mockapi/) need the header
                                       Mockapi-Admin-Token with this value.
               --quiet                 No per-request log lines on stderr.
-              --delay <delay>         Delay every contract answer, in milliseconds: 800, a
-                                      range 200-800, or lognormal:MEDIAN:SIGMA.
-              --max-delay <max-delay> The longest delay served, in milliseconds (up to
-                                      3600000): a Prefer: delay above it gets 422, longer
-                                      contract delays are cut to it. (default: 60000)
-              --cors                  Answer CORS preflights and add
-                                      Access-Control-Allow-Origin: * to every answer, for
-                                      pages in a browser.
-              --tls-cert <file>       Serve HTTPS with this PEM certificate (chain); needs
-                                      --tls-key.
-              --tls-key <file>        The PEM private key of --tls-cert.
-              --tls-self-signed       Serve HTTPS with a certificate for localhost and
-                                      127.0.0.1 made at start (with openssl); its path is
-                                      printed.
               --log-format <log-format>
                                       Request log lines on stderr: text, or json (one
                                       object per line). (values: text, json; default: text)
               --verbose               Log each request's headers (and the headers its
                                       response sets) under its line.
-              --proxy-unmatched <url> Send requests no contract matches to this backend
-                                      (http or https) and return its answer, instead of a
-                                      404; they are journaled as proxied, so coverage
-                                      reports them as uncovered.
-              --proxy-ca-file <file>  PEM file of the CAs to trust for an HTTPS
-                                      --proxy-unmatched backend (default: the system's).
-              --proxy-timeout <proxy-timeout>
-                                      Seconds a --proxy-unmatched backend may take to
-                                      answer before the client gets 504 (1 to 3600).
-                                      (default: 30)
+
+            OPTIONS:
               --version               Show the version.
               -h, --help              Show help information.
 

@@ -26,6 +26,41 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("contracts/pets").path))
     }
 
+    /// A pipe or a CI log gets the warnings and the summary, and no progress line.
+    @Test func importOpenAPIShowsNoProgressWhenStderrIsNotATerminal() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+
+        let result = try CommandLineRunner.run(["import", "openapi", Self.resources.appendingPathComponent("petstore.yaml").path, "--out", out.path])
+
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("\r") && !result.stderr.contains("\u{1B}"))
+        #expect(!result.stderr.contains("operations read") && !result.stderr.contains("reading "))
+        #expect(result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("warning: ") })
+    }
+
+    /// On a terminal the line is rewritten in place (`\r`, erase line) and erased before the
+    /// warnings, so they start on a clean line.
+    @Test func importOpenAPIShowsProgressOnATerminal() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let terminal = try PseudoTerminal()
+        let (process, stdout, _) = CommandLineRunner.process(
+            ["import", "openapi", Self.resources.appendingPathComponent("petstore.yaml").path, "--out", out.path])
+        process.standardError = terminal.terminal
+        try process.run()
+        let summary = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let text = terminal.readAll()
+
+        #expect(process.terminationStatus == 0)
+        #expect(summary.hasPrefix("mockapi import openapi: 9 contracts"), "progress stays off stdout")
+        #expect(text.hasPrefix("\r\u{1B}[Kmockapi import openapi: reading petstore.yaml…\r\u{1B}[Kmockapi import openapi: 1 of "), "\(text.debugDescription)")
+        #expect(text.contains(" operations read, "))
+        #expect(text.contains("\r\u{1B}[Kwarning: petstore.yaml: "), "cleared before the first warning: \(text.debugDescription)")
+        #expect(text.contains("\r\u{1B}[Kmockapi import openapi: writing 9 contracts…\r\u{1B}[K"))
+    }
+
     @Test func unreadableInputExitsTwoNamingTheFileAndPathAndWritesNothing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -31,7 +31,8 @@ struct RequestLogCommandTests {
         let server = try CommandLineRunner.Server(["--log-format", "json"])
         _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/discover?page=x"])
         _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/users/42"])
-        let lines = server.stop().stderr.split(separator: "\n").dropLast()
+        // The server's own messages (listening, stopped) are objects of their own; the requests' lines are these.
+        let lines = server.stop().stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"time""#) && $0.contains(#""method""#) }
         try #require(lines.count == 2)
         let refused = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(refused.keys) == ["time", "method", "path", "query", "status", "contract", "response", "ms", "problem"])
@@ -46,6 +47,30 @@ struct RequestLogCommandTests {
         #expect(served["response"] as? String == "default")
         #expect(served["problem"] is NSNull)
         #expect(served["ms"] is Double)
+    }
+
+    /// With `--log-format json` nothing on stderr is a plain line: the server's own messages
+    /// (watching, listening, a reload, stopping) are objects with a level.
+    @Test func jsonFormatMixesInNoPlainLine() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let server = try CommandLineRunner.Server(
+            ["--log-format", "json", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        _ = try Curl.run(["-s", "-o", "/dev/null", server.baseURL + "/v1/categories"])
+        try set.write(#"{"name": "ping", "request": {"method": "GET", "path": "/ping"}, "responses": {"default": {"status": 204}}}"#, to: "contracts/ping.json")
+        #expect(try within(10) { try curlStatus(server.baseURL + "/ping") == "204" })
+        usleep(200_000) // the watcher says "reloaded" just after the new set serves
+        let stderr = server.stop().stderr
+
+        let lines = stderr.split(separator: "\n")
+        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(objects.count == lines.count, "plain lines: \(lines.filter { !$0.hasPrefix("{") })")
+        let messages = objects.filter { $0["message"] != nil }
+        #expect(messages.allSatisfy { Set($0.keys) == ["time", "level", "message"] })
+        #expect(messages.first?["message"] as? String == "watching \(set.contracts.path)/ and \(set.fixtures.path)/ for changes")
+        #expect(messages.contains { ($0["message"] as? String)?.hasPrefix("mockapi listening on \(server.baseURL) (19 routes)") == true && $0["level"] as? String == "info" })
+        #expect(messages.contains { $0["message"] as? String == "reloaded (20 routes)" && $0["level"] as? String == "info" }, "\(stderr)")
+        #expect(messages.last?["message"] as? String == "SIGTERM, stopped")
+        #expect(objects.contains { $0["method"] as? String == "GET" && $0["path"] as? String == "/v1/categories" })
     }
 
     @Test func verboseShowsRequestHeadersRedactedAndTheHeadersTheResponseSets() throws {

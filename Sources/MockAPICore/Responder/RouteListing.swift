@@ -1,6 +1,6 @@
 /// One contract as `GET /__mockapi/routes` lists it: what a tool outside the process (the
 /// coverage gate, the bench) needs to know of a served contract.
-package struct RouteListing: Sendable, Equatable {
+package struct RouteListing: Sendable, Equatable, Codable {
     package var contract: String
     package var method: String
     /// The path template as written: `/v1/projects/{id:int}`.

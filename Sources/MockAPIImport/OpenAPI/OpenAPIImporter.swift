@@ -10,11 +10,18 @@ import MockAPICore
 /// JSON pointer. The last warning counts them by reason. Only an entry file that cannot be read,
 /// or is not OpenAPI at all, is an error.
 package struct OpenAPIImporter {
-    package init() {}
+    /// Told as the import goes: a large document (Stripe, Kubernetes) takes seconds, and a person
+    /// at a terminal should see it move. Called on the importing thread, once per operation.
+    private let progress: ((ImportProgress) -> Void)?
+
+    package init(progress: ((ImportProgress) -> Void)? = nil) {
+        self.progress = progress
+    }
 
     static let methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
 
     package func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
+        progress?(ImportProgress(file: url.lastPathComponent))
         let document = try Self.open(url)
         // A document `mockapi export openapi` wrote carries its contracts as they were: read those.
         if let exported = ExportedSetReader.read(document.root.value, file: url.lastPathComponent) { return exported }
@@ -51,6 +58,7 @@ package struct OpenAPIImporter {
         var names: Set<String> = []
         var tally = ImportTally()
         var routes = RouteClaims()
+        var told = ImportProgress(file: file, phase: .translating, total: progress == nil ? 0 : Self.operationCount(document))
         for (pathKey, written) in document.root["paths"]?.members ?? [] {
             guard let pathItem = document.resolve(written) else {
                 tally.skip("unresolvable path item")
@@ -75,6 +83,11 @@ package struct OpenAPIImporter {
                     tally.warn(warning.reason)
                     result.warnings.append("\(prefix)\(warning.location): \(warning.message)")
                 }
+                if let progress {
+                    told.operations += 1
+                    told.warnings = result.warnings.count
+                    progress(told)
+                }
             }
         }
         for warning in document.warnings {
@@ -83,6 +96,39 @@ package struct OpenAPIImporter {
         }
         if let summary = tally.summary { result.warnings.append("\(file): \(summary)") }
         return result
+    }
+}
+
+extension OpenAPIImporter {
+    /// The operations the document names, counted before any is translated (for "312 of 1068").
+    /// Path items behind a `$ref` are not followed (that warns, once, during the import itself),
+    /// so the count can fall short: the progress line never says more than it has read.
+    static func operationCount(_ document: OpenAPIDocument) -> Int {
+        (document.root["paths"]?.members ?? []).reduce(0) { count, path in
+            count + methods.filter { path.node[$0] != nil }.count
+        }
+    }
+}
+
+/// Where an import is: reading the document, translating its operations, or writing the set.
+package struct ImportProgress: Sendable, Equatable {
+    package enum Phase: Sendable, Equatable { case reading, translating, writing }
+
+    /// The document's file name.
+    package var file: String
+    package var phase: Phase = .reading
+    /// Operations translated so far, of `total` (0 when not known yet).
+    package var operations = 0
+    package var total = 0
+    /// Warnings so far.
+    package var warnings = 0
+
+    package init(file: String, phase: Phase = .reading, operations: Int = 0, total: Int = 0, warnings: Int = 0) {
+        self.file = file
+        self.phase = phase
+        self.operations = operations
+        self.total = total
+        self.warnings = warnings
     }
 }
 

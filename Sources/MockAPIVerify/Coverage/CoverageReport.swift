@@ -30,6 +30,9 @@ package struct CoverageReport: Sendable, Equatable {
     package var unmatched: [Refusal]
     /// Requests that matched a contract and broke it (422) or could not be read (400).
     package var violations: [Refusal]
+    /// Requests no contract matched that a person's browser sent (a page opened on the mock, its
+    /// `/favicon.ico`): reported apart, never failing the gate (``isBrowsing(method:path:headers:)``).
+    package var browsing: [Refusal] = []
     package var contracts: [ContractUse]
     /// Uncovered contracts fail the gate.
     package var strict: Bool
@@ -41,11 +44,21 @@ package struct CoverageReport: Sendable, Equatable {
 
     /// No request of the run reached the server: a client pointed at another URL would
     /// otherwise pass the gate with nothing checked.
-    package var noRequests: Bool { requests == 0 && evicted == 0 }
+    /// Browsing is not the client's traffic: a run that sent nothing else sent nothing.
+    package var noRequests: Bool { requests - browsing.count == 0 && evicted == 0 }
 
     /// 0 when the run sent requests, every one was read and kept its contract (and, under strict,
     /// every contract was exercised), 1 otherwise.
     package var exitCode: Int32 {
         noRequests || evicted > 0 || !unmatched.isEmpty || !violations.isEmpty || (strict && !uncovered.isEmpty) ? 1 : 0
+    }
+}
+
+extension CoverageReport {
+    /// Whether an unmatched request is a person browsing the mock rather than the client under
+    /// test: a browser's navigation (`Sec-Fetch-Mode: navigate`, which `fetch`, XHR and HTTP
+    /// libraries never send) or the icon a browser asks for by itself (`/favicon.ico`).
+    package static func isBrowsing(path: String, secFetchMode: String?) -> Bool {
+        path == "/favicon.ico" || secFetchMode?.lowercased() == "navigate"
     }
 }

@@ -38,7 +38,13 @@ package enum JournalCoverage {
                 let refusal = CoverageReport.Refusal(
                     id: entry.id, method: entry.method, target: entry.path + (entry.query.isEmpty ? "" : "?" + entry.query),
                     status: entry.status, contract: contract, problem: entry.problem ?? "refused (status \(entry.status))")
-                if contract == nil { report.unmatched.append(refusal) } else { report.violations.append(refusal) }
+                if contract != nil {
+                    report.violations.append(refusal)
+                } else if CoverageReport.isBrowsing(path: entry.path, secFetchMode: entry.headers.value(for: "Sec-Fetch-Mode")) {
+                    report.browsing.append(refusal)
+                } else {
+                    report.unmatched.append(refusal)
+                }
             }
             guard let last = page.entries.last?.id, page.entries.count == pageSize else { break }
             cursor = last

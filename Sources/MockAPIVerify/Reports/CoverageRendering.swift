@@ -15,28 +15,80 @@ package enum TextCoverageReport {
         }
         func list(_ title: String, _ refusals: [CoverageReport.Refusal]) {
             guard !refusals.isEmpty else { return }
-            lines.append("FAIL  \(refusals.count) \(title):")
-            for refusal in refusals {
-                let contract = refusal.contract.map { " (contract \($0))" } ?? ""
-                lines.append("      #\(refusal.id) \(refusal.method) \(refusal.target) → \(refusal.status)\(contract): \(refusal.problem)")
+            let groups = CoverageReport.groups(of: refusals)
+            let grouped = groups.count < refusals.count ? ", in \(groups.count) group\(groups.count == 1 ? "" : "s")" : ""
+            lines.append("FAIL  \(refusals.count) \(title)\(grouped):")
+            for group in groups.prefix(maxGroups) {
+                let first = group.refusals[0]
+                let contract = first.contract.map { " (contract \($0))" } ?? ""
+                guard group.refusals.count > 1 else {
+                    lines.append(capped("      #\(first.id) \(first.method) \(first.target) → \(first.status)\(contract): \(first.problem)"))
+                    continue
+                }
+                lines.append(capped("      \(group.refusals.count) × \(group.shape) → \(first.status)\(contract): \(first.problem)"))
+                let examples = group.refusals.prefix(examplesPerGroup).map { "#\($0.id) \($0.method) \($0.target)" }
+                let more = group.refusals.count - examples.count
+                lines.append(capped("          e.g. \(examples.joined(separator: ", "))\(more > 0 ? ", and \(more) more" : "")"))
+            }
+            if groups.count > maxGroups {
+                let rest = groups.dropFirst(maxGroups).reduce(0) { $0 + $1.refusals.count }
+                lines.append("      … and \(groups.count - maxGroups) more groups (\(rest) requests): --format json lists every request")
             }
             lines.append("")
         }
         list(report.unmatched.count == 1 ? "request matched no contract" : "requests matched no contract", report.unmatched)
         list(report.violations.count == 1 ? "request broke its contract" : "requests broke their contracts", report.violations)
+        if !report.browsing.isEmpty {
+            let requests = report.browsing.map { "#\($0.id) \($0.method) \($0.target) → \($0.status)" }
+            let lead = "note  \(report.browsing.count) request\(report.browsing.count == 1 ? "" : "s") from a browser, not counted: "
+            lines.append(capped(lead + namesFitting(requests, after: lead)))
+            lines.append("")
+        }
         let width = report.contracts.map(\.name.count).max() ?? 0
         for use in report.contracts where use.served > 0 {
             lines.append("PASS  \(use.name.padding(toLength: width, withPad: " ", startingAt: 0))  \(use.served) served  \(use.method) \(use.path)")
         }
         if !report.uncovered.isEmpty {
             lines.append("")
-            lines.append("\(report.strict ? "FAIL" : "warning")  contracts no request exercised: \(report.uncovered.map(\.name).joined(separator: ", "))")
+            let lead = "\(report.strict ? "FAIL" : "warning")  contracts no request exercised: "
+            lines.append(capped(lead + namesFitting(report.uncovered.map(\.name), after: lead)))
         }
         lines.append("")
         lines.append(
-            "\(report.requests) requests\(report.evicted > 0 ? " (\(report.evicted) more evicted unread)" : ""): \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract; "
+            "\(report.requests) requests\(report.evicted > 0 ? " (\(report.evicted) more evicted unread)" : ""): \(report.unmatched.count) unmatched, \(report.violations.count) breaking a contract"
+                + (report.browsing.isEmpty ? "" : ", \(report.browsing.count) from a browser") + "; "
                 + "\(report.contracts.count - report.uncovered.count) of \(report.contracts.count) contracts exercised")
         return lines.joined(separator: "\n")
+    }
+
+    /// Refusal groups listed before the rest are summed up in one line.
+    static let maxGroups = 20
+    /// Requests named under a group of several.
+    static let examplesPerGroup = 3
+    /// The longest line the report prints: a person reads it in a terminal or a CI log.
+    static let maxLineLength = 300
+
+    /// `line` cut at `maxLineLength`, saying how much was cut.
+    static func capped(_ line: String) -> String {
+        guard line.count > maxLineLength else { return line }
+        return "\(line.prefix(maxLineLength))… (\(line.count - maxLineLength) more characters: --format json has them)"
+    }
+
+    /// `names` joined by commas, as many as fit in a line after `lead`, then how many more there are.
+    static func namesFitting(_ names: [String], after lead: String) -> String {
+        let all = names.joined(separator: ", ")
+        if lead.count + all.count <= maxLineLength { return all }
+        // Room for ", and 12345 more (--format json lists them all)".
+        let budget = maxLineLength - lead.count - 50
+        var shown: [String] = []
+        var length = 0
+        for name in names {
+            if !shown.isEmpty, length + 2 + name.count > budget { break }
+            shown.append(name)
+            length += (shown.count == 1 ? 0 : 2) + name.count
+        }
+        let more = names.count - shown.count
+        return shown.joined(separator: ", ") + (more > 0 ? ", and \(more) more (--format json lists them all)" : "")
     }
 }
 
@@ -66,6 +118,7 @@ package enum JSONCoverageReport {
                 "requests": .int(report.requests),
                 "unmatched": .int(report.unmatched.count),
                 "violations": .int(report.violations.count),
+                "browsing": .int(report.browsing.count),
                 "contracts": .int(report.contracts.count),
                 "uncoveredContracts": .array(report.uncovered.map { .string($0.name) }),
                 "strict": .bool(report.strict),
@@ -76,6 +129,7 @@ package enum JSONCoverageReport {
             "target": .string(report.target),
             "unmatched": refusals(report.unmatched),
             "violations": refusals(report.violations),
+            "browsing": refusals(report.browsing),
             "contracts": .array(
                 report.contracts.map {
                     [

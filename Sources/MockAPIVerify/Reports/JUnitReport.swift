@@ -25,7 +25,7 @@ package enum JUnitReport {
             }
             xml.append(open + ">")
             for failure in route.failures {
-                let summary = failure.message.split(separator: "\n").first.map(String.init) ?? failure.check.rawValue
+                let summary = self.summary(of: failure)
                 xml.append(#"      <failure type="\#(escape(failure.check.rawValue))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
             }
             let notes = (report.strictDrift ? [] : route.warnings.map { "drift: " + $0 }) + (unhandled.map { ["coverage: " + $0] } ?? [])
@@ -46,6 +46,16 @@ package enum JUnitReport {
         }
         xml += ["  </testsuite>", "</testsuites>"]
         return xml.joined(separator: "\n") + "\n"
+    }
+
+    /// A failure's one-line `message`: its `problem:` line, not the `sent:` request line that
+    /// opens the block (a CI page that shows only the message must say what went wrong).
+    static func summary(of failure: RouteResult.Failure) -> String {
+        let lines = failure.message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        if let problem = lines.first(where: { $0.hasPrefix("problem:") }) {
+            return problem.dropFirst("problem:".count).trimmingCharacters(in: .whitespaces)
+        }
+        return lines.first { !$0.hasPrefix("sent:") && !$0.hasPrefix("contract:") } ?? failure.check.rawValue
     }
 
     private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
