@@ -91,8 +91,11 @@ let package = Package(
             dependencies: [
                 "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPICommandKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            plugins: ["BuildCommit"]
         ),
+        // `mockapi --version`'s commit, generated before each build (Plugins/BuildCommit).
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         // The verify benchmark's generated client (scripts/bench/verify-speed), a gate built on VerifyCommand.
         .executableTarget(
             name: "verify-bench", dependencies: ["MockAPICore", "MockAPIVerify", "MockAPIVerifyCommand"],
@@ -119,6 +122,6 @@ let package = Package(
 )
 
 // Set once here, not per target, so that a target added later has them too (C targets have no Swift).
-for target in package.targets where target.type != .system && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

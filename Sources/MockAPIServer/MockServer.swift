@@ -21,6 +21,8 @@ package final class MockServer: Sendable {
     package let journal: RequestJournal
     private let handler: RequestHandler
     private let reloader: Reloader
+    /// What `GET /__mockapi/ready` answers.
+    package let readiness: Readiness
     private let daemon: Mutex<MHDDaemon?>
 
     /// The responder new requests are answered by (a reload replaces it).
@@ -54,11 +56,15 @@ package final class MockServer: Sendable {
             redaction: configuration.headerRedaction)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
         let policy = configuration.servingPolicy
+        // Loading until the bodies that need the port are built, below, once the daemon listens.
+        readiness = Readiness(.loading)
         let serving = ServingStateCell(
             ServingState(
-                responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy),
+                responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness),
                 prepared: PreparedResponses(set: set, extraHeaders: policy.extraHeaders)))
-        let reloader = Reloader(serving: serving, journal: journal, adminAccess: adminAccess, policy: policy, source: configuration.reloadSource)
+        let reloader = Reloader(
+            serving: serving, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness,
+            source: configuration.reloadSource)
         self.reloader = reloader
         var reload: (@Sendable () -> GeneratedResponse)?
         if configuration.reloadSource != nil { reload = { @Sendable in reloader.reloadAnswer() } }
@@ -109,6 +115,7 @@ package final class MockServer: Sendable {
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
         reloader.baseURL.withLock { $0 = baseURL }
         handler.serving.state.prepared.prepare(baseURL: baseURL)
+        readiness.set(.ready)
     }
 
     /// Reads the contract files again (`ServerConfiguration.reloadSource`) and serves them if
@@ -117,6 +124,13 @@ package final class MockServer: Sendable {
     @discardableResult
     package func reload() -> Result<ContractSet, ContractSetError> {
         reloader.reload()
+    }
+
+    /// A reload that failed before `reload()` could run (`serve --openapi --watch`: the document
+    /// no longer imports): the previous set stays served, and `/__mockapi/ready` says 503 until
+    /// a reload succeeds.
+    package func reloadFailedElsewhere() {
+        readiness.set(.reloadFailed)
     }
 
 

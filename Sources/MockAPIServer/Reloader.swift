@@ -10,14 +10,17 @@ final class Reloader: Sendable {
     let journal: RequestJournal
     let adminAccess: AdminAccess
     let policy: ServingPolicy
+    /// Ready after a reload that served its set, `reloadFailed` after one that could not.
+    let readiness: Readiness
     let source: (contracts: String, fixtures: String)?
     /// Known once the server listens (the port may be 0 until then).
     let baseURL = Mutex("")
 
     init(
         serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, policy: ServingPolicy,
-        source: (contracts: String, fixtures: String)?
+        readiness: Readiness, source: (contracts: String, fixtures: String)?
     ) {
+        self.readiness = readiness
         self.policy = policy
         self.serving = serving
         self.journal = journal
@@ -30,7 +33,7 @@ final class Reloader: Sendable {
         let prepared = PreparedResponses(set: set, extraHeaders: policy.extraHeaders)
         let url = baseURL.withLock { $0 }
         if !url.isEmpty { prepared.prepare(baseURL: url) }
-        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy), prepared: prepared)
+        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness), prepared: prepared)
     }
 
     /// Loads the files again and serves them if they are usable; the set, or every problem.
@@ -40,9 +43,11 @@ final class Reloader: Sendable {
         do {
             loaded = try ContractSet.load(contracts: URL(fileURLWithPath: source.contracts), fixtures: URL(fileURLWithPath: source.fixtures))
         } catch {
+            readiness.set(.reloadFailed)
             return .failure(error)
         }
         serving.replace(with: state(for: loaded))
+        readiness.set(.ready)
         return .success(loaded)
     }
 

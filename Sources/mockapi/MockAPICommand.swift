@@ -8,10 +8,10 @@ struct MockAPICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
-        version: "mockapi \(MockAPIVersion.current)",
+        version: MockAPIVersion.line,
         subcommands: [
             Serve.self, Verify.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
-            VerifyBackend.self, Record.self,
+            VerifyBackend.self, Record.self, Probe.self,
         ]
     )
 }

@@ -38,6 +38,7 @@ extension MockAPICommand.Serve {
             do throws(ImportError) {
                 try document.importAgain()
             } catch {
+                server.reloadFailedElsewhere()
                 Output.error("mockapi serve: \(error.description)\nmockapi: still serving the previous set")
                 return
             }

@@ -164,4 +164,23 @@ struct DecisionTests {
         else { Issue.record("a declared body past the limit is refused at once"); return }
         #expect(tooLarge.status == 413 && tooLarge.problem?.contains("--max-json-bytes") == true)
     }
+
+    /// The probes follow the shared readiness, whichever responder a reload made, and are never journaled.
+    @Test func readyFollowsTheSharedReadinessAndProbesAreNotJournaled() throws {
+        let readiness = Readiness(.loading)
+        let responder = Responder(set: try Self.bundled.get(), adminAccess: AdminAccess(token: "s3cret"), readiness: readiness)
+        let word = { (decision: Decision) in String(decoding: self.generated(decision)?.body ?? [], as: UTF8.self) }
+        let loading = decide(responder, "GET", "/__mockapi/ready", headers: [])
+        #expect(generated(loading)?.status == 503)
+        #expect(word(loading) == "{\n  \"status\": \"loading\"\n}\n")
+        #expect(loading.journal == nil)
+        readiness.set(.ready)
+        #expect(generated(decide(responder, "HEAD", "/__mockapi/ready", headers: []))?.status == 200)
+        readiness.set(.reloadFailed)
+        #expect(generated(decide(responder, "GET", "/__mockapi/ready", headers: []))?.status == 503)
+        let health = decide(responder, "GET", "/__mockapi/health", headers: [])
+        #expect(generated(health)?.status == 200)
+        #expect(health.journal == nil)
+        #expect(generated(decide(responder, "GET", "/__mockapi/routes", headers: []))?.status == 403, "the rest stays guarded")
+    }
 }

@@ -4,10 +4,26 @@ import Testing
 
 /// What people type without reading the help: --version, -p, localhost, environment variables, typos.
 struct CommandLineHabitsTests {
-    @Test func versionPrintsTheNameAndVersion() throws {
+    /// The commit comes from the checkout the binary was built in (Plugins/BuildCommit): the
+    /// tests' own checkout, since they run the binary built with them; "unknown" outside git.
+    @Test func versionPrintsTheNameVersionAndCommit() throws {
         let result = try CommandLineRunner.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "mockapi 0.9.0\n")
+        let match = try #require(result.stdout.wholeMatch(of: /mockapi 0\.9\.0 \(([0-9a-f]{7,}|unknown)\)\n/), "\(result.stdout)")
+        let commit = String(match.1)
+        // HEAD itself, or an earlier commit when the tests run on a build made before the last commit.
+        let checkout = try? ExternalTool.run(["git", "merge-base", "--is-ancestor", commit, "HEAD"], directory: BundledAPI.root)
+        let isGitCheckout = (try? ExternalTool.run(["git", "rev-parse", "HEAD"], directory: BundledAPI.root).status) == 0
+        #expect(isGitCheckout ? checkout?.status == 0 : commit == "unknown", "\(commit) is HEAD or one of its ancestors")
+    }
+
+    @Test func versionTypedAsACommandSuggestsTheOption() throws {
+        for typed in ["version", "Version"] {
+            let result = try CommandLineRunner.run([typed])
+            #expect(result.status == 64)
+            #expect(result.stderr == "Error: unknown command \"\(typed)\". Did you mean \"mockapi --version\"?\n")
+            #expect(result.stdout.isEmpty)
+        }
     }
 
     @Test func aMistypedCommandNamesTheNearestOneAndExits64() throws {
@@ -20,7 +36,10 @@ struct CommandLineHabitsTests {
         #expect(verify.stderr == "Error: unknown command \"verfy\". Did you mean \"verify\"?\n")
         let nothingClose = try CommandLineRunner.run(["xyzzy"])
         #expect(nothingClose.status == 64)
-        #expect(nothingClose.stderr == "Error: unknown command \"xyzzy\". Commands: serve, verify, coverage, lint, routes, import, export, diff, verify-backend, record, help; see 'mockapi --help'.\n")
+        #expect(
+            nothingClose.stderr
+                == "Error: unknown command \"xyzzy\". Commands: serve, verify, coverage, lint, routes, import, export, diff, verify-backend, record, probe, help; see 'mockapi --help'.\n"
+        )
     }
 
     @Test func shortPortAndLocalhostAsHost() throws {

@@ -40,6 +40,8 @@ struct OtherCommandTests {
               record                  Proxy to a real API and write contracts and fixtures
                                       from the traffic (on stop, or POST
                                       /__mockapi/record/save).
+              probe                   Ask a running server whether it is ready (or alive):
+                                      exit 0 on 200, 1 otherwise.
 
               See 'mockapi help <subcommand>' for detailed help.
 

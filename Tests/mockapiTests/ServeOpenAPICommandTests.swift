@@ -84,6 +84,7 @@ import Testing
         try folder.write("openapi: 3.0.3\npaths: [\n", to: "api.yaml")
         usleep(1_200_000)
         #expect(try curl([url]).contains("bonjour"), "the previous table still serves")
+        #expect(try curlStatus(server.baseURL + "/__mockapi/ready") == "503", "a document that no longer imports is a failed reload")
         let (_, stderr) = server.stop()
         #expect(stderr.contains("mockapi: watching \(folder.document) and the files its $refs reach for changes"), "\(stderr)")
         #expect(stderr.contains("mockapi: reloaded (2 routes)"), "\(stderr)")

@@ -56,6 +56,7 @@ extension Responder {
                     "endpoints": [
                         "GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
                         "DELETE /__mockapi/scenarios", "GET /__mockapi/routes", "POST /__mockapi/reload",
+                        "GET /__mockapi/health", "GET /__mockapi/ready",
                     ],
                 ])
         }

@@ -126,8 +126,11 @@ extension Responder {
         return decision(.prepared(contract: index, response: response), timing: timing, journal: note)
     }
 
-    /// Admin endpoints: the command's own actions, then the responder's (`respondAdmin`). None is journaled.
+    /// Admin endpoints: the probes (unguarded), the command's own actions, then the responder's
+    /// (`respondAdmin`). None is journaled.
     func decideAdmin(method: String, path: String, query: [QueryArgument], headers: HeaderFields) -> Decision {
+        // Before the guard: a probe carries neither the token nor a loopback Host.
+        if let probe = probeAnswer(method: method, path: path) { return decision(.generated(probe), journal: nil) }
         let key = "\(method) \(path)"
         if policy.adminActions.contains(key) {
             if let refusal = adminAccess.refusal(method: method, headers: headers) { return decision(.generated(refusal), journal: nil) }

@@ -47,6 +47,8 @@ package final class Responder: Sendable {
     package let names: NameBytes
 
     package let adminAccess: AdminAccess
+    /// What `GET /__mockapi/ready` says; shared by every responder a reload makes.
+    package let readiness: Readiness
     /// The server's settings that decide answers.
     package let policy: ServingPolicy
     /// What the policy adds to every answer (CORS), made once.
@@ -54,9 +56,10 @@ package final class Responder: Sendable {
 
     package init(
         set: ContractSet, journal: RequestJournal = RequestJournal(), adminAccess: AdminAccess = AdminAccess(),
-        policy: ServingPolicy = ServingPolicy()
+        policy: ServingPolicy = ServingPolicy(), readiness: Readiness = Readiness()
     ) {
         self.set = set
+        self.readiness = readiness
         self.journal = journal
         self.adminAccess = adminAccess
         self.policy = policy
