@@ -20,8 +20,15 @@ extension MockAPICommand {
 
         @OptionGroup var options: ImportOptions
 
+        @Option(
+            help: ArgumentHelp(
+                "Folder the document's $ref files may be in (default: the document's own folder; others are left out with a warning).",
+                valueName: "folder"))
+        var refRoot: String?
+
         func run() throws {
-            try options.run(kind: "openapi", unit: "operation") { url throws(ImportError) in try OpenAPIImporter().importFile(url) }
+            let importer = OpenAPIImporter(referenceRoot: refRoot.map { URL(fileURLWithPath: $0) })
+            try options.run(kind: "openapi", unit: "operation") { url throws(ImportError) in try importer.importFile(url) }
         }
     }
 

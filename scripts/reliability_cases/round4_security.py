@@ -57,6 +57,7 @@ def run(results: Results, binary):
     diff_revision(results, binary)
     admin_across_origins(results, binary)
     hangup(results, binary)
+    references_outside(results, binary)
 
 
 # 30.1: the client's request target never names the host the proxy connects to.
@@ -286,5 +287,47 @@ def hangup(results: Results, binary):
                 process.kill()
                 process.wait()
             backend.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# 30.2: a document's `$ref`s reach only files under its folder.
+def references_outside(results: Results, binary):
+    folder = Path(tempfile.mkdtemp(prefix="reliability-refs-"))
+    try:
+        (folder / "private.yaml").write_text(
+            "Token:\n  type: object\n  properties:\n    token: {type: string, example: SECRET-REF-VALUE}\n")
+        spec = folder / "spec"
+        spec.mkdir()
+        (spec / "common.yaml").write_text(
+            "Thing:\n  type: object\n  properties:\n    name: {type: string, example: INSIDE-VALUE}\n")
+        (spec / "linked.yaml").symlink_to(folder / "private.yaml")
+        (spec / "zero.yaml").symlink_to("/dev/zero")
+        references = {
+            "/relative": "../private.yaml#/Token",
+            "/absolute": f"{folder / 'private.yaml'}#/Token",
+            "/percent": "%2E%2E/private.yaml#/Token",
+            "/link": "./linked.yaml#/Token",
+            "/zero": "./zero.yaml#/Token",
+            "/inside": "./common.yaml#/Thing",
+        }
+        paths = "".join(
+            f"  {path}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+            f"          content:\n            application/json:\n              schema:\n                $ref: '{reference}'\n"
+            for path, reference in references.items())
+        (spec / "api.yaml").write_text("openapi: 3.0.3\ninfo: {title: refs, version: '1'}\npaths:\n" + paths)
+        code, output, seconds = timed([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "out")], 30)
+        results.check(code == 0, "refs: the document imports", f"exit {code} after {seconds:.1f} s: {output[-400:]!r}")
+        written = "".join(p.read_text(errors="replace") for p in (folder / "out").rglob("*") if p.is_file())
+        results.check("SECRET-REF-VALUE" not in written, "refs: nothing from a file outside the document's folder is written",
+                      written[:300])
+        results.check("INSIDE-VALUE" in written, "refs: a file beside the document is still read", written[:300])
+        for path, reference in list(references.items())[:5]:
+            results.check(reference in output and "outside" in output, f"refs: a warning names the $ref {reference}", output[-600:])
+        code, output, seconds = timed([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "wide"),
+                                       "--ref-root", str(folder)], 30)
+        written = "".join(p.read_text(errors="replace") for p in (folder / "wide").rglob("*") if p.is_file())
+        results.check(code == 0 and "SECRET-REF-VALUE" in written, "refs: --ref-root widens the folder a document may read",
+                      f"exit {code}: {output[-300:]!r}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
