@@ -40,7 +40,7 @@ extension MockAPICommand {
 
         func validate() throws {
             try CommandFailure.translating {
-                try BackendURL.check(target, flag: "--target", caFile: caFile)
+                try BackendURL.check(target, flag: "--target", caFile: caFile, caFlag: "--ca-file")
                 guard (1...3600).contains(timeout) else { throw CommandFailure.usage("--timeout \(timeout): expected 1 to 3600 seconds") }
             }
         }

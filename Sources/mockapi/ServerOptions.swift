@@ -106,7 +106,7 @@ struct ServerOptions: ParsableArguments {
         _ = try listenPort()
         try checkTLS()
         guard adminToken.map({ !$0.isEmpty }) ?? true else { throw CommandFailure.usage("--admin-token must not be empty") }
-        if let proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: proxyCaFile) }
+        if let proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: proxyCaFile, caFlag: "--proxy-ca-file") }
         guard (1...3600).contains(proxyTimeout) else {
             throw CommandFailure.unusable("--proxy-timeout \(proxyTimeout) is out of range: 1 to 3600 seconds")
         }

@@ -58,6 +58,7 @@ def run(results: Results, binary):
     admin_across_origins(results, binary)
     hangup(results, binary)
     references_outside(results, binary)
+    unbounded_files(results, binary)
 
 
 # 30.1: the client's request target never names the host the proxy connects to.
@@ -329,5 +330,37 @@ def references_outside(results: Results, binary):
         written = "".join(p.read_text(errors="replace") for p in (folder / "wide").rglob("*") if p.is_file())
         results.check(code == 0 and "SECRET-REF-VALUE" in written, "refs: --ref-root widens the folder a document may read",
                       f"exit {code}: {output[-300:]!r}")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# 30.8: every file a flag names is checked for its kind and read within a bound.
+def unbounded_files(results: Results, binary):
+    folder = Path(tempfile.mkdtemp(prefix="reliability-files-"))
+    try:
+        fifo = folder / "fifo.pem"
+        os.mkfifo(fifo)
+        big = folder / "big.pem"
+        with open(big, "wb") as file:
+            file.write(b"-----BEGIN CERTIFICATE-----\n")
+            file.truncate(64 * 1024 * 1024)
+        key = folder / "key.pem"
+        key.write_text("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n")
+        cases = [
+            ("serve --tls-cert /dev/zero", ["serve", "--port", "0", "--tls-cert", "/dev/zero", "--tls-key", str(key)], "/dev/zero"),
+            ("serve --tls-cert FIFO", ["serve", "--port", "0", "--tls-cert", str(fifo), "--tls-key", str(key)], str(fifo)),
+            ("serve --tls-key FIFO", ["serve", "--port", "0", "--tls-cert", str(big), "--tls-key", str(fifo)], None),
+            ("serve --tls-cert of 64 MB", ["serve", "--port", "0", "--tls-cert", str(big), "--tls-key", str(key)], str(big)),
+            ("serve --proxy-ca-file /dev/zero", ["serve", "--port", "0", "--proxy-unmatched", "http://127.0.0.1:9", "--proxy-ca-file", "/dev/zero"], "/dev/zero"),
+            ("serve --proxy-ca-file FIFO", ["serve", "--port", "0", "--proxy-unmatched", "http://127.0.0.1:9", "--proxy-ca-file", str(fifo)], str(fifo)),
+            ("record --ca-file /dev/zero", ["record", "--target", "https://127.0.0.1:9", "--port", "0", "--out", str(folder / "out"), "--ca-file", "/dev/zero"], "/dev/zero"),
+            ("import openapi /dev/zero", ["import", "openapi", "/dev/zero", "--out", str(folder / "o1")], "/dev/zero"),
+            ("import har FIFO", ["import", "har", str(fifo), "--out", str(folder / "o2")], str(fifo)),
+        ]
+        for name, arguments, named in cases:
+            code, output, seconds = timed([str(binary), *arguments], 5)
+            results.check(code == 2 and seconds < 4, f"files: {name} is refused at once", f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
+            if named:
+                results.check(named in output, f"files: {name}: the error names the file", output[-300:])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
