@@ -13,10 +13,14 @@ enum BackendURL {
         }
     }
 
-    /// Unusable for a CA file that cannot be read.
-    static func check(caFile: String?) throws {
-        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) {
-            throw CommandFailure.unusable("CA file \"\(caFile)\" cannot be read")
+    /// Unusable for a CA file that cannot be read (not a regular file, over `FlagFile.maxBytes`)
+    /// or holds no certificate.
+    static func check(caFile: String?, flag caFlag: String) throws {
+        if let caFile {
+            let bundle = try FlagFile.read(caFile, flag: caFlag)
+            guard String(decoding: bundle, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+                throw CommandFailure.unusable(#"\#(caFlag) "\#(caFile)" holds no PEM certificate (no "-----BEGIN CERTIFICATE-----" line)"#)
+            }
         }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MockAPICommandKit
 import MockAPICore
-import MockAPIVerifyCommand
 import Synchronization
 
 extension MockAPICommand {

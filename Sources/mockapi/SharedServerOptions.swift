@@ -76,7 +76,7 @@ struct ForwardOptions: ParsableArguments {
     /// rules; a CA file is read whether or not a backend is given, as both commands do.
     func check(backend: String?, flag: String) throws {
         if let backend { try BackendURL.check(backend, flag: flag) }
-        try BackendURL.check(caFile: proxyCaFile)
+        try BackendURL.check(caFile: proxyCaFile, flag: "--proxy-ca-file")
         guard Self.timeouts.contains(Double(proxyTimeout)) else { throw CommandFailure.unusable(Self.timeouts.refusal("--proxy-timeout \(proxyTimeout)")) }
     }
 

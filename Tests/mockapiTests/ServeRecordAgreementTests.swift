@@ -62,7 +62,7 @@ struct ServeRecordAgreementTests {
         #expect(
             caFile.stderr.hasPrefix(
                 "mockapi record: warning: --ca-file is now --proxy-ca-file; the old name goes in the next release\n"
-                    + "mockapi: CA file \"/nonexistent/ca.pem\" cannot be read\n"), "\(caFile.stderr)")
+                    + "mockapi: --proxy-ca-file \"/nonexistent/ca.pem\" cannot be read: "), "\(caFile.stderr)")
         let help = try CommandLineRunner.run(["record", "--help"])
         #expect(help.stdout.contains("--proxy-timeout") && help.stdout.contains("--proxy-ca-file"), "\(help.stdout)")
         #expect(!help.stdout.contains("--timeout") && !help.stdout.contains("--ca-file "), "\(help.stdout)")
