@@ -145,3 +145,84 @@ extension ReadmeTranscriptTests {
             matches: try Self.run(["coverage", "--base-url", base]))
     }
 }
+
+/// The transcripts that need a real backend, with `scripts/standin-backend` as the backend, as
+/// the docs say to start it (a Python server answering the bundled GET contracts from fixtures).
+extension ReadmeTranscriptTests {
+    /// The stand-in on a free port, with `drifts`, until `body` returns its URL's result.
+    static func withStandIn<T>(_ drifts: [String] = [], _ body: (String) throws -> T) throws -> T {
+        let standIn = try ExternalTool.start(
+            [
+                "python3", BundledAPI.root.appendingPathComponent("scripts/standin-backend").path,
+                "--contracts", BundledAPI.contracts.path, "--fixtures", BundledAPI.fixtures.path,
+            ] + drifts)
+        defer { standIn.stop() }
+        let url = standIn.firstLine.replacingOccurrences(of: "listening on ", with: "").trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(url.hasPrefix("http://127.0.0.1:"), "the stand-in did not start: \(standIn.firstLine)")
+        return try body(url)
+    }
+
+    @Test func verifyBackendAgainstADriftedStandIn() throws {
+        let output = try Self.withStandIn(["--stringify", "backing:amount", "--require-query", "discover:region"]) { url in
+            try Self.run([
+                "verify-backend", "--base-url", url, "--header", "Authorization: token abc123", "--contract", "backing", "--contract", "discover",
+                "--contract", "current_user", "--contract", "category", "--contract", "update_backing",
+            ])
+        }
+        Self.expectTranscript(
+            #"mockapi verify-backend --base-url http://127.0.0.1:8090 --header "Authorization: token abc123" --contract backing --contract discover --contract current_user --contract category --contract update_backing"#,
+            matches: output)
+    }
+
+    /// docs/server.md: only the users contracts served, the rest proxied to the stand-in.
+    @Test func aMockForPartOfAnAPI() throws {
+        try Self.withStandIn { url in
+            let server = try CommandLineRunner.Server(["--contracts", "contracts/users", "--proxy-unmatched", url, "--quiet"])
+            defer { _ = server.stop() }
+            Self.expectTranscript("mockapi serve --contracts contracts/users --proxy-unmatched http://127.0.0.1:8090 --quiet &", matches: server.firstLine)
+            let status = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}\n", "\(server.baseURL)/v1/categories"])
+            Self.expectTranscript(#"curl -s -o /dev/null -w '%{http_code}\n' http://127.0.0.1:8080/v1/categories"#, matches: status.stdout)
+            let coverage = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL])
+            Self.expectTranscript("mockapi coverage --base-url http://127.0.0.1:8080 | head -4", matches: coverage.stdout)
+        }
+    }
+
+    /// docs/commands.md: six requests recorded through the stand-in, then the routes of what was
+    /// written. The temporary folder stands for the docs' `/home/me/app`.
+    @Test func recordThroughTheStandIn() throws {
+        let folder = try TemporaryContractSet(contracts: [:])
+        let output = try Self.withStandIn { url in
+            let (process, _, _) = CommandLineRunner.process(["record", "--target", url, "--port", "0"])
+            process.currentDirectoryURL = folder.root
+            let terminal = Pipe()
+            process.standardOutput = terminal
+            process.standardError = terminal
+            try process.run()
+            var output = Data()
+            func read(until count: Int, of text: String) -> String {
+                while String(decoding: output, as: UTF8.self).components(separatedBy: text).count <= count {
+                    let chunk = terminal.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    output += chunk
+                }
+                return String(decoding: output, as: UTF8.self)
+            }
+            let started = read(until: 1, of: " into recorded)\n")
+            let base = try #require(started.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/)).1
+            let paths = ["/v1/projects/42", "/v1/projects/43", "/v1/categories", "/v1/activities", "/v1/activities?cursor=2", "/v1/users/self"]
+            for (index, path) in paths.enumerated() {
+                _ = try Curl.run(["-s", "-o", "/dev/null", "-H", "Authorization: token abc", "\(base)\(path)"])
+                _ = read(until: index + 1, of: "; proxied to ")
+            }
+            process.terminate()
+            output += terminal.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: output, as: UTF8.self)
+        }
+        Self.expectTranscript(
+            "mockapi record --target http://127.0.0.1:8090 --port 8088", matches: output.replacingOccurrences(of: folder.root.path, with: "/home/me/app"))
+        Self.expectTranscript(
+            "mockapi routes --contracts recorded/contracts --fixtures recorded/fixtures",
+            matches: try Self.run(["routes", "--contracts", "recorded/contracts", "--fixtures", "recorded/fixtures"], in: folder.root))
+    }
+}
