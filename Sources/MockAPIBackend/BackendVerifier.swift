@@ -1,5 +1,6 @@
 package import Foundation
 package import MockAPICore
+import MockAPIVerify
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -44,7 +45,8 @@ package struct BackendVerifier: Sendable {
     package func run() async throws -> BackendReport {
         let started = Date()
         let contracts = set.contracts.filter { options.contracts.isEmpty || options.contracts.contains($0.name) }
-        let session = URLSession(configuration: .ephemeral)
+        // Declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
+        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         var results = [BackendResult?](repeating: nil, count: contracts.count)
         var transportFailures = 0
@@ -84,9 +86,9 @@ package struct BackendVerifier: Sendable {
         }
         let started = Date()
         do {
-            let (data, response) = try await session.data(for: built.request)
+            // `--timeout` bounds the whole exchange, not only the silences within it.
+            let (data, http) = try await BoundedExchange.send(built.request, on: session, seconds: options.timeout)
             result.seconds = Date().timeIntervalSince(started)
-            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             result.status = http.statusCode
             let found = AnswerCheck.check(contract, status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
             result.failures = found.failures

@@ -1,0 +1,149 @@
+public import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A `URLSession` delegate that answers an HTTP authentication challenge (a `401` or `407` with
+/// `WWW-Authenticate: Basic …`) by declining it, so the exchange ends with that answer.
+///
+/// Why: on Linux, Foundation raises a challenge for such an answer, and when nobody answers it
+/// (a session with no delegate) or the answer is "default handling" with no stored credential,
+/// the task is neither retried nor completed, and its timeout no longer runs: the request waits
+/// for ever. On Apple platforms the default handling already ends the exchange with the `401`,
+/// and other challenges (a server's TLS certificate) must keep it, so only Linux declines.
+///
+/// A team's own session gets the same by passing one as its delegate:
+///
+///     let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(), delegateQueue: nil)
+///     let transport = Transport.urlSession(session)
+public final class DecliningAuthChallenges: NSObject, URLSessionDataDelegate, Sendable {
+    /// Exchanges sent through ``BoundedExchange`` on a session with this delegate, by task
+    /// identifier: their bodies are gathered here, so a declined `401` keeps its body.
+    private let exchanges = Mutex<[Int: Gathering]>([:])
+
+    private struct Gathering {
+        var body = Data()
+        var done: @Sendable (Data, (any Error)?) -> Void
+    }
+
+    override public init() {}
+
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        #if canImport(FoundationNetworking)
+        completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+        completionHandler(.performDefaultHandling, nil)
+        #endif
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchanges.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let gathered = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        gathered.done(gathered.body, error)
+    }
+
+    /// Gathers `task`'s body and calls `done` when it completes (before it is resumed).
+    func gather(_ task: URLSessionTask, done: @escaping @Sendable (Data, (any Error)?) -> Void) {
+        exchanges.withLock { $0[task.taskIdentifier] = Gathering(done: done) }
+    }
+}
+
+/// One request on a `URLSession`, with a deadline that always fires: whatever the server or
+/// Foundation does (an authentication challenge left waiting, an answer trickling in), the
+/// caller has an answer or an error after `seconds`.
+public enum BoundedExchange {
+    /// The answer to `request`, or `URLError(.timedOut)` once `seconds` have passed. When the
+    /// task ended without completing because an authentication challenge was declined (or
+    /// never answered), the status the server sent is the answer, with an empty body.
+    public static func send(_ request: URLRequest, on session: URLSession, seconds: TimeInterval) async throws -> (Data, HTTPURLResponse) {
+        let state = State()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                state.start(continuation)
+                let task: URLSessionDataTask
+                if let delegate = session.delegate as? DecliningAuthChallenges {
+                    // Through the delegate, which keeps the body of a 401 whose challenge it declined.
+                    task = session.dataTask(with: request)
+                    delegate.gather(task) { body, error in
+                        state.finish(Self.result(body, state.response, error, challenged: state.challengedAnswer(body: body)))
+                    }
+                } else {
+                    task = session.dataTask(with: request) { data, response, error in
+                        state.finish(Self.result(data ?? Data(), response, error, challenged: state.challengedAnswer(body: Data())))
+                    }
+                }
+                state.task(task)
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0.001, seconds)) {
+                    state.finish(state.challengedAnswer() ?? .failure(URLError(.timedOut)))
+                }
+            }
+        } onCancel: {
+            state.finish(.failure(CancellationError()))
+        }
+    }
+
+    private static func result(
+        _ body: Data, _ response: URLResponse?, _ error: (any Error)?, challenged: Result<(Data, HTTPURLResponse), any Error>?
+    ) -> Result<(Data, HTTPURLResponse), any Error> {
+        if error == nil, let http = response as? HTTPURLResponse { return .success((body, http)) }
+        return challenged ?? .failure(error ?? URLError(.badServerResponse))
+    }
+
+    /// The continuation, resumed once, and the task, cancelled when the exchange ends otherwise.
+    private final class State: Sendable {
+        // Why unchecked boxes: URLSessionTask is not Sendable everywhere; it is touched only under the lock.
+        private struct Box: @unchecked Sendable {
+            var continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>?
+            var task: URLSessionTask?
+            var result: Result<(Data, HTTPURLResponse), any Error>?
+        }
+
+        private let box = Mutex(Box())
+
+        func start(_ continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
+            let early = box.withLock { box -> Result<(Data, HTTPURLResponse), any Error>? in
+                box.continuation = continuation
+                return box.result // cancelled before it started
+            }
+            if let early { box.withLock { $0.continuation = nil }; continuation.resume(with: early) }
+        }
+
+        func task(_ task: URLSessionTask) {
+            let finished = box.withLock { box in
+                box.task = task
+                return box.result != nil
+            }
+            if finished { task.cancel() }
+        }
+
+        var response: URLResponse? { box.withLock { $0.task?.response } }
+
+        /// A 401 or 407 the server sent on a task that a challenge stopped.
+        func challengedAnswer(body: Data = Data()) -> Result<(Data, HTTPURLResponse), any Error>? {
+            let response = box.withLock { $0.task?.response as? HTTPURLResponse }
+            guard let response, [401, 407].contains(response.statusCode) else { return nil }
+            return .success((body, response))
+        }
+
+        func finish(_ result: Result<(Data, HTTPURLResponse), any Error>) {
+            let (continuation, task) = box.withLock { box -> (CheckedContinuation<(Data, HTTPURLResponse), any Error>?, URLSessionTask?) in
+                guard box.result == nil else { return (nil, nil) }
+                box.result = result
+                defer { box.continuation = nil }
+                return (box.continuation, box.task)
+            }
+            guard let continuation else { return }
+            if task?.state == .running || task?.state == .suspended { task?.cancel() }
+            continuation.resume(with: result)
+        }
+    }
+}
