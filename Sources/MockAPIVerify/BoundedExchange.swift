@@ -27,7 +27,8 @@ public final class DecliningAuthChallenges: NSObject, URLSessionDataDelegate, Se
         var body = Data()
         /// Bytes kept at most; past it the exchange ends with what was kept, marked cut.
         var limit = Int.max
-        var done: @Sendable (Data, (any Error)?, _ cut: Bool) -> Void
+        /// `response`: the answer's head where the task may not have it yet (nil: the task's).
+        var done: @Sendable (Data, (any Error)?, _ cut: Bool, _ response: URLResponse?) -> Void
     }
 
     override public init() {}
@@ -41,6 +42,23 @@ public final class DecliningAuthChallenges: NSObject, URLSessionDataDelegate, Se
         #else
         completionHandler(.performDefaultHandling, nil)
         #endif
+    }
+
+    /// An answer that announces a body past its bound ends here, before any of it is read: the
+    /// bytes reach `didReceive data` through a queue nothing holds back, so on a loaded machine
+    /// hundreds of MB of a 2 GB answer were read before the bound below was seen.
+    public func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let announced = response.expectedContentLength
+        let refused = exchanges.withLock { exchanges -> Gathering? in
+            guard let limit = exchanges[dataTask.taskIdentifier]?.limit, announced > Int64(limit) else { return nil }
+            return exchanges.removeValue(forKey: dataTask.taskIdentifier)
+        }
+        guard let refused else { return completionHandler(.allow) }
+        completionHandler(.cancel)
+        refused.done(Data(), nil, true, response)
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -57,17 +75,17 @@ public final class DecliningAuthChallenges: NSObject, URLSessionDataDelegate, Se
         }
         guard let full else { return }
         dataTask.cancel()
-        full.done(full.body, nil, true)
+        full.done(full.body, nil, true, nil)
     }
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let gathered = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        gathered.done(gathered.body, error, false)
+        gathered.done(gathered.body, error, false, nil)
     }
 
     /// Gathers `task`'s body, at most `limit` bytes, and calls `done` when it completes or the
     /// body reaches the limit (call before the task is resumed).
-    func gather(_ task: URLSessionTask, limit: Int = .max, done: @escaping @Sendable (Data, (any Error)?, _ cut: Bool) -> Void) {
+    func gather(_ task: URLSessionTask, limit: Int = .max, done: @escaping @Sendable (Data, (any Error)?, _ cut: Bool, _ response: URLResponse?) -> Void) {
         exchanges.withLock { $0[task.taskIdentifier] = Gathering(limit: limit, done: done) }
     }
 }
@@ -105,9 +123,9 @@ public enum BoundedExchange {
                 if let delegate = session.delegate as? DecliningAuthChallenges {
                     // Through the delegate, which keeps the body of a 401 whose challenge it declined.
                     task = session.dataTask(with: request)
-                    delegate.gather(task, limit: maxBodyBytes) { body, error, cut in
+                    delegate.gather(task, limit: maxBodyBytes) { body, error, cut, head in
                         if cut { state.markCut() }
-                        state.finish(Self.result(body, state.response, error, challenged: state.challengedAnswer(body: body)))
+                        state.finish(Self.result(body, head ?? state.response, error, challenged: state.challengedAnswer(body: body)))
                     }
                 } else {
                     task = session.dataTask(with: request) { data, response, error in

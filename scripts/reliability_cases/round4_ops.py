@@ -73,6 +73,16 @@ class HostileBackend:
                     connection.sendall(block)  # raises once the client has gone
                     sent += len(block)
                     self.sent_huge = max(self.sent_huge, sent)
+            elif path == "/huge-chunked":
+                # No length announced: the cut can only come as the bytes arrive.
+                connection.sendall(json_head + b"Transfer-Encoding: chunked\r\n\r\n")
+                block = b"0," * 32768
+                frame = b"%x\r\n" % len(block) + block + b"\r\n"
+                sent = 0
+                while sent < HUGE and not self.stopped.is_set():
+                    connection.sendall(frame)
+                    sent += len(block)
+                    self.sent_huge = max(self.sent_huge, sent)
             elif path == "/many-headers":
                 headers = b"".join(b"X-Filler-%d: %d\r\n" % (index, index) for index in range(20000))
                 connection.sendall(json_head + headers + b"Content-Length: 2\r\n\r\n{}")
@@ -129,7 +139,7 @@ def hostile_backend(results: Results, binary):
     backend = HostileBackend()
     timeout = 3
     try:
-        paths = ["/slow-head", "/slow-body", "/huge", "/many-headers"]
+        paths = ["/slow-head", "/slow-body", "/huge", "/huge-chunked", "/many-headers"]
         contracts, fixtures = contract_folder(folder, paths)
         for path in paths:
             code, output, seconds, peak = run_measured(
@@ -138,24 +148,30 @@ def hostile_backend(results: Results, binary):
             results.check(code is not None and seconds < timeout + 4,
                           f"hostile backend {path}: verify-backend --timeout {timeout} ends within the timeout",
                           f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
-            results.check(peak < 300, f"hostile backend {path}: verify-backend's memory stays bounded",
+            # An announced length past the bound ends the exchange before the body is read. A chunked
+            # body is cut as it arrives, and Foundation reads ahead of the delegate that cuts it:
+            # 64-150 MB on a quiet machine, up to about 1 GB on a loaded one (b8293a9: 5 GB at 40 s, killed).
+            results.check(peak < (300 if path != "/huge-chunked" else 2000), f"hostile backend {path}: verify-backend's memory stays bounded",
                           f"peak {peak} MB after {seconds:.1f} s")
-            if path == "/huge":
+            if path in ("/huge", "/huge-chunked"):
                 results.check(code == 1 and "cut there and not checked" in output,
-                              "hostile backend /huge: the 2 GB body is cut and reported", f"exit {code}: {output[-400:]!r}")
+                              f"hostile backend {path}: the 2 GB body is cut and reported", f"exit {code}: {output[-400:]!r}")
             if path in ("/slow-head", "/slow-body"):
                 # Exit 2 when the run's only contract got no answer ("does not answer"), 1 when one among others.
                 results.check(code in (1, 2) and "no answer" in output,
                               f"hostile backend {path}: reported as no answer in time", f"exit {code}: {output[-400:]!r}")
-        # All four at once (the default concurrency of 4) beside a plain answer: the whole run is one
-        # timeout, not four, and the plain answer is not held up by the others.
-        contracts, fixtures = contract_folder(folder / "all", paths + ["/ok"])
+        # The four at once (the default concurrency of 4) beside a plain answer: the whole run is two
+        # timeouts (two rounds) at most, and the plain answer is not held up by the others.
+        # The chunked 2 GB answer is left out here: on a loaded machine its read-ahead (above) made
+        # this run's peak and time vary too much to hold a bound (once 2.4 GB and 14 s).
+        together = [path for path in paths if path != "/huge-chunked"] + ["/ok"]
+        contracts, fixtures = contract_folder(folder / "all", together)
         code, output, seconds, peak = run_measured(
             [str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
              "--base-url", backend.url, "--timeout", str(timeout)], 60)
-        # Peak: 83 to 511 MB measured (Foundation reads ahead of the 16 MiB cut); 2.2 GB before the bound.
-        results.check(code == 1 and seconds < 2 * timeout + 4 and peak < 1000,
-                      "hostile backend: all five at once end within two timeouts (two rounds of four), memory bounded",
+        # Peak 109-1041 MB measured before announced lengths were refused unread; b8293a9 held every body whole.
+        results.check(code == 1 and seconds < 2 * timeout + 4 and peak < 600,
+                      "hostile backend: all four and a plain answer end within two timeouts, memory bounded",
                       f"exit {code} after {seconds:.1f} s, peak {peak} MB: {output[-400:]!r}")
         results.check("PASS ok" in output or "ok " in output and "→ 200" in output,
                       "hostile backend: the plain answer beside them is checked", output[-800:])
