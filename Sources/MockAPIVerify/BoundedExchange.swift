@@ -135,7 +135,16 @@ public enum BoundedExchange {
                 state.task(task)
                 task.resume()
                 DispatchQueue.global().asyncAfter(deadline: .now() + max(0.001, seconds)) {
-                    state.finish(state.challengedAnswer() ?? .failure(URLError(.timedOut)))
+                    // Reading the task's answer waits for the sessions' work queue, which one hostile
+                    // answer (20,000 headers) held for seconds, and every deadline with it: at most 100 ms.
+                    let found = AnswerSlot()
+                    let asked = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async {
+                        found.set(state.challengedAnswer())
+                        asked.signal()
+                    }
+                    _ = asked.wait(timeout: .now() + 0.1)
+                    state.finish(found.get() ?? .failure(URLError(.timedOut)))
                 }
             }
         } onCancel: {
@@ -148,6 +157,16 @@ public enum BoundedExchange {
     ) -> Result<(Data, HTTPURLResponse), any Error> {
         if error == nil, let http = response as? HTTPURLResponse { return .success((body, http)) }
         return challenged ?? .failure(error ?? URLError(.badServerResponse))
+    }
+
+    /// One answer handed between queues.
+    private final class AnswerSlot: @unchecked Sendable {
+        // Why unchecked: the value is touched only under the lock.
+        private let lock = NSLock()
+        private var value: Result<(Data, HTTPURLResponse), any Error>?
+
+        func set(_ answer: Result<(Data, HTTPURLResponse), any Error>?) { lock.withLock { value = answer } }
+        func get() -> Result<(Data, HTTPURLResponse), any Error>? { lock.withLock { value } }
     }
 
     /// The continuation, resumed once, and the task, cancelled when the exchange ends otherwise.
