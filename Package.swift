@@ -121,6 +121,19 @@ let package = Package(
     ]
 )
 
+// Fuzz targets (Fuzz/, run by scripts/fuzz with `-sanitize=fuzzer,address`): in the manifest only
+// when MOCKAPI_FUZZ=1, so a plain `swift build` and the test run neither build nor see them.
+if Context.environment["MOCKAPI_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzJSON", ["MockAPICore"]), ("FuzzMultipart", ["MockAPICore"]), ("FuzzQuery", ["MockAPICore"]),
+        ("FuzzPath", ["MockAPICore"]), ("FuzzContract", ["MockAPICore"]),
+        ("FuzzOpenAPI", ["MockAPIImport"]), ("FuzzHAR", ["MockAPIImport"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+    }
+}
+
 // Set once here, not per target, so that a target added later has them too (C targets have no Swift).
 for target in package.targets where target.type != .system && target.type != .plugin && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings

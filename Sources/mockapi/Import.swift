@@ -29,11 +29,10 @@ extension MockAPICommand {
 
         func run() throws {
             let progress = ProgressLine()
-            let referenceRoot = refRoot.map { URL(fileURLWithPath: $0) }
-            try options.run(kind: "openapi", unit: "operation", progress: progress) { url throws(ImportError) in
-                try OpenAPIImporter(referenceRoot: referenceRoot) { progress.show($0.line, now: $0.phase != .translating || $0.operations == 1) }
-                    .importFile(url)
+            let importer = OpenAPIImporter(referenceRoot: refRoot.map { URL(fileURLWithPath: $0) }) {
+                progress.show($0.line, now: $0.phase != .translating || $0.operations == 1)
             }
+            try options.run(kind: "openapi", unit: "operation", progress: progress) { url throws(ImportError) in try importer.importFile(url) }
         }
     }
 
