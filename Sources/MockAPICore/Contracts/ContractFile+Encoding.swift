@@ -1,7 +1,7 @@
 import Foundation
 
 /// The contract file's JSON, keys in the order the README documents them, defaults left out:
-/// what `import`, `record` and `export` write, and what `ContractFile.decode` reads back unchanged.
+/// what `import`, `record` and `export` write, and what `ContractFile.decode` (`+Decoding`) reads back unchanged.
 extension ContractFile {
     package var fileJSON: JSONValue {
         var root = JSONObject()
@@ -13,17 +13,6 @@ extension ContractFile {
         if let sequence { root["sequence"] = .array(sequence.map(JSONValue.string)) }
         if let refusal { root["refusal"] = .string(refusal) }
         return .object(root)
-    }
-
-    /// Parses and decodes one contract file on its own (no fixtures read, no set defaults): the
-    /// problems are the ones `lint` reports for the file's own keys and values.
-    package static func decode(_ json: JSONValue, file: String = "contract.json") throws(ContractSetError) -> ContractFile {
-        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
-        let decoded = decoder.decodeFile(json)
-        guard let decoded, decoder.problems.isEmpty else {
-            throw ContractSetError(problems: decoder.problems.isEmpty ? [LoadProblem(file: file, message: "not a contract")] : decoder.problems)
-        }
-        return decoded
     }
 
     private var requestJSON: JSONObject {
@@ -56,14 +45,6 @@ extension SetDefaults {
         if !query.isEmpty { root["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
         if !headers.isEmpty { root["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
         return .object(root)
-    }
-
-    /// Parses `_defaults.json` on its own; the problems are the ones `lint` reports for it.
-    package static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
-        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
-        let defaults = decoder.decodeDefaults(json)
-        guard decoder.problems.isEmpty else { throw ContractSetError(problems: decoder.problems) }
-        return defaults
     }
 }
 
