@@ -5,7 +5,7 @@ extension ContractDecoder {
     /// a placeholder, so the second step still finds the problems it alone can see (a missing fixture).
     mutating func decodeFile(_ root: JSONValue) -> ContractFile? {
         guard let object = expectObject(root, at: "$") else { return nil }
-        checkKeys(object, allowed: ["$schema", "name", "description", "request", "responses", "sequence", "refusal"], at: "$")
+        checkKeys(object, ContractKey.self, at: "$")
         let name = requireString(object, "name", at: "$") ?? ""
         if object["name"] != nil, name.isEmpty || !name.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }) {
             problem(at: "$.name", "\"\(name)\" is not a usable name: use letters, digits, '_', '.' and '-'")
@@ -45,7 +45,7 @@ extension ContractDecoder {
     /// `_defaults.json`: the query keys and headers every request of the set may (or must) carry.
     mutating func decodeDefaults(_ root: JSONValue) -> SetDefaults {
         guard let object = expectObject(root, at: "$") else { return SetDefaults() }
-        checkKeys(object, allowed: ["$schema", "description", "query", "headers"], at: "$")
+        checkKeys(object, DefaultsKey.self, at: "$")
         _ = optionalString(object, "description", at: "$")
         let headers = object["headers"].map { decodeHeaders($0, at: "$.headers") } ?? []
         for header in headers where header.refusal != nil {
@@ -53,4 +53,23 @@ extension ContractDecoder {
         }
         return SetDefaults(query: object["query"].map { decodeQuery($0, at: "$.query") } ?? [], headers: headers)
     }
+}
+
+/// A contract file's top level.
+package enum ContractKey: String, FormatKey {
+    case schema = "$schema"
+    case name
+    case description
+    case request
+    case responses
+    case sequence
+    case refusal
+}
+
+/// `_defaults.json`: `$schema` and `description` are read and not kept.
+package enum DefaultsKey: String, FormatKey {
+    case schema = "$schema"
+    case description
+    case query
+    case headers
 }

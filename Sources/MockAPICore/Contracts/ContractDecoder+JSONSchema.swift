@@ -5,7 +5,7 @@ extension ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "nullable", "enum", "properties", "otherKeys", "items"], at: here)
+            checkKeys(spec, JSONSchemaKey.self, at: here)
             return JSONKeyExpectation(key: key, required: optionalBool(spec, "required", at: here) ?? true, schema: decodeSchema(spec, at: here))
         }
     }
@@ -27,7 +27,7 @@ extension ContractDecoder {
         let properties = spec["properties"].map { decodeJSONKeys($0, at: "\(path).properties") }
         var items: JSONValueSchema?
         if let itemSpec = spec["items"], let itemObject = expectObject(itemSpec, at: "\(path).items") {
-            checkKeys(itemObject, allowed: ["type", "nullable", "enum", "properties", "otherKeys", "items"], at: "\(path).items")
+            checkKeys(itemObject, allowed: JSONSchemaKey.itemNames, at: "\(path).items")
             items = decodeSchema(itemObject, at: "\(path).items")
         }
         // `properties` implies an object and `items` an array; any other declared type is a contradiction.
@@ -44,4 +44,20 @@ extension ContractDecoder {
         if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
         return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
     }
+}
+
+/// One of `request.json` (and of a `properties`); an `items` schema has all but `required`.
+package enum JSONSchemaKey: String, FormatKey {
+    case type
+    case required
+    case nullable
+    case `enum`
+    case properties
+    case otherKeys
+    case items
+}
+
+extension JSONSchemaKey {
+    /// An `items` schema's keys: an array element is not required or optional.
+    package static let itemNames = names.filter { $0 != JSONSchemaKey.required.rawValue }
 }

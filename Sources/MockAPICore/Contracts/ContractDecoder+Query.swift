@@ -6,7 +6,7 @@ extension ContractDecoder {
             let here = "\(path).\(key)"
             if key.hasSuffix("[]") { problem(at: here, "name the key without \"[]\" and set \"array\": true") }
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["type", "required", "array", "repeated", "enum", "nested", "plain"], at: here)
+            checkKeys(spec, QueryKey.self, at: here)
             var expectation = QueryExpectation(name: key)
             if let type = enumValue(spec, "type", QueryValueType.self, at: here) { expectation.type = type }
             expectation.required = optionalBool(spec, "required", at: here) ?? true
@@ -63,4 +63,15 @@ extension ContractDecoder {
         }
         return nil
     }
+}
+
+/// One of `request.query` (or `_defaults.json`'s `query`).
+package enum QueryKey: String, FormatKey {
+    case type
+    case required
+    case array
+    case repeated
+    case `enum`
+    case nested
+    case plain
 }

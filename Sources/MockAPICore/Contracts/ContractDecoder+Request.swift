@@ -2,7 +2,7 @@
 extension ContractDecoder {
     mutating func decodeRequest(_ value: JSONValue, into contract: inout ContractFile, at path: String) {
         guard let object = expectObject(value, at: path) else { return }
-        checkKeys(object, allowed: ["method", "path", "query", "headers", "credentials", "json", "multipart", "body", "match", "example"], at: path)
+        checkKeys(object, RequestKey.self, at: path)
         var method: RequestMethod?
         if let text = requireString(object, "method", at: path) {
             method = RequestMethod(rawValue: text)
@@ -33,7 +33,7 @@ extension ContractDecoder {
     /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...]}`: what the body may be besides its keys or parts.
     mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
-        checkKeys(object, allowed: ["required", "nullable", "otherKeys", "otherTypes", "contentTypes"], at: path)
+        checkKeys(object, BodyRulesKey.self, at: path)
         var rules = BodyRules(
             required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
             otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
@@ -73,7 +73,7 @@ extension ContractDecoder {
     /// `{"path": {"id": 42}, "query": {"page": "2", "ids": [1, 2]}, "headers": {…}, "json": …}`.
     mutating func decodeExample(_ value: JSONValue, at path: String) -> RequestExample? {
         guard let object = expectObject(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["path", "query", "headers", "json"], at: path)
+        checkKeys(object, ExampleKey.self, at: path)
         var example = RequestExample(json: object["json"])
         if let values = object["path"].flatMap({ expectObject($0, at: "\(path).path") }) {
             for (name, value) in values.members {
@@ -99,7 +99,7 @@ extension ContractDecoder {
         return object.members.compactMap { key, spec in
             let here = "\(path).\(key)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["required", "prefix", "enum", "refusal"], at: here)
+            checkKeys(spec, HeaderKey.self, at: here)
             var prefixes: [String] = []
             switch spec["prefix"] {
             case .string(let prefix)?: prefixes = [prefix]
@@ -117,7 +117,7 @@ extension ContractDecoder {
     /// `{"anyOf": [{"header": "X-API-Key"}, {"header": "Authorization", "prefix": "Basic "}, {"query": "clientKey"}], "refusal": "unauthorized"}`.
     mutating func decodeCredentials(_ value: JSONValue, at path: String) -> CredentialExpectation? {
         guard let object = expectObject(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["anyOf", "refusal"], at: path)
+        checkKeys(object, CredentialsKey.self, at: path)
         guard case .array(let elements)? = object["anyOf"], !elements.isEmpty else {
             problem(
                 at: "\(path).anyOf",
@@ -130,7 +130,7 @@ extension ContractDecoder {
         for (offset, element) in elements.enumerated() {
             let here = "\(path).anyOf[\(offset)]"
             guard let spec = expectObject(element, at: here) else { continue }
-            checkKeys(spec, allowed: ["header", "query", "prefix"], at: here)
+            checkKeys(spec, CredentialKey.self, at: here)
             let places = CredentialExpectation.Credential.Place.allCases.filter { spec[$0.rawValue] != nil }
             guard places.count == 1, let place = places.first else {
                 problem(at: here, "give exactly one of \"header\" or \"query\" (the name the credential is sent under)")
@@ -156,7 +156,7 @@ extension ContractDecoder {
         return elements.enumerated().compactMap { offset, element in
             let here = "\(path)[\(offset)]"
             guard let spec = expectObject(element, at: here) else { return nil }
-            checkKeys(spec, allowed: ["name", "required", "filename", "contentTypes", "maxBytes"], at: here)
+            checkKeys(spec, PartKey.self, at: here)
             guard let name = requireString(spec, "name", at: here) else { return nil }
             if !seen.insert(name).inserted { problem(at: here, "part \"\(name)\" is declared twice") }
             var part = PartExpectation(name: name)
@@ -179,7 +179,7 @@ extension ContractDecoder {
     /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}}`: a request's `match` or a response's `when`.
     mutating func decodeMatch(_ value: JSONValue, at path: String) -> RequestMatch? {
         guard let object = expectObject(value, at: path) else { return nil }
-        checkKeys(object, allowed: ["query", "json"], at: path)
+        checkKeys(object, MatchKey.self, at: path)
         var match = RequestMatch()
         if let query = object["query"], let queryObject = expectObject(query, at: "\(path).query") {
             match.query = queryObject.members.compactMap { key, value in
@@ -197,4 +197,71 @@ extension ContractDecoder {
         }
         return match
     }
+}
+
+/// A contract's `request`.
+package enum RequestKey: String, FormatKey {
+    case method
+    case path
+    case query
+    case headers
+    case credentials
+    case json
+    case multipart
+    case body
+    case match
+    case example
+}
+
+/// `request.body`: what the body may be besides its keys or parts.
+package enum BodyRulesKey: String, FormatKey {
+    case required
+    case nullable
+    case otherKeys
+    case otherTypes
+    case contentTypes
+}
+
+/// `request.example`.
+package enum ExampleKey: String, FormatKey {
+    case path
+    case query
+    case headers
+    case json
+}
+
+/// One of `request.headers` (or `_defaults.json`'s `headers`).
+package enum HeaderKey: String, FormatKey {
+    case required
+    case prefix
+    case `enum`
+    case refusal
+}
+
+/// `request.credentials`.
+package enum CredentialsKey: String, FormatKey {
+    case anyOf
+    case refusal
+}
+
+/// One of `request.credentials.anyOf`: `header` or `query`, as `CredentialExpectation.Credential.Place` names them.
+package enum CredentialKey: String, FormatKey {
+    case header
+    case query
+    case prefix
+}
+
+/// One of `request.multipart`.
+package enum PartKey: String, FormatKey {
+    case name
+    case required
+    case filename
+    case contentTypes
+    case maxBytes
+}
+
+/// `request.match` and a response's `when`.
+package enum MatchKey: String, FormatKey {
+    case query
+    case json
 }

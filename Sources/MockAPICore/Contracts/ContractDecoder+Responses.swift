@@ -6,7 +6,7 @@ extension ContractDecoder {
         return object.members.compactMap { name, spec in
             let here = "\(path).\(name)"
             guard let spec = expectObject(spec, at: here) else { return nil }
-            checkKeys(spec, allowed: ["status", "fixture", "body", "headers", "when", "delay", "fault", "placeholders"], at: here)
+            checkKeys(spec, ResponseKey.self, at: here)
             var status = 200
             if case .int(let n)? = spec["status"], (100...599).contains(n) {
                 status = n
@@ -47,10 +47,10 @@ extension ContractDecoder {
         }
         if let milliseconds = number(value) { return .fixed(milliseconds) }
         if case .object(let object) = value {
-            if let low = number(object["min"]), let high = number(object["max"]), object.keys.count == 2, high >= low {
+            if let low = number(object[UniformDelayKey.min]), let high = number(object[UniformDelayKey.max]), object.keys.count == 2, high >= low {
                 return .uniform(min: low, max: high)
             }
-            if let median = number(object["median"]), let sigma = number(object["sigma"], in: .delaySigma), object.keys.count == 2 {
+            if let median = number(object[LogNormalDelayKey.median]), let sigma = number(object[LogNormalDelayKey.sigma], in: .delaySigma), object.keys.count == 2 {
                 return .logNormal(median: median, sigma: sigma)
             }
         }
@@ -60,4 +60,28 @@ extension ContractDecoder {
                 + "(sigma \(NumberRange.delaySigma)), found \(value.serialized)")
         return nil
     }
+}
+
+/// One of `responses`.
+package enum ResponseKey: String, FormatKey {
+    case status
+    case fixture
+    case body
+    case headers
+    case when
+    case delay
+    case fault
+    case placeholders
+}
+
+/// A `delay` drawn evenly between two bounds, in milliseconds.
+package enum UniformDelayKey: String, FormatKey {
+    case min
+    case max
+}
+
+/// A `delay` drawn around a median, as network latency is.
+package enum LogNormalDelayKey: String, FormatKey {
+    case median
+    case sigma
 }
