@@ -78,7 +78,7 @@ let package = Package(
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),
         // `mockapi verify-backend`: each contract's request sent to a real backend, its answer checked against the mock's promise.
-        .target(name: "MockAPIBackend", dependencies: ["MockAPICore"]),
+        .target(name: "MockAPIBackend", dependencies: ["MockAPICore", "MockAPIVerify"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(
@@ -115,6 +115,19 @@ let package = Package(
         .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )
+
+// Fuzz targets (Fuzz/, run by scripts/fuzz with `-sanitize=fuzzer,address`): in the manifest only
+// when MOCKAPI_FUZZ=1, so a plain `swift build` and the test run neither build nor see them.
+if Context.environment["MOCKAPI_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("FuzzJSON", ["MockAPICore"]), ("FuzzMultipart", ["MockAPICore"]), ("FuzzQuery", ["MockAPICore"]),
+        ("FuzzPath", ["MockAPICore"]), ("FuzzContract", ["MockAPICore"]),
+        ("FuzzOpenAPI", ["MockAPIImport"]), ("FuzzHAR", ["MockAPIImport"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+    }
+}
 
 // Set once here, not per target, so that a target added later has them too (C targets have no Swift).
 for target in package.targets where target.type != .system && target.type != .plugin && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {

@@ -1,5 +1,6 @@
 package import Foundation
 package import MockAPICore
+import MockAPIVerify
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -15,6 +16,9 @@ package struct BackendOptions: Sendable {
     package var concurrency = 4
     /// Seconds one request may take.
     package var timeout: TimeInterval = 10
+    /// Bytes of one answer's body kept at most: a longer body is cut there and reported, not held
+    /// (four concurrent 2 GB answers held 9.5 GB before this bound).
+    package var maxBodyBytes = 16 << 20
     /// Only these contracts; empty for all.
     package var contracts: [String] = []
 
@@ -44,8 +48,6 @@ package struct BackendVerifier: Sendable {
     package func run() async throws -> BackendReport {
         let started = Date()
         let contracts = set.contracts.filter { options.contracts.isEmpty || options.contracts.contains($0.name) }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
         var results = [BackendResult?](repeating: nil, count: contracts.count)
         var transportFailures = 0
         try await withThrowingTaskGroup(of: (Int, BackendResult, Bool).self) { group in
@@ -55,7 +57,7 @@ package struct BackendVerifier: Sendable {
                 let index = next, contract = contracts[index]
                 next += 1
                 group.addTask {
-                    let (result, unreachable) = await check(contract, session: session); return (index, result, unreachable)
+                    let (result, unreachable) = await check(contract); return (index, result, unreachable)
                 }
             }
             for _ in 0..<max(1, options.concurrency) { startNext() }
@@ -73,7 +75,7 @@ package struct BackendVerifier: Sendable {
     }
 
     /// The contract's result, and whether the request got no answer at all.
-    private func check(_ contract: Contract, session: URLSession) async -> (BackendResult, Bool) {
+    private func check(_ contract: Contract) async -> (BackendResult, Bool) {
         let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout)
         let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
@@ -82,12 +84,23 @@ package struct BackendVerifier: Sendable {
             result.notes = ["\(contract.request.method.rawValue) changes data: sent only with --allow-writes"]
             return (result, false)
         }
+        // A session of its own for each exchange: on Linux a session's answers share one work queue,
+        // and one hostile answer (20,000 headers) held every other exchange past its timeout.
+        // It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
+        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(), delegateQueue: nil)
+        // Off this task: invalidating waits for the session's work queue too.
+        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
         let started = Date()
         do {
-            let (data, response) = try await session.data(for: built.request)
+            // `--timeout` bounds the whole exchange, not only the silences within it.
+            let (data, http, cut) = try await BoundedExchange.send(built.request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
             result.seconds = Date().timeIntervalSince(started)
-            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             result.status = http.statusCode
+            if cut {
+                result.outcome = .failed
+                result.failures = ["the answer's body is longer than \(options.maxBodyBytes) bytes; cut there and not checked"]
+                return (result, false)
+            }
             let found = AnswerCheck.check(contract, status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
             result.failures = found.failures
             result.notes += found.notes

@@ -252,7 +252,7 @@ final class RequestHandler: Sendable {
 
     /// Queues a response made for this request, with the decision's headers, and journals it if
     /// the decision says so. `headersAdded`: the response carries them already (a rendered one).
-    private func queue(
+    func queue(
         _ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false
     ) -> MHD_Result {

@@ -28,7 +28,7 @@ enum RequestLogFormatter {
             ("time", .string(utcTime(entry.record.receivedAt))),
             ("method", .string(entry.record.method)),
             ("path", .string(entry.path)),
-            ("query", .string(JournalEntry.encodeQuery(entry.record.query))),
+            ("query", .string(JournalEntry.encodeQuery(entry.redaction.journaledQuery(entry.record.query)))),
             ("status", .int(entry.record.status)),
             ("contract", entry.record.contract.json),
             ("response", entry.record.response.json),
@@ -44,7 +44,7 @@ enum RequestLogFormatter {
 
     /// The path and, when there was one, the query as the journal shows it.
     private static func target(_ entry: RequestLogEntry) -> String {
-        entry.record.query.isEmpty ? entry.path : entry.path + "?" + JournalEntry.encodeQuery(entry.record.query)
+        entry.record.query.isEmpty ? entry.path : entry.path + "?" + JournalEntry.encodeQuery(entry.redaction.journaledQuery(entry.record.query))
     }
 
     /// `user` for its default response, `activities/page2` for a named one, `-` when no contract matched.

@@ -13,15 +13,22 @@ public struct Transport: Sendable {
         self.send = send
     }
 
-    /// Sends through `session`.
+    /// Sends through `session`. Each exchange ends within its request's `timeoutInterval`
+    /// (60 s unless the request says otherwise) counted over the whole exchange, whatever the
+    /// session does. On Linux, give the session a ``DecliningAuthChallenges`` delegate (or one
+    /// that answers HTTP authentication challenges with `.cancelAuthenticationChallenge`): a
+    /// `401` with `WWW-Authenticate: Basic` then comes back as the `401` at once instead of at
+    /// the deadline.
     public static func urlSession(_ session: URLSession) -> Transport {
         Transport { request in
-            let (data, response) = try await session.data(for: request)
-            guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-            return (data, http)
+            try await BoundedExchange.send(request, on: session, seconds: request.timeoutInterval)
         }
     }
 
-    /// `URLSession.shared`.
-    public static var shared: Transport { urlSession(.shared) }
+    /// An ephemeral session of the runner's own that declines authentication challenges
+    /// (not `URLSession.shared`, which on Linux waits for ever on a `401` with
+    /// `WWW-Authenticate: Basic`), each exchange bounded by its request's `timeoutInterval`.
+    public static var shared: Transport { urlSession(defaultSession) }
+
+    private static let defaultSession = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(), delegateQueue: nil)
 }

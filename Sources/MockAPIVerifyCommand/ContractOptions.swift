@@ -53,7 +53,9 @@ package enum Output {
     /// Where text goes: the process's streams, unless a test captures it for the task it runs
     /// (`Output.$write.withValue({ stream, text in … }) { … }`).
     @TaskLocal package static var write: @Sendable (Stream, String) -> Void = { stream, text in
-        (stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError).write(Data(text.utf8))
+        // `try?`: a stream that has gone (a closed terminal after SIGHUP) must not stop the
+        // process before it has saved and cleaned up; `write(_:)` traps on the error.
+        try? (stream == .standardOutput ? FileHandle.standardOutput : FileHandle.standardError).write(contentsOf: Data(text.utf8))
     }
 
     package static func line(_ text: String) {

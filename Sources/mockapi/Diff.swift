@@ -132,11 +132,19 @@ struct GitCheckout {
             let base = top.resolvingSymlinksInPath().path
             return absolute.hasPrefix(base + "/") ? String(absolute.dropFirst(base.count + 1)) : absolute
         }
+        // The revision is resolved to a commit id first, and only the id reaches `git archive`:
+        // text such as `--output=PATH` must never read as one of git's options.
+        guard !revision.hasPrefix("-"),
+            let commit = Self.git(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: top.path),
+            commit.allSatisfy(\.isHexDigit), !commit.isEmpty
+        else {
+            throw CommandFailure.unusable("cannot read \(contracts) at revision \(revision): it is not a commit in \(top.path)", command: "diff")
+        }
         let paths = [relative(contracts), relative(fixtures)]
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapi-diff-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let archive = folder.appendingPathComponent("old.tar").path
-        guard Self.git(["archive", "--format=tar", "-o", archive, revision, "--"] + paths, in: top.path) != nil,
+        guard Self.git(["archive", "--format=tar", "-o", archive, commit, "--"] + paths, in: top.path) != nil,
             Self.run("/usr/bin/env", ["tar", "-xf", archive, "-C", folder.path], in: top.path) != nil
         else {
             try? FileManager.default.removeItem(at: folder)

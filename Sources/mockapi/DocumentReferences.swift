@@ -11,19 +11,31 @@ enum DocumentReferences {
     /// Most files followed: a folder of thousands of specs is not watched file by file.
     static let limit = 2_000
 
-    /// `document` first, then every file reached, each once (standardised absolute paths).
+    /// Files larger than the importer reads are not read for references either.
+    static let maxFileBytes = 100_000_000
+
+    /// `document` first, then every file reached, each once (standardised absolute paths). Only
+    /// regular files under the document's folder are followed, as the importer reads only those:
+    /// a reference to `/dev/zero` or a FIFO must not hang the watcher.
     static func files(from document: String) -> [String] {
         let start = URL(fileURLWithPath: document).standardizedFileURL.path
+        let folder = URL(fileURLWithPath: start).deletingLastPathComponent().resolvingSymlinksInPath().path
+        let root = folder.hasSuffix("/") ? folder : folder + "/"
         var found = [start], seen: Set<String> = [start], next = 0
         while next < found.count, found.count < limit {
             let file = found[next]
             next += 1
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                attributes[.type] as? FileAttributeType == .typeRegular,
+                ((attributes[.size] as? NSNumber)?.intValue ?? 0) <= maxFileBytes,
+                let text = try? String(contentsOfFile: file, encoding: .utf8)
+            else { continue }
             let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
             for match in text.matches(of: reference) {
                 let target = String(match.1)
                 guard !target.isEmpty, !target.contains("://") else { continue } // same file, or remote
                 let path = URL(fileURLWithPath: target.removingPercentEncoding ?? target, relativeTo: folder).standardizedFileURL.path
+                guard URL(fileURLWithPath: path).resolvingSymlinksInPath().path.hasPrefix(root) else { continue }
                 if seen.insert(path).inserted, FileManager.default.fileExists(atPath: path) { found.append(path) }
             }
         }

@@ -20,11 +20,19 @@ extension MockAPICommand {
 
         @OptionGroup var options: ImportOptions
 
+        // Hidden until the README's usage line for `import openapi` names it (ReadmeTranscriptTests).
+        @Option(
+            help: ArgumentHelp(
+                "Folder the document's $ref files may be in (default: the document's own folder; others are left out with a warning).",
+                valueName: "folder", visibility: .hidden))
+        var refRoot: String?
+
         func run() throws {
             let progress = ProgressLine()
-            try options.run(kind: "openapi", unit: "operation", progress: progress) { url throws(ImportError) in
-                try OpenAPIImporter { progress.show($0.line, now: $0.phase != .translating || $0.operations == 1) }.importFile(url)
+            let importer = OpenAPIImporter(referenceRoot: refRoot.map { URL(fileURLWithPath: $0) }) {
+                progress.show($0.line, now: $0.phase != .translating || $0.operations == 1)
             }
+            try options.run(kind: "openapi", unit: "operation", progress: progress) { url throws(ImportError) in try importer.importFile(url) }
         }
     }
 

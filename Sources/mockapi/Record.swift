@@ -41,7 +41,7 @@ extension MockAPICommand {
 
         func validate() throws {
             try CommandFailure.translating {
-                try BackendURL.check(target, flag: "--target", caFile: caFile)
+                try BackendURL.check(target, flag: "--target", caFile: caFile, caFlag: "--ca-file")
                 guard UInt16(port) != nil else { throw CommandFailure.usage("--port must be 0 to 65535 (it is \"\(port)\")") }
                 let timeouts = NumberRange(1, 3600, "seconds")
                 guard timeouts.contains(Double(timeout)) else { throw CommandFailure.usage(timeouts.refusal("--timeout \(timeout)")) }

@@ -40,10 +40,6 @@ extension ServerOptions {
     }
 
     private func read(_ file: String, flag: String) throws -> String {
-        let descriptor = open(file, O_RDONLY)
-        guard descriptor >= 0 else { throw CommandFailure.unusable(#"\#(flag) "\#(file)" cannot be read: \#(String(cString: strerror(errno)))"#) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard let data = try? handle.readToEnd() else { throw CommandFailure.unusable(#"\#(flag) "\#(file)" cannot be read: it is not a regular file"#) }
-        return String(decoding: data, as: UTF8.self)
+        try String(decoding: FlagFile.read(file, flag: flag), as: UTF8.self)
     }
 }

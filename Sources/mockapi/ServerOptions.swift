@@ -20,7 +20,7 @@ struct ServerOptions: ParsableArguments {
         _ = try listenPort()
         try checkTLS()
         guard journal.adminToken.map({ !$0.isEmpty }) ?? true else { throw CommandFailure.usage("--admin-token must not be empty") }
-        if let proxyUnmatched = answers.proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: answers.proxyCaFile) }
+        if let proxyUnmatched = answers.proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: answers.proxyCaFile, caFlag: "--proxy-ca-file") }
         guard (1...3600).contains(answers.proxyTimeout) else {
             throw CommandFailure.unusable("--proxy-timeout \(answers.proxyTimeout) is out of range: 1 to 3600 seconds")
         }

@@ -3,7 +3,7 @@ import Foundation
 import MockAPIVerifyCommand
 import Synchronization
 
-/// SIGINT and SIGTERM, blocked in every thread and taken with `sigwait` by one thread of their
+/// SIGINT, SIGTERM and SIGHUP, blocked in every thread and taken with `sigwait` by one thread of their
 /// own: reliable, unlike a handler plus `pause()`, and no code runs in signal context.
 ///
 /// The thread starts before the contracts load, so a signal during a long load ends the process
@@ -15,6 +15,9 @@ enum StopSignals {
         sigemptyset(&set)
         sigaddset(&set, SIGINT)
         sigaddset(&set, SIGTERM)
+        // A closed terminal or SSH session: taken as SIGTERM, so `record` saves what it has and
+        // the temporary folders (a self-signed key, an import) are removed, not left behind.
+        sigaddset(&set, SIGHUP)
         return set
     }
 
@@ -35,7 +38,10 @@ enum StopSignals {
             var set = self.set
             var signal: Int32 = 0
             sigwait(&set, &signal)
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            // After a hangup the terminal may be gone: writing to it must fail quietly (EPIPE),
+            // not end the process before it has saved and cleaned up.
+            if signal == SIGHUP { Foundation.signal(SIGPIPE, SIG_IGN) }
+            let name = signal == SIGINT ? "SIGINT" : signal == SIGHUP ? "SIGHUP" : "SIGTERM"
             let serving = phase.withLock { $0 == .serving }
             guard serving else {
                 Output.log(.info, "mockapi: \(name) while loading the contracts, stopped")

@@ -87,6 +87,16 @@ struct ContractSetTests {
         #expect(report == [#"contracts/ping.json: $.responses.default.fixture: fixture "../contracts/ping.json" leaves the fixtures folder; references must stay inside it"#])
     }
 
+    /// A number no double holds, in a contract or a fixture: refused naming the file, line and JSON path.
+    @Test func aNumberBeyondDoublesRangeIsRefusedNamingFileAndPath() throws {
+        let contract = try problems(contracts: ["ping.json": Self.contract(responses: #"{"default": {"status": 200, "delayMs": 1e400}}"#)])
+        #expect(contract.count == 1)
+        #expect(contract.first?.hasPrefix("contracts/ping.json:1:") == true, "\(contract)")
+        #expect(contract.first?.hasSuffix("not valid JSON: number 1e400 is beyond a 64-bit float's range (at $.responses.default.delayMs)") == true, "\(contract)")
+        let fixture = try problems(contracts: ["ping.json": Self.contract()], fixtures: ["ok.json": "{\"total\": 1e400}"])
+        #expect(fixture == ["fixtures/ok.json:1:11: not valid JSON: number 1e400 is beyond a 64-bit float's range (at $.total)"])
+    }
+
     @Test func invalidJSONFixtureNamesTheFixtureLine() throws {
         let report = try problems(contracts: ["ping.json": Self.contract()], fixtures: ["ok.json": "{\n\"a\": tru\n}"])
         #expect(report == ["fixtures/ok.json:2:6: not valid JSON: unexpected 't', expected a value"])

@@ -135,6 +135,48 @@ struct HostileDocumentTests {
         #expect(imported.warnings.first?.contains("in #/components/schemas/S") == true)
     }
 
+    /// The same fan-out as a request body (the 6 KB document of issue 30 that never finished importing):
+    /// the contract's key checks stop at the walk's node budget, with a warning naming the schema.
+    @Test func aRequestBodyThatFansOutImportsWithinSecondsWithAWarningNamingTheSchema() throws {
+        let scratch = try ScratchFolder()
+        var schemas: [String] = []
+        for index in 0..<11 {
+            let property = index == 10 ? #"{"type": "string"}"# : ##"{"$ref": "#/components/schemas/S\##(index + 1)"}"##
+            let properties = (0..<12).map { #""p\#($0)": \#(property)"# }.joined(separator: ", ")
+            schemas.append(#""S\#(index)": {"type": "object", "properties": {\#(properties)}}"#)
+        }
+        let body = ##"{"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/S0"}}}}"##
+        let text =
+            ##"{"openapi": "3.1.0", "info": {"title": "fan", "version": "1"}, "paths": {"/a": {"post": {"operationId": "postA", "requestBody": \##(body), "responses": {"204": {"description": "ok"}}}}}, "components": {"schemas": {\##(schemas.joined(separator: ", "))}}}"##
+        #expect(text.utf8.count < 8_000)
+        let url = try Self.write(text, named: "fan-body.json", in: scratch)
+        var imported = ImportedSet()
+        let elapsed = try Self.seconds { imported = try OpenAPIImporter().importFile(url) }
+        #expect(elapsed < 10, "took \(elapsed) s")
+        #expect(imported.contracts.count == 1)
+        let warning = try #require(imported.warnings.first { $0.contains("request body's schema fans out") }, "\(imported.warnings)")
+        #expect(warning.contains("past \(SchemaWalkBudget.defaultNodes) nodes (reached in #/components/schemas/S"), "\(warning)")
+        #expect(warning.hasPrefix("fan-body.json: POST /a: #/paths/~1a/post/requestBody/content/application~1json/schema"), "\(warning)")
+    }
+
+    /// Query parameters whose `oneOf` options fan out (12 options, each a `oneOf` of the next): typed within the budget.
+    @Test func aQueryParameterWhoseOptionsFanOutImportsWithinSeconds() throws {
+        let scratch = try ScratchFolder()
+        var schemas: [String] = []
+        for index in 0..<16 {
+            let option = index == 15 ? #"{"type": "integer"}"# : ##"{"$ref": "#/components/schemas/Q\##(index + 1)"}"##
+            schemas.append(#""Q\#(index)": {"oneOf": [\#(Array(repeating: option, count: 12).joined(separator: ", "))]}"#)
+        }
+        let parameter = ##"{"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/Q0"}}"##
+        let text =
+            ##"{"openapi": "3.1.0", "info": {"title": "fan", "version": "1"}, "paths": {"/a": {"get": {"operationId": "getA", "parameters": [\##(parameter)], "responses": {"204": {"description": "ok"}}}}}, "components": {"schemas": {\##(schemas.joined(separator: ", "))}}}"##
+        let url = try Self.write(text, named: "fan-query.json", in: scratch)
+        var imported = ImportedSet()
+        let elapsed = try Self.seconds { imported = try OpenAPIImporter().importFile(url) }
+        #expect(elapsed < 10, "took \(elapsed) s")
+        #expect(imported.contracts.count == 1)
+    }
+
     static func count(_ value: JSONValue) -> Int {
         switch value {
         case .array(let elements): 1 + elements.map(count).reduce(0, +)

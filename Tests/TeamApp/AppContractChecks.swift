@@ -1,4 +1,4 @@
-// Generated from README.md by scripts/readme-snippets: edit the README, then run the script (the README block is the source, so swift format skips the file).
+// Generated from docs/swift.md by scripts/readme-snippets: edit the block there, then run the script (the doc's block is the source, so swift format skips the file).
 // swift-format-ignore-file
 public import Foundation      // `public`: its public API shows URLRequest and RouteCheck (needed
 public import MockAPIVerify   // under InternalImportsByDefault; the same as a plain import without it)

@@ -50,11 +50,13 @@ enum CommandLineRunner {
         /// The first stdout line.
         private(set) var firstLine: String
 
-        /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`).
-        init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true, command: String = "serve") throws {
+        /// `mockapi serve --port 0` and `arguments` (`portZero: false`: only `arguments`), run in
+        /// `directory` (the repository root when nil).
+        init(_ arguments: [String], environment: [String: String] = [:], portZero: Bool = true, command: String = "serve", directory: URL? = nil) throws {
             (process, stdout, stderr) = CommandLineRunner.process(
                 [command] + (portZero ? ["--port", "0"] : []) + arguments,
                 environment: environment)
+            if let directory { process.currentDirectoryURL = directory }
             try process.run()
             firstLine = ""
             firstLine = nextLine()

@@ -2,27 +2,35 @@ import Foundation
 import MockAPITestSupport
 import Testing
 
-/// The README's shell transcripts whose output can be reproduced, compared with a real run of
-/// the binary: a README line that no longer matches the command fails here. Ports, timings and
-/// temporary paths are normalised on both sides; a README line `…` stands for any lines.
+/// The documentation's shell transcripts whose output can be reproduced (README.md and docs/*.md,
+/// found by their `$ command` line in whichever page holds them), compared with a real run of the
+/// binary: a line that no longer matches the command fails here. Ports, timings and temporary
+/// paths are normalised on both sides; a documented line `…` (indented or not) stands for any lines.
 @Suite struct ReadmeTranscriptTests {
-    private static let readme = (try? String(contentsOf: BundledAPI.root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    /// Where the `occurrence`-th `$ command` line is, counting through the pages in order.
+    static func location(_ command: String, occurrence: Int = 1) -> (page: Documentation.Page, line: Int)? {
+        let found = Documentation.pages.flatMap { page in page.lines.indices.filter { page.lines[$0] == "$ \(command)" }.map { (page, $0) } }
+        return found.count >= occurrence ? found[occurrence - 1] : nil
+    }
 
-    /// The output the README shows after `$ command` (its `occurrence`-th such line), up to the
+    /// The output the docs show after `$ command` (its `occurrence`-th such line), up to the
     /// block's end or the next prompt.
     static func transcript(_ command: String, occurrence: Int = 1) -> [String] {
-        let lines = readme.components(separatedBy: "\n")
-        let starts = lines.indices.filter { lines[$0] == "$ \(command)" }
-        guard starts.count >= occurrence else { return ["README has no line \"$ \(command)\" (occurrence \(occurrence))"] }
-        return Array(lines[(starts[occurrence - 1] + 1)...].prefix { $0 != "```" && !$0.hasPrefix("$ ") })
+        guard let (page, start) = location(command, occurrence: occurrence) else {
+            return ["no page of README.md or docs/ has the line \"$ \(command)\" (occurrence \(occurrence))"]
+        }
+        let lines = page.lines
+        return Array(lines[(start + 1)...].prefix { $0 != "```" && !$0.hasPrefix("$ ") })
     }
 
     static func normalised(_ text: String) -> String {
         text.replacingOccurrences(of: #"127\.0\.0\.1:\d+"#, with: "127.0.0.1:PORT", options: .regularExpression)
             .replacingOccurrences(of: #"\(\d+(\.\d+)? s\)"#, with: "(T s)", options: .regularExpression)
+            .replacingOccurrences(of: #"^\d\d:\d\d:\d\d\.\d+ "#, with: "HH:MM:SS ", options: .regularExpression) // a log line's time
+            .replacingOccurrences(of: #" \d+(\.\d+)?ms\b"#, with: " Tms", options: .regularExpression)
     }
 
-    /// Every run of README lines between `…` lines appears in `output`, in order.
+    /// Every run of documented lines between `…` lines appears in `output`, in order.
     static func expectTranscript(
         _ command: String, occurrence: Int = 1, matches output: String,
         sourceLocation: SourceLocation = #_sourceLocation
@@ -31,7 +39,7 @@ import Testing
         var from = 0
         var segment: [String] = []
         for line in transcript(command, occurrence: occurrence).map(normalised) + ["…"] {
-            guard line == "…" else { segment.append(line); continue }
+            guard line.trimmingCharacters(in: .whitespaces) == "…" else { segment.append(line); continue } // indented in JSON too
             defer { segment = [] }
             if segment.isEmpty { continue }
             let found = (from...max(from, actual.count - segment.count)).first { start in
@@ -39,7 +47,7 @@ import Testing
             }
             guard let found else {
                 Issue.record(
-                    "README lines after \"$ \(command)\" are not in the real output:\n\(segment.joined(separator: "\n"))\n--- real output ---\n\(actual.joined(separator: "\n"))",
+                    "\(location(command, occurrence: occurrence)?.page.path ?? "README.md"): lines after \"$ \(command)\" are not in the real output:\n\(segment.joined(separator: "\n"))\n--- real output ---\n\(actual.joined(separator: "\n"))",
                     sourceLocation: sourceLocation)
                 return
             }
@@ -151,7 +159,7 @@ import Testing
     }
 
     @Test func usageLinesAreTheBinarys() throws {
-        let usages = Self.readme.components(separatedBy: "\n").filter { $0.hasPrefix("USAGE: mockapi ") }
+        let usages = Documentation.lines.map(\.line).filter { $0.hasPrefix("USAGE: mockapi ") }
         #expect(usages.count >= 7)
         for usage in usages {
             let words = usage.dropFirst("USAGE: mockapi ".count).split(separator: " ").prefix { !$0.hasPrefix("[") && !$0.hasPrefix("<") && !$0.hasPrefix("-") }

@@ -5,7 +5,7 @@ The output directory gets `contracts/` and `fixtures/`: a copy of the bundled co
 fixtures plus enough generated contracts to reach `--total` routes. Every generated contract has
 its own literal path segment (`/v1/generated/r00042/...`), so none overlap each other or the
 bundled routes, and its own small JSON fixture. All of them are valid per
-the contract format in README.md.
+the contract format in docs/contract-format.md.
 
     scripts/bench/gen_contracts.py --out /tmp/routes10k --total 10000
 """

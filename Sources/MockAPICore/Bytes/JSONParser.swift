@@ -201,8 +201,58 @@ package struct JSONParser {
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger, let int = Int(text) { return .int(int) }
-        guard let double = Double(text) else { throw failure("number out of range") }
+        // `1e400` reads as infinity, which JSON cannot write back (the encoder wrote `null`): refused, naming where.
+        guard let double = Double(text), double.isFinite else {
+            position = start // the error's column is where the number begins
+            throw failure("number \(text.prefix(40)) is beyond a 64-bit float's range (at \(path(at: start)))")
+        }
         return .double(double)
+    }
+
+    /// The JSON path (`$.items[3].price`) of the value starting at `offset`, found by scanning the
+    /// bytes before it again: done only for a failure, so parsing keeps no stack of names.
+    /// The prefix has already parsed, so the scan need not check it.
+    private func path(at offset: Int) -> String {
+        enum Frame {
+            case object(key: String?, expectingKey: Bool)
+            case array(index: Int)
+        }
+        var frames: [Frame] = []
+        var index = 0
+        while index < offset, index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                let textStart = index + 1
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                if case .object(_, true)? = frames.last {
+                    let key = String(decoding: bytes[textStart..<min(index, bytes.count)], as: UTF8.self)
+                    frames[frames.count - 1] = .object(key: key, expectingKey: false)
+                }
+            case UInt8(ascii: "{"): frames.append(.object(key: nil, expectingKey: true))
+            case UInt8(ascii: "["): frames.append(.array(index: 0))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): _ = frames.popLast()
+            case UInt8(ascii: ","):
+                switch frames.last {
+                case .object?: frames[frames.count - 1] = .object(key: nil, expectingKey: true)
+                case .array(let count)?: frames[frames.count - 1] = .array(index: count + 1)
+                case nil: break
+                }
+            default: break
+            }
+            index += 1
+        }
+        var path = "$"
+        for frame in frames {
+            switch frame {
+            case .object(let key?, _):
+                let plain = !key.isEmpty && key.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+                path += plain ? ".\(key)" : "[\"\(key)\"]"
+            case .object(nil, _): break
+            case .array(let count): path += "[\(count)]"
+            }
+        }
+        return path
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(Failure) {

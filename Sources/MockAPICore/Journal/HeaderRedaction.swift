@@ -37,18 +37,19 @@ package struct HeaderRedaction: Sendable, Equatable {
     func redacts(_ name: UnsafeRawBufferPointer) -> Bool {
         guard isOn else { return false }
         for redacted in names where Self.equalIgnoringCase(name, redacted) { return true }
-        return Self.containsSensitiveWord(name)
+        return Self.containsWord(name, of: Self.sensitiveWords)
     }
 
-    /// Whether one of `sensitiveWords` is in `name` (any case): one pass that tries a word only
-    /// where its first letter is, since every journaled request's headers go through this.
-    private static func containsSensitiveWord(_ name: UnsafeRawBufferPointer) -> Bool {
+    /// Whether one of `words` is in `name` (any case): one pass that tries a word only where
+    /// its first letter is, since every journaled request's headers go through this. Every
+    /// word is at least 5 letters and starts with t, s, p, a or c.
+    private static func containsWord(_ name: UnsafeRawBufferPointer, of words: [[UInt8]]) -> Bool {
         guard name.count >= 5 else { return false } // "token", the shortest word
         for start in 0...(name.count - 5) {
             switch name[start] | 0x20 {
-            case UInt8(ascii: "t"), UInt8(ascii: "s"), UInt8(ascii: "p"), UInt8(ascii: "a"):
+            case UInt8(ascii: "t"), UInt8(ascii: "s"), UInt8(ascii: "p"), UInt8(ascii: "a"), UInt8(ascii: "c"):
                 let rest = UnsafeRawBufferPointer(rebasing: name[start...])
-                for word in sensitiveWords where word[0] == name[start] | 0x20 && startsWith(rest, lowercased: word) { return true }
+                for word in words where word[0] == name[start] | 0x20 && startsWith(rest, lowercased: word) { return true }
             default:
                 continue
             }
@@ -60,6 +61,32 @@ package struct HeaderRedaction: Sendable, Equatable {
         guard name.count >= word.count else { return false }
         for index in 0..<word.count where name[index] | 0x20 != word[index] { return false }
         return true
+    }
+
+    /// Query parameters journaled and logged as `[redacted]`: credentials sent in the URL
+    /// (`?access_token=…`, `?api_key=…`). A name is redacted when it is one of `queryNames` or
+    /// a name the user added (`--redact-header`), or contains one of `queryWords`, any case.
+    static let queryNames: [[UInt8]] = ["key", "auth", "sig", "signature", "sessionid", "jwt"].map { Array($0.utf8) }
+    /// Each is at least 5 letters long and starts with t, s, p, a or c (`containsWord`). Stored
+    /// `| 0x20`, as the name's bytes are compared: `_` then matches `_`.
+    static let queryWords: [[UInt8]] = ["token", "secret", "password", "passwd", "apikey", "api_key", "api-key", "credential"]
+        .map { $0.utf8.map { $0 | 0x20 } }
+
+    package func redactsQuery(_ name: String) -> Bool {
+        guard isOn else { return false }
+        var name = name
+        return name.withUTF8 { bytes in
+            let name = UnsafeRawBufferPointer(bytes)
+            if Self.queryNames.contains(where: { Self.equalIgnoringCase(name, $0) }) { return true }
+            if names.contains(where: { Self.equalIgnoringCase(name, $0) }) { return true }
+            return Self.containsWord(name, of: Self.queryWords)
+        }
+    }
+
+    /// The query as the journal and the log keep it: credential-like values `[redacted]`.
+    package func journaledQuery(_ query: [QueryArgument]) -> [QueryArgument] {
+        guard isOn, query.contains(where: { $0.value != nil && redactsQuery($0.name) }) else { return query }
+        return query.map { $0.value != nil && redactsQuery($0.name) ? QueryArgument($0.name, "[redacted]") : $0 }
     }
 
     /// `Bearer abc123` → `Bearer [redacted]` for `Authorization` and `Proxy-Authorization`: the

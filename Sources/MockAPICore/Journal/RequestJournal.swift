@@ -76,6 +76,9 @@ package final class RequestJournal: Sendable {
     ) {
         // Copied only when a header is redacted or cut; most requests' go in as they came.
         let changed = headers.changeForJournal(redacting: redaction) ? headers.forJournal(redacting: redaction) : nil
+        // Credentials in the query (`?access_token=…`) redacted as headers are. Nil without a
+        // query, and only then read: a request with none pays nothing for it.
+        let journaledQuery = query.isEmpty ? nil : redaction.journaledQuery(query)
         func withJournaledHeaders<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
             if let changed { return changed.withPackedBytes(body) }
             return headers.withPackedBytes(body)
@@ -89,8 +92,8 @@ package final class RequestJournal: Sendable {
             writer.string(method)
             writer.bytes(path)
             writer.int(query.count)
-            if !query.isEmpty {
-                for argument in query {
+            if let journaledQuery {
+                for argument in journaledQuery {
                     writer.string(argument.name)
                     writer.optionalString(argument.value)
                 }
@@ -114,8 +117,8 @@ package final class RequestJournal: Sendable {
         var size =
             8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + withJournaledHeaders { $0.count }
             + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
-        if !query.isEmpty {
-            for argument in query { size += RecordWriter.size(of: argument.name) + RecordWriter.size(of: argument.value) }
+        if let journaledQuery {
+            for argument in journaledQuery { size += RecordWriter.size(of: argument.name) + RecordWriter.size(of: argument.value) }
         }
         if !parts.isEmpty {
             for part in parts {

@@ -54,6 +54,13 @@ package struct Decision: Sendable {
         return decision
     }
 
+    /// The same decision without the policy's headers: admin answers (`/__mockapi/…`). CORS is
+    /// for the API a team mocks; with it on the admin endpoints, any web page could read the
+    /// journal (the requests' headers and queries) and drive the server.
+    package var withoutPolicyHeaders: Decision {
+        Decision(answer, timing: timing, journal: journal, headers: [])
+    }
+
     /// The same decision with its delay served: what a woken connection executes.
     package var dueNow: Decision {
         var decision = self

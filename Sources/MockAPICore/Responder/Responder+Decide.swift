@@ -48,7 +48,7 @@ extension Responder {
             hosts += 1
             return hosts < 2
         }
-        if hosts > 1 { return .answer(refusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil))) }
+        if hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
         switch BodyFraming(headers: headers) {
         case .none, .chunked:
             return .readBody(declaredLength: nil)
@@ -57,18 +57,28 @@ extension Responder {
         case .lengthTooLarge:
             return .answer(decideBodyRefused(.tooLarge, head: head))
         case .conflictingLengths:
-            return .answer(refusal(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil)))
+            return headRefusal(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil), head)
         case .unsupportedEncoding(let encoding):
-            return .answer(refusal(ErrorResponses.unsupportedTransferEncoding(encoding)))
+            return headRefusal(ErrorResponses.unsupportedTransferEncoding(encoding), head)
         }
+    }
+
+    /// A head refused: with the policy's headers, but none on an admin path (no CORS there).
+    private func headRefusal(_ response: GeneratedResponse, _ head: RoutedHead) -> HeadVerdict {
+        let refused = refusal(response)
+        guard case .admin = head.destination else { return .answer(refused) }
+        return .answer(refused.withoutPolicyHeaders)
     }
 
     /// The answer to a body the server stopped reading.
     package func decideBodyRefused(_ reason: BodyRefusal, head: RoutedHead) -> Decision {
-        switch reason {
-        case .tooLarge: refusal(ErrorResponses.tooLarge(limit: head.bodyLimit, flag: head.bodyLimitFlag))
-        case .bufferBudgetFull: refusal(ErrorResponses.bufferBudgetFull(limit: policy.maxBufferedBytes))
-        }
+        let refused =
+            switch reason {
+            case .tooLarge: refusal(ErrorResponses.tooLarge(limit: head.bodyLimit, flag: head.bodyLimitFlag))
+            case .bufferBudgetFull: refusal(ErrorResponses.bufferBudgetFull(limit: policy.maxBufferedBytes))
+            }
+        guard case .admin = head.destination else { return refused }
+        return refused.withoutPolicyHeaders
     }
 
     /// The answer to a request whose body has arrived. `body` is read only when the answer
@@ -79,7 +89,7 @@ extension Responder {
     ) -> Decision {
         switch head.destination {
         case .admin:
-            return decideAdmin(method: method, path: String(decoding: path, as: UTF8.self), query: query, headers: headers)
+            return decideAdmin(method: method, path: String(decoding: path, as: UTF8.self), query: query, headers: headers).withoutPolicyHeaders
         case .notFound, .methodNotAllowed:
             if policy.cors, let preflight = preflight(method: method, path: path, headers: headers) {
                 return decision(.generated(preflight), journal: JournalNote())

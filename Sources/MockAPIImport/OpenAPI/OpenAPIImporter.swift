@@ -13,8 +13,11 @@ package struct OpenAPIImporter {
     /// Told as the import goes: a large document (Stripe, Kubernetes) takes seconds, and a person
     /// at a terminal should see it move. Called on the importing thread, once per operation.
     private let progress: ((ImportProgress) -> Void)?
+    /// The folder `$ref`ed files must be in; nil for the document's own folder.
+    package var referenceRoot: URL?
 
-    package init(progress: ((ImportProgress) -> Void)? = nil) {
+    package init(referenceRoot: URL? = nil, progress: ((ImportProgress) -> Void)? = nil) {
+        self.referenceRoot = referenceRoot
         self.progress = progress
     }
 
@@ -22,7 +25,7 @@ package struct OpenAPIImporter {
 
     package func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         progress?(ImportProgress(file: url.lastPathComponent))
-        let document = try Self.open(url)
+        let document = try Self.open(url, referenceRoot: referenceRoot)
         // A document `mockapi export openapi` wrote carries its contracts as they were: read those.
         if let exported = ExportedSetReader.read(document.root.value, file: url.lastPathComponent) { return exported }
         let imported = importDocument(document, file: url.lastPathComponent)
@@ -34,15 +37,15 @@ package struct OpenAPIImporter {
     }
 
     /// The entry file as an OpenAPI 3 document: checked for its version, a Swagger 2.0 one converted.
-    static func open(_ url: URL) throws(ImportError) -> OpenAPIDocument {
-        let document = try OpenAPIDocument(entry: url)
+    static func open(_ url: URL, referenceRoot: URL? = nil) throws(ImportError) -> OpenAPIDocument {
+        let document = try OpenAPIDocument(entry: url, referenceRoot: referenceRoot)
         let file = url.path
         guard document.root.isObject else {
             throw ImportError("\(file): not an OpenAPI document (the top level is not a mapping with an \"openapi\" key)")
         }
         if let swagger = document.root["swagger"] {
             guard swagger.string == "2.0" else { throw ImportError("\(file): #/swagger: version \(swagger.value.serialized) is not supported (2.0, 3.0, 3.1 and 3.2 are)") }
-            return OpenAPIDocument(converted: SwaggerConverter.convert(document.root.value), from: url)
+            return OpenAPIDocument(converted: SwaggerConverter.convert(document.root.value), from: url, referenceRoot: referenceRoot)
         }
         guard let version = document.root["openapi"]?.string ?? document.root["openapi"]?.number.map({ "\($0)" }) else {
             throw ImportError("\(file): #: missing key \"openapi\" (is this an OpenAPI 3 document?)")

@@ -26,8 +26,14 @@ extension OperationTranslator {
         draft.body.required = body["required"]?.bool == true
         if let json {
             if let schema = json.content["schema"], schema.isObject {
-                draft.json = jsonKeys(schema) // nil: not an object body, not checked
-                draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema) != nil
+                let budget = SchemaWalkBudget()
+                draft.json = jsonKeys(schema, budget: budget) // nil: not an object body, not checked
+                draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema, budget: budget) != nil
+                if let place = budget.exhaustedIn {
+                    warn(
+                        "body bounded", at: schema,
+                        "the request body's schema fans out past \(SchemaWalkBudget.defaultNodes) nodes (reached in \(place)); values deeper than that are not checked")
+                }
                 draft.body.nullable = reader.resolve(schema)?.nullable == true
                 // Properties without a `type`: JSON Schema lets any other type through unchecked (Xero's folders, InfluxData's share).
                 draft.body.otherTypes = draft.json != nil && reader.namesNoType(schema)
@@ -76,9 +82,9 @@ extension OperationTranslator {
 
     /// Top-level keys: an object's named properties, the union of `oneOf` objects, or none (a free-form
     /// map, or a body the contract cannot describe key by key, then with a warning) with other keys allowed.
-    private mutating func jsonKeys(_ schema: DocumentNode) -> [ContractDraft.JSONKey]? {
-        if let keys = reader.objectKeys(schema) { return keys }
-        if let union = reader.unionKeys(schema) {
+    private mutating func jsonKeys(_ schema: DocumentNode, budget: SchemaWalkBudget) -> [ContractDraft.JSONKey]? {
+        if let keys = reader.objectKeys(schema, budget: budget) { return keys }
+        if let union = reader.unionKeys(schema, budget: budget) {
             warn("body loosened", at: schema, "the JSON request body is one of several objects; the contract takes the keys of any of them")
             return union
         }

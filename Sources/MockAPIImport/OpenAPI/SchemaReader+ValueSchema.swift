@@ -7,14 +7,17 @@ extension SchemaReader {
     /// What a request's JSON value must be, as a contract says it: its type, its enum, an object's
     /// named keys (through `allOf`), an array's items. A `$ref` met a second time on the way down
     /// (a recursive schema) is left unchecked there. `readOnly` keys are left out: a client does not send them.
-    func valueSchema(_ schema: DocumentNode) -> JSONValueSchema {
-        valueSchema(schema, visiting: [], depth: 0)
+    /// `budget`: schema nodes the walk may visit; past it a value is left unchecked and the budget names where.
+    func valueSchema(_ schema: DocumentNode, budget: SchemaWalkBudget = SchemaWalkBudget()) -> JSONValueSchema {
+        valueSchema(schema, visiting: [], depth: 0, budget: budget)
     }
 
-    private func valueSchema(_ schema: DocumentNode, visiting: Set<String>, depth: Int) -> JSONValueSchema {
+    private func valueSchema(_ schema: DocumentNode, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget) -> JSONValueSchema {
         var visiting = visiting
         if let name = referenceName(schema), !visiting.insert(name).inserted { return JSONValueSchema() }
-        guard depth < Self.maxValueSchemaDepth, let view = resolve(schema) else { return JSONValueSchema() }
+        guard depth < Self.maxValueSchemaDepth, budget.take(at: referenceName(schema) ?? schema.pointer), let view = resolve(schema) else {
+            return JSONValueSchema()
+        }
         let type = valueType(schema)
         var enumValues = view.enumValues
         // `null` besides a type (3.0 `nullable`, 3.1 `[type, "null"]`); `any` and `null` already take it.
@@ -30,22 +33,26 @@ extension SchemaReader {
         var items: JSONValueSchema?
         var otherKeys = false
         if type == .object || (type == .any && !view.allOf.isEmpty) {
-            properties = objectKeys(schema, visiting: visiting, depth: depth)
+            properties = objectKeys(schema, visiting: visiting, depth: depth, budget: budget)
             otherKeys = properties != nil && admitsOtherKeys(schema)
         } else if type == .array, let element = view.items {
-            items = valueSchema(element, visiting: visiting, depth: depth + 1)
+            items = valueSchema(element, visiting: visiting, depth: depth + 1, budget: budget)
         }
         return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
     }
 
     /// An object's keys, or nil (unchecked) when it names none or is a free-form map.
-    func objectKeys(_ schema: DocumentNode, visiting: Set<String> = [], depth: Int = 0) -> [JSONKeyExpectation]? {
+    func objectKeys(
+        _ schema: DocumentNode, visiting: Set<String> = [], depth: Int = 0, budget: SchemaWalkBudget = SchemaWalkBudget()
+    ) -> [JSONKeyExpectation]? {
         guard let named = properties(of: schema), !named.isEmpty else { return nil }
+        // Each key is a node of the contract too: past the budget, the object's keys are left unchecked.
+        guard budget.take(named.count, at: referenceName(schema) ?? schema.pointer) else { return nil }
         return named.compactMap { property in
             if resolve(property.schema)?.readOnly == true { return nil }
             return JSONKeyExpectation(
                 key: property.name, required: property.required,
-                schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1))
+                schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1, budget: budget))
         }
     }
 }
@@ -73,14 +80,14 @@ extension SchemaReader {
     /// The objects a `oneOf`/`anyOf` body may be, as one looser set of keys: every key any option
     /// names, required only where every option requires it, other keys allowed. Nil when an option
     /// is not an object with named properties.
-    func unionKeys(_ schema: DocumentNode) -> [JSONKeyExpectation]? {
+    func unionKeys(_ schema: DocumentNode, budget: SchemaWalkBudget = SchemaWalkBudget()) -> [JSONKeyExpectation]? {
         guard let view = resolve(schema) else { return nil }
         let options = view.oneOf + view.anyOf
         guard !options.isEmpty, view.allOf.isEmpty, !view.hasProperties else { return nil }
         var keys: [JSONKeyExpectation] = []
         var requiredEverywhere: Set<String>?
         for option in options {
-            guard let named = objectKeys(option) else { return nil }
+            guard let named = objectKeys(option, budget: budget) else { return nil }
             for key in named where !keys.contains(where: { $0.key == key.key }) {
                 keys.append(JSONKeyExpectation(key: key.key, required: false, schema: key.schema))
             }
@@ -91,7 +98,7 @@ extension SchemaReader {
         // A key two options type differently is checked as any; typed alike but otherwise
         // different (Discord's `trigger_type` is 1 in one option, 4 in another), by its type alone.
         return keys.map { key in
-            let schemas = options.compactMap { objectKeys($0)?.first { $0.key == key.key }?.schema }
+            let schemas = options.compactMap { objectKeys($0, budget: budget)?.first { $0.key == key.key }?.schema }
             let types = Set(schemas.map(\.type))
             if types.count > 1 { return JSONKeyExpectation(key: key.key, required: key.required, schema: JSONValueSchema()) }
             if schemas.contains(where: { $0 != key.schema }) {
@@ -100,5 +107,32 @@ extension SchemaReader {
             }
             return key
         }
+    }
+}
+
+/// How many schema nodes one walk over a schema may visit. Depth and `$ref` cycles are bounded
+/// elsewhere, but not breadth: 11 schemas whose 12 properties each `$ref` the next are 12⁸ nodes
+/// within the depth bound (a 6 KB document that never finished importing). One budget is shared
+/// by every walk made for one body, so a walk repeated per option or key draws on the same count.
+final class SchemaWalkBudget {
+    /// Above any real document's body, and a contract of at most this many keys stays a few MB.
+    static let defaultNodes = 10_000
+
+    private(set) var remaining: Int
+    /// The schema (a `$ref` name or a JSON pointer) where the walk ran out; nil while within the budget.
+    private(set) var exhaustedIn: String?
+
+    init(nodes: Int = SchemaWalkBudget.defaultNodes) {
+        remaining = nodes
+    }
+
+    /// Takes `count` nodes; false once the budget cannot give them, remembering where that first happened.
+    func take(_ count: Int = 1, at schema: @autoclosure () -> String) -> Bool {
+        if remaining >= count {
+            remaining -= count
+            return true
+        }
+        if exhaustedIn == nil { exhaustedIn = schema() }
+        return false
     }
 }

@@ -113,9 +113,9 @@ struct SchemaReader {
     }
 
     /// The contract type of a query value.
-    func queryType(_ schema: DocumentNode, depth: Int = 0) -> QueryValueType? {
-        // `oneOf` options that lead back to themselves: past 16 levels, text.
-        guard depth < 16 else { return .string }
+    func queryType(_ schema: DocumentNode, depth: Int = 0, budget: SchemaWalkBudget = SchemaWalkBudget()) -> QueryValueType? {
+        // `oneOf` options that lead back to themselves: past 16 levels (or past the budget, when they fan out), text.
+        guard depth < 16, budget.take(at: referenceName(schema) ?? schema.pointer) else { return .string }
         guard let view = resolve(schema) else { return .string }
         switch view.type {
         case "boolean": return .bool
@@ -126,7 +126,7 @@ struct SchemaReader {
         default:
             let options = view.oneOf + view.anyOf + view.allOf
             guard !options.isEmpty else { return .string }
-            let types = Set(options.compactMap { queryType($0, depth: depth + 1) })
+            let types = Set(options.compactMap { queryType($0, depth: depth + 1, budget: budget) })
             return types.count == 1 ? types.first : .string
         }
     }

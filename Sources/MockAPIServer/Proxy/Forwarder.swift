@@ -91,6 +91,10 @@ final class Forwarder: Sendable {
     }
 
     private func perform(_ request: Request) -> Answer {
+        // The URL is the origin and this text: anything but `/…` could name another host.
+        guard request.pathAndQuery.hasPrefix("/") else {
+            return Answer(status: 0, headers: [], body: [], error: "not an origin-form path: \(request.pathAndQuery)")
+        }
         guard let handle = handles.withLock({ $0.popLast() })?.pointer ?? CCurlShims_handle_new() else {
             return Answer(status: 0, headers: [], body: [], error: "libcurl could not start")
         }

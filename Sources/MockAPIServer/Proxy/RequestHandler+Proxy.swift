@@ -12,6 +12,12 @@ extension RequestHandler {
 
     func startForwarding(_ decision: Decision, _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard let forwarder else { return .NO } // the responder forwards only on a server that proxies
+        if let refusal = Self.notOriginForm(path) {
+            let refused = GeneratedResponse(
+                status: 400, json: ["error": .string("only origin-form request targets (/path?query) are forwarded: \(refusal)")],
+                problem: "not forwarded: \(refusal)")
+            return queue(refused, decision, context, connection, path: path)
+        }
         let pathText = Self.percentEncodedPath(path)
         let pathAndQuery = pathText + (context.rawQuery.map { "?" + $0 } ?? "")
         let headers = context.headers.fields
@@ -42,6 +48,17 @@ extension RequestHandler {
                 wake()
             }
         }
+    }
+
+    /// Why a request target must not reach the target's URL, or nil for a plain `/path`. The URL
+    /// is the configured origin followed by this path, so a target that does not start with `/`
+    /// would continue the origin's authority (`@127.0.0.1:9/x` makes the origin userinfo and the
+    /// client's text the host): absolute-form, authority-form, `*` and `@…` are refused, and so
+    /// is a backslash, which some URL parsers read as `/`.
+    static func notOriginForm(_ path: UnsafeBufferPointer<UInt8>) -> String? {
+        guard path.first == UInt8(ascii: "/") else { return "the target does not start with /" }
+        if path.contains(UInt8(ascii: "\\")) { return "the target holds a backslash" }
+        return nil
     }
 
     /// The path as libmicrohttpd decoded it (`%2F` kept), encoded again for the target's URL.

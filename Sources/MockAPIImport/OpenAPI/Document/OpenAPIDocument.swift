@@ -9,6 +9,11 @@ import MockAPICore
 /// `other.json#/components/schemas/X`) is relative to the file it is written in. A reference that
 /// cannot be followed (a missing file or pointer, a URL, a cycle of references) resolves to nil
 /// and leaves one warning naming where it was written; nothing here throws after the entry file.
+///
+/// Only files under the reference root are read: the entry file's folder unless the caller
+/// widens it. A document is input from anyone (a spec from a vendor, a pull request), and
+/// `../../secrets.yaml#/token` or `/etc/passwd` would otherwise be read and its values written
+/// into fixtures and served.
 final class OpenAPIDocument {
     /// Files a document may reach (entry included), and `$ref` hops followed for one value.
     static let maxFiles = 2_000
@@ -24,9 +29,12 @@ final class OpenAPIDocument {
 
     /// The entry file's root.
     let root: DocumentNode
+    /// The folder referenced files must be in (symlinks resolved), with a trailing `/`.
+    private let referenceRoot: String
 
-    init(entry url: URL) throws(ImportError) {
+    init(entry url: URL, referenceRoot: URL? = nil) throws(ImportError) {
         let tree = try DocumentFileReader.read(url)
+        self.referenceRoot = Self.realFolder(referenceRoot ?? url.standardizedFileURL.deletingLastPathComponent())
         root = DocumentNode(value: tree, file: 0, pointer: "#")
         files = [url.standardizedFileURL]
         trees = [tree]
@@ -34,7 +42,8 @@ final class OpenAPIDocument {
     }
 
     /// A document already in memory (a Swagger 2.0 document converted to OpenAPI 3).
-    init(converted tree: JSONValue, from url: URL) {
+    init(converted tree: JSONValue, from url: URL, referenceRoot: URL? = nil) {
+        self.referenceRoot = Self.realFolder(referenceRoot ?? url.standardizedFileURL.deletingLastPathComponent())
         root = DocumentNode(value: tree, file: 0, pointer: "#")
         files = [url.standardizedFileURL]
         trees = [tree]
@@ -97,6 +106,9 @@ final class OpenAPIDocument {
             if filePart.contains("://") { return .failure(Problem(reason: "remote references are not fetched")) }
             let decoded = filePart.removingPercentEncoding ?? filePart
             let url = URL(fileURLWithPath: decoded, relativeTo: files[file].deletingLastPathComponent()).standardizedFileURL
+            guard Self.realPath(url.path).hasPrefix(referenceRoot) else {
+                return .failure(Problem(reason: "\(url.path) is outside \(referenceRoot.dropLast()), the folder the document may read"))
+            }
             switch load(url) {
             case .success(let index): targetFile = index
             case .failure(let problem): return .failure(problem)
@@ -143,6 +155,19 @@ final class OpenAPIDocument {
             stack += node.isObject ? node.members.map(\.node) : node.elements
         }
         return nil
+    }
+
+    /// `path` with its symlinks resolved (a link inside the folder may point outside it); as it
+    /// is, standardised, when it does not exist.
+    private static func realPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func realFolder(_ folder: URL) -> String {
+        let path = realPath(folder.path)
+        return path.hasSuffix("/") ? path : path + "/"
     }
 
     private func load(_ url: URL) -> Result<Int, Problem> {

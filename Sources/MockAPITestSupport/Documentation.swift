@@ -1,0 +1,28 @@
+import Foundation
+
+/// The repository's documentation as the tests read it: README.md, then docs/*.md in name order.
+/// Transcripts and Swift blocks move between these files; a test that pins one finds it by its
+/// text, whichever file holds it, and names that file when it fails.
+package enum Documentation {
+    package struct Page: Sendable {
+        /// Relative to the repository root: `README.md`, `docs/server.md`.
+        package var path: String
+        package var text: String
+        package var lines: [String] { text.components(separatedBy: "\n") }
+    }
+
+    /// Every page, README.md first; a file that cannot be read is left out (a test that needs its
+    /// text then fails naming what it looked for).
+    package static let pages: [Page] = {
+        let docs = BundledAPI.root.appendingPathComponent("docs")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: docs.path)) ?? []).filter { $0.hasSuffix(".md") }.sorted()
+        return (["README.md"] + names.map { "docs/" + $0 }).compactMap { path in
+            (try? String(contentsOf: BundledAPI.root.appendingPathComponent(path), encoding: .utf8)).map { Page(path: path, text: $0) }
+        }
+    }()
+
+    /// Every line of every page, each with the page it is on, in page order.
+    package static var lines: [(page: String, line: String)] {
+        pages.flatMap { page in page.lines.map { (page.path, $0) } }
+    }
+}
