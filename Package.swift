@@ -61,11 +61,16 @@ let package = Package(
         .target(name: "MockAPIVerify", dependencies: ["MockAPICore", "MockAPIServer", "DecodingDiagnostics"]),
         // The runner's conveniences for ClientKit clients, kept apart so a team without ClientKit does not build it.
         .target(name: "MockAPIVerifyClientKit", dependencies: ["MockAPIVerify", "ClientKit"]),
+        // What every command is made of, `mockapi`'s and a team's gate's: output, colour, the shared
+        // options (contracts, reports, admin token), a text table and the one failure type.
+        .target(
+            name: "MockAPICommandKit",
+            dependencies: ["MockAPICore", "SystemLibc", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // `verify` and `coverage` as commands: `mockapi` uses them, and so can a team's own gate executable.
         .target(
             name: "MockAPIVerifyCommand",
             dependencies: [
-                "MockAPICore", "SystemLibc", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "MockAPICore", "MockAPICommandKit", "MockAPIVerify", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // The bundled client's route kinds as runner checks: what `mockapi verify` runs.
         .target(name: "ExampleAPIChecks", dependencies: ["ExampleAPI", "MockAPIVerifyClientKit"]),
@@ -84,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "mockapi",
             dependencies: [
-                "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
+                "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPICommandKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             plugins: ["BuildCommit"]
@@ -112,7 +117,7 @@ let package = Package(
             name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
             exclude: ["Resources"]),
         .testTarget(name: "MockAPIDiffTests", dependencies: ["MockAPIDiff", "MockAPICore", "MockAPITestSupport"]),
-        .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+        .testTarget(name: "mockapiTests", dependencies: ["mockapi", "MockAPICommandKit", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
     ]
 )
 

@@ -8,13 +8,25 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// HTTPS with this certificate and key; nil for plain HTTP.
     package var tls: TLSCredentials?
+    /// The settings the responder decides answers with (sizes, CORS, delays), stored once there
+    /// with their defaults; the properties below read and write them.
+    package var serving = ServingPolicy()
     /// Bodies larger than this get a 413.
-    public var maxBodyBytes = 32 * 1024 * 1024
+    public var maxBodyBytes: Int {
+        get { serving.maxBodyBytes }
+        set { serving.maxBodyBytes = newValue }
+    }
     /// JSON bodies are buffered whole to be parsed, so they get a 413 past this smaller limit.
-    public var maxJSONBytes = 1024 * 1024
+    public var maxJSONBytes: Int {
+        get { serving.maxJSONBytes }
+        set { serving.maxJSONBytes = newValue }
+    }
     /// Bytes of JSON bodies held at once across every connection; a body that would pass it gets
     /// a 503, so many connections each sending a large body cannot eat the machine's memory.
-    public var maxBufferedBytes = 64 * 1024 * 1024
+    public var maxBufferedBytes: Int {
+        get { serving.maxBufferedBytes }
+        set { serving.maxBufferedBytes = newValue }
+    }
     /// A request body must arrive at this many bytes per second on average, after a grace of
     /// `bodyRateGraceSeconds` from its headers; a slower one is answered 408 and closed (0: no minimum).
     public var minBodyBytesPerSecond = 1_024
@@ -30,9 +42,9 @@ public struct ServerConfiguration: Sendable {
     /// libmicrohttpd worker threads; defaults to the number of cores.
     public var threads = System.coreCount
     /// Requests the journal keeps.
-    public var journalCapacity = 10_000
+    public var journalCapacity = RequestJournal.defaultCapacity
     /// Bytes of records the journal keeps at most (the oldest go first).
-    public var journalMaxBytes = 64 * 1024 * 1024
+    public var journalMaxBytes = RequestJournal.defaultMaxBytes
     /// Journal and log credential headers as sent instead of redacted (`HeaderRedaction`).
     public var journalSecrets = false
     /// Headers redacted besides the usual credential ones (`--redact-header`).
@@ -45,12 +57,21 @@ public struct ServerConfiguration: Sendable {
     package var requestLog: RequestLog?
 
     /// Answer browsers' CORS preflights and let pages read every answer (`--cors`).
-    public var cors = false
+    public var cors: Bool {
+        get { serving.cors }
+        set { serving.cors = newValue }
+    }
     /// How long every contract answer waits, unless its response or the request says otherwise.
-    package var delay: Latency?
+    package var delay: Latency? {
+        get { serving.delay }
+        set { serving.delay = newValue }
+    }
     /// The longest any answer waits, in milliseconds: a `Prefer: delay=` above it is refused (422),
     /// a response's `delay` and a log-normal's tail are cut to it.
-    public var maxDelayMilliseconds = Latency.defaultCeilingMilliseconds
+    public var maxDelayMilliseconds: Double {
+        get { serving.maxDelayMilliseconds }
+        set { serving.maxDelayMilliseconds = newValue }
+    }
     /// Where the set was loaded from, so `POST /__mockapi/reload` and `reload()` can read it
     /// again; nil for a set built in memory.
     package var reloadSource: (contracts: String, fixtures: String)?
@@ -64,15 +85,10 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
-    /// The settings the responder decides answers with.
+    /// The settings the responder decides answers with: `serving`, and what the rest of the
+    /// configuration implies.
     var servingPolicy: ServingPolicy {
-        var policy = ServingPolicy()
-        policy.cors = cors
-        policy.delay = delay
-        policy.maxDelayMilliseconds = maxDelayMilliseconds
-        policy.maxBodyBytes = maxBodyBytes
-        policy.maxJSONBytes = maxJSONBytes
-        policy.maxBufferedBytes = maxBufferedBytes
+        var policy = serving
         policy.forwardsUnmatched = proxy != nil
         policy.canReload = reloadSource != nil
         policy.adminActions = Set(adminActions.keys)

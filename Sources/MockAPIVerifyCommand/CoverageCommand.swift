@@ -1,5 +1,6 @@
 package import ArgumentParser
 import Foundation
+package import MockAPICommandKit
 import MockAPIVerify
 
 /// `mockapi coverage`: the contract gate for any client, in any language. Run the client's own
@@ -33,7 +34,7 @@ package struct CoverageCommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
-        let url = try serverURL(baseURL, command: "coverage", reportOptions: reportOptions)
+        let url = try reportOptions.serverURL(baseURL, command: "coverage")
         let report: CoverageReport
         do {
             report = try await JournalCoverage.read(from: url, since: since, strict: strict, adminToken: admin.adminToken)

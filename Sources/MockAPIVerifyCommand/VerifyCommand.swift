@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+package import MockAPICommandKit
 public import MockAPICore
 public import MockAPIVerify
 import Synchronization
@@ -87,7 +88,7 @@ public struct VerifyCommand: AsyncParsableCommand {
             try await command.run(checks: checks, transport: transport, deepLinks: deepLinks)
             exit(withError: nil)
         } catch {
-            exit(withError: error)
+            exit(withError: CommandFailure.translated(error))
         }
     }
 
@@ -102,13 +103,14 @@ public struct VerifyCommand: AsyncParsableCommand {
             try await command.run(checks: { _ in checks }, transport: transport, deepLinks: deepLinks)
             return 0
         } catch {
-            return exitCode(for: error).rawValue
+            return exitCode(for: CommandFailure.translated(error)).rawValue
         }
     }
 
     /// Without checks there is nothing to run: a gate passes its own (`main(checks:)`).
     public func run() async throws {
-        throw reportOptions.unusable(program: Self.gate.withLock(\.displayName), "no checks to run (a gate calls VerifyCommand.main(checks:))")
+        // Translated here: ArgumentParser's own `main()` knows no `CommandFailure`.
+        throw CommandFailure.translated(reportOptions.unusable(program: Self.gate.withLock(\.displayName), "no checks to run (a gate calls VerifyCommand.main(checks:))"))
     }
 
     /// Verifies the checks the client makes from the loaded set, over `transport`.
@@ -120,7 +122,7 @@ public struct VerifyCommand: AsyncParsableCommand {
     ) async throws {
         let name = Self.gate.withLock(\.displayName)
         let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
-        let target = try baseURL.map { try serverURL($0, program: name, reportOptions: reportOptions) }
+        let target = try baseURL.map { try reportOptions.serverURL($0, program: name) }
         let options = VerifyOptions(
             scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
             strictCoverage: strict || strictCoverage, strictDrift: strictDrift,

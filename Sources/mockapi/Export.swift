@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIImport
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Export: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICommandKit
 
 /// A file a flag names (`--tls-cert`, `--tls-key`, `--proxy-ca-file`, `--ca-file`), read before
 /// the server starts: only a regular file, and only up to a bound, so `/dev/zero` cannot fill

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPIImport
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Import: ParsableCommand {
@@ -20,11 +20,10 @@ extension MockAPICommand {
 
         @OptionGroup var options: ImportOptions
 
-        // Hidden until the README's usage line for `import openapi` names it (ReadmeTranscriptTests).
         @Option(
             help: ArgumentHelp(
                 "Folder the document's $ref files may be in (default: the document's own folder; others are left out with a warning).",
-                valueName: "folder", visibility: .hidden))
+                valueName: "folder"))
         var refRoot: String?
 
         func run() throws {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import MockAPICommandKit
 import MockAPICore
 import MockAPIVerify
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Lint: ParsableCommand {
@@ -25,11 +25,9 @@ extension MockAPICommand {
             do {
                 set = try contractOptions.loadSet()
             } catch {
-                Output.error(error.description)
                 report.problems = error.problems.map(LintReport.Problem.init)
                 report.exitCode = 2
-                if format == .json { Output.line(report.json) }
-                throw ExitCode(2)
+                throw CommandFailure.unusableAsSaid(stderr: error.description, stdout: format == .json ? report.json : nil)
             }
             report.usable = true
             (report.contracts, report.fixtures) = (set.contractsDirectory, set.fixturesDirectory)

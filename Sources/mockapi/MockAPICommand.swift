@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MockAPICommandKit
 import MockAPIVerifyCommand
 
 struct MockAPICommand: AsyncParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import MockAPICommandKit
 import MockAPICore
-import MockAPIVerifyCommand
 import Synchronization
 
 extension MockAPICommand {
@@ -101,7 +101,7 @@ extension MockAPICommand {
         /// Where `serve` listens by the same environment: `MOCKAPI_HOST` (a wildcard address is
         /// reached on loopback) and `MOCKAPI_PORT`, read as `serve` reads them.
         static func defaultURL() throws -> String {
-            let options = try ServerOptions.parse([])
+            let options = try ListenAddressOptions.parse([])
             let port = try options.listenPort()
             guard port != 0 else { throw CommandFailure.usage("MOCKAPI_PORT is 0 (a free port chosen at start): give the server's --url") }
             let host: String

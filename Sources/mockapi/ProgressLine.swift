@@ -1,6 +1,6 @@
 import Foundation
+import MockAPICommandKit
 import MockAPIImport
-import MockAPIVerifyCommand
 
 /// One line on stderr that a long command rewrites in place while it works (`import openapi` of
 /// Stripe or Kubernetes takes seconds). Only on a terminal: a pipe, a file or a CI log gets

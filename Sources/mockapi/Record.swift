@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIImport
 import MockAPIServer
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Record: ParsableCommand {
@@ -14,12 +14,7 @@ extension MockAPICommand {
         @Option(help: ArgumentHelp("The real API: http(s)://host[:port], optionally with a path prefix.", valueName: "url"))
         var target: String
 
-        @Option(help: "Address to listen on (an IPv4 or IPv6 literal, or localhost).")
-        var host = "127.0.0.1"
-
-        // Text, taken as given: `--port -1` is a bad port, not a missing value (as serve's).
-        @Option(name: [.short, .long], parsing: .unconditional, help: "Port to listen on; 0 picks a free one.")
-        var port = "8080"
+        @OptionGroup var address: ListenAddressOptions
 
         @Option(help: "Folder to write contracts/ and fixtures/ into.")
         var out = "recorded"
@@ -27,43 +22,33 @@ extension MockAPICommand {
         @Flag(help: "Replace existing contracts/ and fixtures/ folders under --out.")
         var force = false
 
-        @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS target (default: the system's).", valueName: "file"))
-        var caFile: String?
+        @OptionGroup var forward: ForwardOptions
+        @OptionGroup var access: ServerAccessOptions
+        @OptionGroup var renamed: RenamedRecordOptions
 
-        @Option(parsing: .unconditional, help: "Seconds a request to the target may take before the client gets 504.")
-        var timeout = 30
-
-        @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
-        var adminToken: String?
-
-        @Flag(help: "No per-request log lines on stderr.")
-        var quiet = false
-
-        func validate() throws {
+        mutating func validate() throws {
             try CommandFailure.translating {
-                try BackendURL.check(target, flag: "--target", caFile: caFile, caFlag: "--ca-file")
-                guard UInt16(port) != nil else { throw CommandFailure.usage("--port must be 0 to 65535 (it is \"\(port)\")") }
-                let timeouts = NumberRange(1, 3600, "seconds")
-                guard timeouts.contains(Double(timeout)) else { throw CommandFailure.usage(timeouts.refusal("--timeout \(timeout)")) }
+                renamed.apply(to: &forward)
+                try forward.check(backend: target, flag: "--target")
+                _ = try address.listenPort()
+                try access.check()
             }
         }
 
         func run() throws {
             StopSignals.startWatching()
-            let host: String
-            do { host = try ListenAddress.resolve(self.host) } catch { throw CommandFailure.unusable(error.description) }
-            var proxy = ProxyConfiguration(target: target, caFile: caFile)
+            let host = try address.resolvedHost()
+            var proxy = forward.proxy(to: target)
             let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target)
-            proxy.timeoutSeconds = timeout
             proxy.identityEncoding = true
-            proxy.observer = { recording.add($0) }
+            proxy.observer = { recording.observe($0) }
             var configuration = ServerConfiguration()
             configuration.host = host
-            configuration.port = UInt16(port)! // checked in validate()
+            configuration.port = try address.listenPort()
             configuration.proxy = proxy
-            configuration.adminToken = adminToken
+            configuration.adminToken = access.adminToken
             configuration.adminActions["POST /__mockapi/record/save"] = { recording.saveResponse() }
-            configuration.requestLog = quiet ? nil : RequestLog(options: RequestLogOptions(format: .text, color: TerminalColor.allowed(on: STDERR_FILENO), verbose: false))
+            configuration.requestLog = access.quiet ? nil : RequestLog(options: RequestLogOptions(format: .text, color: TerminalColor.allowed(on: STDERR_FILENO), verbose: false))
             let server: MockServer
             do {
                 server = try MockServer(set: .empty(named: "recording"), configuration: configuration)
@@ -84,6 +69,28 @@ extension MockAPICommand {
                 Output.error("mockapi record: \(error.description)")
             }
             Output.error("mockapi: \(received), stopped")
+        }
+    }
+}
+
+/// `record`'s spellings before 0.x named the forwarding settings as `serve` does not: hidden
+/// aliases of `--proxy-timeout` and `--proxy-ca-file`, kept for one release (see CHANGELOG).
+struct RenamedRecordOptions: ParsableArguments {
+    @Option(name: .customLong("timeout"), parsing: .unconditional, help: .hidden)
+    var timeout: Int?
+
+    @Option(name: .customLong("ca-file"), help: .hidden)
+    var caFile: String?
+
+    /// The old spellings' values set on `forward`, each said once as renamed.
+    func apply(to forward: inout ForwardOptions) {
+        if let timeout {
+            Output.error("mockapi record: warning: --timeout is now --proxy-timeout; the old name goes in the next release")
+            forward.proxyTimeout = timeout
+        }
+        if let caFile {
+            Output.error("mockapi record: warning: --ca-file is now --proxy-ca-file; the old name goes in the next release")
+            forward.proxyCaFile = caFile
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Routes: ParsableCommand {

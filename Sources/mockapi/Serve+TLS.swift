@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICommandKit
 import MockAPIServer
 
 /// `--tls-cert`/`--tls-key` and `--tls-self-signed`: the files read and checked before the

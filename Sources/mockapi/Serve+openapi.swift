@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIImport
 import MockAPIServer
-import MockAPIVerifyCommand
 
 /// `serve --openapi`: a document served through a private import of it.
 extension MockAPICommand.Serve {
@@ -31,9 +31,10 @@ extension MockAPICommand.Serve {
 
     /// Imports the document again on every change to it or a file it references, and serves the
     /// result; a document that no longer imports keeps the previous set serving.
-    static func watch(_ document: ServedDocument, _ server: MockServer) -> DocumentWatcher {
+    static func watch(_ document: ServedDocument, _ server: MockServer) -> FileWatcher {
         Output.log(.info, "mockapi: watching \(document.path) and the files its $refs reach for changes")
-        return DocumentWatcher(document: document.path) {
+        let path = document.path
+        return FileWatcher(files: { DocumentReferences.files(from: path) }) {
             do throws(ImportError) {
                 try document.importAgain()
             } catch {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import MockAPICommandKit
 import MockAPICore
 import MockAPIServer
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct Serve: ParsableCommand {
@@ -53,8 +53,7 @@ extension MockAPICommand {
                 contractOptions.fixtures = document.fixtures
             }
             let set = try contractOptions.load()
-            let host: String
-            do { host = try ListenAddress.resolve(options.listenHost) } catch { throw CommandFailure.unusable(error.description) }
+            let host = try options.listening.address.resolvedHost()
 
             let tls = try options.loadTLS()
             defer { tls?.generated?.remove() }
@@ -97,9 +96,9 @@ extension MockAPICommand {
         }
 
         /// Reloads on every change under the contract and fixture folders, saying what happened.
-        private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> ContractWatcher {
+        private func watchForChanges(_ server: MockServer, _ contractOptions: ContractOptions) -> FileWatcher {
             Output.log(.info, "mockapi: watching \(contractOptions.contracts)/ and \(contractOptions.fixtures)/ for changes")
-            return ContractWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
+            return FileWatcher(folders: [contractOptions.contracts, contractOptions.fixtures]) {
                 switch server.reload() {
                 case .success(let set):
                     Output.log(.info, "mockapi: reloaded (\(set.contracts.count) routes)")

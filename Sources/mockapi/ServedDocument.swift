@@ -1,6 +1,6 @@
 import Foundation
+import MockAPICommandKit
 import MockAPIImport
-import MockAPIVerifyCommand
 
 /// The OpenAPI document of `mockapi serve --openapi`, imported into a private temporary folder
 /// (removed at exit) so the server, its reload endpoint and `--watch` read contract files as

@@ -1,7 +1,7 @@
 import ArgumentParser
+import MockAPICommandKit
 import MockAPICore
 import MockAPIServer
-import MockAPIVerifyCommand
 import SystemLibc
 
 /// `serve`'s flags for how the server listens, what it tolerates and what it logs: they yield a
@@ -17,13 +17,10 @@ struct ServerOptions: ParsableArguments {
 
     /// Every flag against its rule, in the order a user meets them; `CommandFailure`s.
     func check() throws {
-        _ = try listenPort()
+        _ = try listening.address.listenPort()
         try checkTLS()
-        guard journal.adminToken.map({ !$0.isEmpty }) ?? true else { throw CommandFailure.usage("--admin-token must not be empty") }
-        if let proxyUnmatched = answers.proxyUnmatched { try BackendURL.check(proxyUnmatched, flag: "--proxy-unmatched", caFile: answers.proxyCaFile, caFlag: "--proxy-ca-file") }
-        guard (1...3600).contains(answers.proxyTimeout) else {
-            throw CommandFailure.unusable("--proxy-timeout \(answers.proxyTimeout) is out of range: 1 to 3600 seconds")
-        }
+        try journal.access.check()
+        try answers.forward.check(backend: answers.proxyUnmatched, flag: "--proxy-unmatched")
         if let delay = answers.delay, Latency(delay) == nil {
             throw CommandFailure.unusable("--delay \(delay): expected \(Latency.expected(within: .delayMilliseconds))")
         }
@@ -55,34 +52,25 @@ struct ServerOptions: ParsableArguments {
         var configuration = numericConfiguration()
         configuration.host = host
         configuration.tls = tls
-        configuration.port = try listenPort()
+        configuration.port = try listening.address.listenPort()
         configuration.journalSecrets = journal.journalSecrets
         configuration.redactedHeaders = redactedHeaders
-        configuration.adminToken = journal.adminToken
+        configuration.adminToken = journal.access.adminToken
         configuration.requestLog =
-            journal.quiet
+            journal.access.quiet
             ? nil
             : RequestLog(
                 options: RequestLogOptions(
                     format: journal.logFormat, color: journal.logFormat == .text && TerminalColor.allowed(on: STDERR_FILENO), verbose: journal.verbose))
         configuration.cors = answers.cors
-        configuration.proxy = answers.proxyUnmatched.map { target in
-            var proxy = ProxyConfiguration(target: target, caFile: answers.proxyCaFile)
-            proxy.timeoutSeconds = answers.proxyTimeout
-            return proxy
-        }
+        configuration.proxy = answers.proxyUnmatched.map(answers.forward.proxy(to:))
         return configuration
     }
 }
 
 /// Where the server listens, and over what.
 struct ListenOptions: ParsableArguments {
-    @Option(help: "Address to listen on: an IPv4 or IPv6 literal, or a name such as localhost (default: 127.0.0.1, or $MOCKAPI_HOST).")
-    var host: String?
-
-    // Text, taken as given: `--port -1` is a bad port, not a missing value (see listenPort).
-    @Option(name: [.short, .long], parsing: .unconditional, help: "Port to listen on; 0 picks a free one (default: 8080, or $MOCKAPI_PORT).")
-    var port: String?
+    @OptionGroup var address: ListenAddressOptions
 
     @Option(help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain); needs --tls-key.", valueName: "file"))
     var tlsCert: String?
@@ -145,11 +133,7 @@ struct AnswerOptions: ParsableArguments {
             valueName: "url"))
     var proxyUnmatched: String?
 
-    @Option(help: ArgumentHelp("PEM file of the CAs to trust for an HTTPS --proxy-unmatched backend (default: the system's).", valueName: "file"))
-    var proxyCaFile: String?
-
-    @Option(parsing: .unconditional, help: "Seconds a --proxy-unmatched backend may take to answer before the client gets 504 (1 to 3600).")
-    var proxyTimeout = 30
+    @OptionGroup var forward: ForwardOptions
 }
 
 /// What is kept and said of each request, and who may read it.
@@ -172,11 +156,7 @@ struct JournalOptions: ParsableArguments {
             valueName: "name"))
     var redactHeaders: [String] = []
 
-    @Option(help: "Admin endpoints (/__mockapi/) need the header Mockapi-Admin-Token with this value.")
-    var adminToken: String?
-
-    @Flag(help: "No per-request log lines on stderr.")
-    var quiet = false
+    @OptionGroup var access: ServerAccessOptions
 
     @Option(help: "Request log lines on stderr: text, or json (one object per line).")
     var logFormat: RequestLogOptions.Format = .text

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MockAPIVerifyCommand
+import MockAPICommandKit
 import Synchronization
 
 /// SIGINT, SIGTERM and SIGHUP, blocked in every thread and taken with `sigwait` by one thread of their

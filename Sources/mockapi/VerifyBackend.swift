@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import MockAPIBackend
+import MockAPICommandKit
 import MockAPICore
-import MockAPIVerifyCommand
 
 extension MockAPICommand {
     struct VerifyBackend: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
+import MockAPICommandKit
 import MockAPICore
 import MockAPIServer
-import MockAPIVerifyCommand
 import Synchronization
 import Testing
 

@@ -98,8 +98,10 @@ struct CommandLineHabitsTests {
             #expect(result.status == 2, "\(flag): \(result.stderr)")
             #expect(result.stderr.hasPrefix("mockapi: \(flag) -5 is out of range: "), "\(flag): \(result.stderr)")
         }
+        let record = try CommandLineRunner.run(["record", "--target", "http://127.0.0.1:9", "--proxy-timeout", "-5"])
+        #expect(record.status == 2, "\(record.stderr)")
+        #expect(record.stderr.hasPrefix("mockapi: --proxy-timeout -5 is out of range: 1 to 3600 seconds\n"), "\(record.stderr)")
         let others: [(arguments: [String], says: String)] = [
-            (["record", "--target", "http://127.0.0.1:9", "--timeout", "-5"], "Error: --timeout -5 is out of range: 1 to 3600 seconds\n"),
             (["record", "--target", "http://127.0.0.1:9", "-p", "-5"], "Error: --port must be 0 to 65535 (it is \"-5\")\n"),
             (["coverage", "--base-url", "http://127.0.0.1:9", "--since", "-5"], "Error: --since -5 is out of range: a journal id, 0 or more\n"),
             (["verify-backend", "--base-url", "http://127.0.0.1:9", "--timeout", "-5"], "Error: --timeout -5 is out of range: 1 to 600 seconds\n"),

@@ -100,12 +100,12 @@ struct HelpScreenTests {
                                       (http or https) and return its answer, instead of a
                                       404; they are journaled as proxied, so coverage
                                       reports them as uncovered.
-              --proxy-ca-file <file>  PEM file of the CAs to trust for an HTTPS
-                                      --proxy-unmatched backend (default: the system's).
+              --proxy-ca-file <file>  PEM file of the CAs to trust for an HTTPS backend
+                                      (--proxy-unmatched, record's --target; default: the
+                                      system's).
               --proxy-timeout <proxy-timeout>
-                                      Seconds a --proxy-unmatched backend may take to
-                                      answer before the client gets 504 (1 to 3600).
-                                      (default: 30)
+                                      Seconds a backend may take to answer before the
+                                      client gets 504 (1 to 3600). (default: 30)
 
             JOURNAL, LOG AND ADMIN ENDPOINTS:
               --journal-size <journal-size>

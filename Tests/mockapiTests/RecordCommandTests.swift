@@ -83,7 +83,7 @@ struct RecordCommandTests {
         let certificate = try #require(note.firstMatch(of: /: (\/.+\/cert\.pem)$/)?.1)
         let scratch = try Scratch()
         let trusting = try CommandLineRunner.Server(
-            ["--target", target.baseURL, "--ca-file", String(certificate), "--out", scratch.path("a"), "--quiet"],
+            ["--target", target.baseURL, "--proxy-ca-file", String(certificate), "--out", scratch.path("a"), "--quiet"],
             command: "record")
         let through = try Curl.run(["-s", "-i", trusting.baseURL + "/v1/users/42"])
         #expect(through.stdout.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(through.stdout)")

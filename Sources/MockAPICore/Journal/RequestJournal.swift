@@ -38,7 +38,12 @@ package final class RequestJournal: Sendable {
     /// Held by the one request that evicts; others that find the budget spent wait for it.
     private let evicting = Mutex(())
 
-    package init(capacity: Int, maxBytes: Int = 64 * 1024 * 1024, redaction: HeaderRedaction = .standard, shards: Int = 8) {
+    /// Requests a journal keeps, and bytes of them at most, unless told otherwise (`--journal-size`,
+    /// `--journal-bytes`): the one place these defaults are written.
+    package static let defaultCapacity = 10_000
+    package static let defaultMaxBytes = 64 * 1024 * 1024
+
+    package init(capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
         self.maxBytes = maxBytes

@@ -7,7 +7,7 @@ import SystemLibc
 /// responder serves every libmicrohttpd thread.
 package final class Responder: Sendable {
     /// Where a request goes once its method and path are known: a contract, the admin API, or
-    /// nowhere (and why). Not a route in the client's sense (see README, Layout: words).
+    /// nowhere (and why). Not a route in the client's sense (see docs/architecture.md, Words).
     package enum Destination: Sendable, Equatable {
         case contract(Int)
         case admin
@@ -55,7 +55,7 @@ package final class Responder: Sendable {
     package let extraHeaders: [HTTPField]
 
     package init(
-        set: ContractSet, journal: RequestJournal = RequestJournal(capacity: 10_000), adminAccess: AdminAccess = AdminAccess(),
+        set: ContractSet, journal: RequestJournal = RequestJournal(), adminAccess: AdminAccess = AdminAccess(),
         policy: ServingPolicy = ServingPolicy(), readiness: Readiness = Readiness()
     ) {
         self.set = set

@@ -1,50 +1,6 @@
-package import ArgumentParser
 import Foundation
-package import MockAPICore
+import MockAPICore
 import Synchronization
-
-/// `--contracts` and `--fixtures`, shared by every command that reads a contract set.
-package struct ContractOptions: ParsableArguments {
-    // A variable stands in for its flag: the flag beats it, it beats the default.
-    @Option(help: "Folder of contract files (*.json); $MOCKAPI_CONTRACTS when not given.")
-    package var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? Self.defaults.withLock(\.contracts)
-
-    @Option(help: "Folder the contracts' fixture paths are relative to; $MOCKAPI_FIXTURES when not given.")
-    package var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? Self.defaults.withLock(\.fixtures)
-
-    /// The folders used when neither flag nor variable names one: `contracts` and `fixtures` in
-    /// the working directory, or what a team's gate set (``VerifyGate``).
-    static let defaults = Mutex((contracts: "contracts", fixtures: "fixtures"))
-
-    /// A set, non-empty variable.
-    private static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    package init() {}
-
-    /// The loaded set, or the full problem report on stderr and exit code 2.
-    package func load() throws -> ContractSet {
-        try load { report in
-            Output.error(report)
-            return ExitCode(2)
-        }
-    }
-
-    /// The loaded set, or what `unusable` makes of the full problem report.
-    package func load(unusable: (String) -> ExitCode) throws -> ContractSet {
-        do {
-            return try loadSet()
-        } catch {
-            throw unusable(error.description)
-        }
-    }
-
-    /// The loaded set, or every problem as a value (`lint --format json` lists them).
-    package func loadSet() throws(ContractSetError) -> ContractSet {
-        try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
-    }
-}
 
 /// Writing to stdout and stderr without buffering surprises.
 package enum Output {

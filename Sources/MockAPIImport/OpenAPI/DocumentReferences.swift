@@ -4,20 +4,20 @@ import Foundation
 /// directly or through other files, so `serve --openapi --watch` follows a spec split across
 /// files. Found by text (`$ref: ./x.yml#/y` in YAML, `"$ref": "x.json"` in JSON) rather than by
 /// parsing, so a file that is being rewritten, or is broken, still names the files it reaches.
-enum DocumentReferences {
+package enum DocumentReferences {
     /// `$ref`, a colon, and the reference up to its `#` fragment or closing quote.
     nonisolated(unsafe) private static let reference = /["']?\$ref["']?\s*:\s*["']?([^"'#\s,}]*)/
 
     /// Most files followed: a folder of thousands of specs is not watched file by file.
-    static let limit = 2_000
+    package static let limit = 2_000
 
     /// Files larger than the importer reads are not read for references either.
-    static let maxFileBytes = 100_000_000
+    package static let maxFileBytes = 100_000_000
 
     /// `document` first, then every file reached, each once (standardised absolute paths). Only
     /// regular files under the document's folder are followed, as the importer reads only those:
     /// a reference to `/dev/zero` or a FIFO must not hang the watcher.
-    static func files(from document: String) -> [String] {
+    package static func files(from document: String) -> [String] {
         let start = URL(fileURLWithPath: document).standardizedFileURL.path
         let folder = URL(fileURLWithPath: start).deletingLastPathComponent().resolvingSymlinksInPath().path
         let root = folder.hasSuffix("/") ? folder : folder + "/"

@@ -1,14 +1,16 @@
 import Foundation
 import Synchronization
 
-/// Calls back when anything under the given folders changes (`mockapi serve --watch`): inotify
-/// on Linux, a poll of modification times every half second elsewhere. Changes are gathered
-/// until 150 ms pass quietly, so an editor's write-then-rename is one reload, not two, but for
-/// at most a second, so a file rewritten without pause still reloads. A folder deleted and made
-/// again (a branch switch, a regenerated fixtures folder) is watched again.
-package final class ContractWatcher: Sendable {
+/// Calls back when files change, for `mockapi serve --watch`: the one file-watching API, in two
+/// forms. `init(folders:)` watches everything under folders (a contract set): inotify on Linux, a
+/// poll of modification times every half second elsewhere. Changes are gathered until 150 ms pass
+/// quietly, so an editor's write-then-rename is one reload, not two, but for at most a second, so
+/// a file rewritten without pause still reloads. A folder deleted and made again (a branch
+/// switch, a regenerated fixtures folder) is watched again. `init(files:)` watches a list of
+/// files found again after each change (an OpenAPI document and what its `$ref`s reach).
+package final class FileWatcher: Sendable {
     /// Cleared by `stop`; the watching thread reads it between waits.
-    private final class RunFlag: Sendable {
+    final class RunFlag: Sendable {
         let value = Atomic<Bool>(true)
         var isSet: Bool { value.load(ordering: .relaxed) }
     }
@@ -24,6 +26,18 @@ package final class ContractWatcher: Sendable {
             #endif
         }
         watcher.name = "mockapi.watch"
+        watcher.start()
+    }
+
+    /// Watches the files `files` lists, listing them again after each change (see FileWatcher+files).
+    /// Takes the files' first stamps before it returns, so an edit made right after is seen.
+    package init(files: @escaping @Sendable () -> [String], onChange: @escaping @Sendable () -> Void) {
+        let first = files()
+        let stamps = FileStamp.of(first)
+        let watcher = Thread { [running] in
+            Self.watchFiles(files, first: first, settled: stamps, running: running, onChange: onChange)
+        }
+        watcher.name = "mockapi.watch-files"
         watcher.start()
     }
 

@@ -1,17 +1,15 @@
-import Foundation
-import MockAPICore
-import MockAPIImport
-import MockAPIServer
+package import Foundation
+package import MockAPICore
 import Synchronization
 
 /// What `mockapi record` has seen, and the set it writes from it: the exchanges, in order, turned
 /// into contracts and fixtures by the same inference `import har` uses, written all or nothing.
-final class Recording: Sendable {
-    let output: URL
+package final class Recording: Sendable {
+    package let output: URL
     private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int, bytes: Int, dropped: Int)>(([], 0, 0, 0, 0))
     /// What a recording holds at most: past either, exchanges are counted, not kept.
-    static let maxExchanges = 20_000
-    static let maxBytes = 512 * 1024 * 1024
+    package static let maxExchanges = 20_000
+    package static let maxBytes = 512 * 1024 * 1024
     /// Replace the output's folders even on the first save (`--force`).
     private let force: Bool
 
@@ -20,7 +18,7 @@ final class Recording: Sendable {
     private let target: String
     private let origin: String
 
-    init(output: URL, force: Bool, target: String) {
+    package init(output: URL, force: Bool, target: String) {
         self.output = output
         self.force = force
         self.target = target
@@ -28,17 +26,16 @@ final class Recording: Sendable {
         origin = "\(components?.scheme ?? "http")://\(components?.host ?? "")\(components?.port.map { ":\($0)" } ?? "")"
     }
 
-    /// Keeps an answered exchange; one the target never answered is only counted.
-    func add(_ exchange: ProxiedExchange) {
-        guard exchange.error == nil, exchange.status >= 100 else {
-            state.withLock { $0.failed += 1 }
-            return
-        }
-        let asSent = exchange.url.hasPrefix(target) ? origin + exchange.url.dropFirst(target.count) : exchange.url
-        let recorded = RecordedExchange(
-            method: exchange.method, url: asSent, requestHeaders: exchange.requestHeaders,
-            requestBody: exchange.requestBody, status: exchange.status,
-            responseHeaders: exchange.responseHeaders, responseBody: exchange.responseBody)
+    /// Counts a request the target never answered: it is left out of the set.
+    package func addUnanswered() {
+        state.withLock { $0.failed += 1 }
+    }
+
+    /// Keeps an answered exchange, its URL as the recorder forwarded it (the target's, prefix
+    /// included): the contracts say it as the app sent it.
+    package func add(_ exchange: RecordedExchange) {
+        var recorded = exchange
+        if exchange.url.hasPrefix(target) { recorded.url = origin + exchange.url.dropFirst(target.count) }
         let size = exchange.requestBody.count + exchange.responseBody.count
         state.withLock { state in
             guard state.exchanges.count < Self.maxExchanges, state.bytes + size <= Self.maxBytes else {
@@ -50,10 +47,10 @@ final class Recording: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.exchanges.count } }
+    package var count: Int { state.withLock { $0.exchanges.count } }
 
     /// Writes the set (replacing what an earlier save wrote); a summary line, or why not.
-    func save() -> Result<String, ImportError> {
+    package func save() -> Result<String, ImportError> {
         let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
         guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
         let set = TrafficInference(source: "mockapi record", baseURLs: [target]).infer(exchanges)
@@ -71,7 +68,7 @@ final class Recording: Sendable {
     }
 
     /// `POST /__mockapi/record/save`.
-    func saveResponse() -> GeneratedResponse {
+    package func saveResponse() -> GeneratedResponse {
         switch save() {
         case .success(let summary): GeneratedResponse(status: 200, json: ["saved": .string(summary)])
         case .failure(let error): GeneratedResponse(status: 409, json: ["error": .string(error.description)])

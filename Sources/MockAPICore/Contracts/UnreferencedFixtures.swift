@@ -1,11 +1,10 @@
 import Foundation
-import MockAPICore
 
 /// Fixture files no contract's response references: left over from a renamed response or an
 /// import, they mislead whoever reads the folder. `lint` warns about them; they never fail it.
-enum UnreferencedFixtures {
+package enum UnreferencedFixtures {
     /// Paths relative to the fixtures folder, sorted; hidden files (`.DS_Store`) are not counted.
-    static func find(in set: ContractSet) -> [String] {
+    package static func find(in set: ContractSet) -> [String] {
         let referenced = Set(set.contracts.flatMap { $0.responses.compactMap(\.fixture) }.map(normalized))
         guard let walker = FileManager.default.enumerator(atPath: set.fixturesDirectory) else { return [] }
         var unreferenced: [String] = []
