@@ -62,6 +62,12 @@ package enum ContractGenerator {
                 anyOf: Array(all.shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))),
                 refusal: Bool.random(using: &random) ? names.randomElement(using: &random) : nil)
         }
+        // The body rules and the response key left at their defaults above; drawn last, so the draws above stay as they were.
+        let checksBody = contract.json != nil || contract.multipart != nil || contract.body.contentTypes != nil
+        if checksBody, Int.random(in: 0...3, using: &random) == 0 { contract.body.required = false }
+        if contract.json != nil, Int.random(in: 0...3, using: &random) == 0 { contract.body.nullable = true }
+        if contract.json != nil, Int.random(in: 0...3, using: &random) == 0 { contract.body.otherKeys = true }
+        if Int.random(in: 0...3, using: &random) == 0 { contract.responses[0].placeholders = false }
         return contract
     }
 
@@ -116,7 +122,8 @@ package enum ContractGenerator {
         case 2: return JSONValueSchema(type: .int, enumValues: [1, 2, .int(Int.max)])
         case 3:
             let keys = unique((0..<Int.random(in: 0...3, using: &random)).map { _ in key(&random, depth: depth + 1) }, by: \.key)
-            return JSONValueSchema(type: .object, properties: keys)
+            // Other keys allowed beside the listed ones on one object in four.
+            return JSONValueSchema(type: .object, properties: keys, otherKeys: Int.random(in: 0...3, using: &random) == 0)
         default: return JSONValueSchema(type: .array, items: schema(&random, depth: depth + 1))
         }
     }

@@ -68,7 +68,7 @@ struct ContractFileRoundTripTests {
 
 /// `schema/contract.schema.json` describes the format the loader reads: checked by Python's
 /// `jsonschema` (an implementation not ours) over generated contracts that use every key.
-struct ContractSchemaTests {
+struct GeneratedContractSchemaTests {
     @Test func generatedContractsValidateAgainstTheEditorSchema() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -1,50 +1,45 @@
 import Foundation
 
 /// The contract file's JSON, keys in the order the README documents them, defaults left out:
-/// what `import`, `record` and `export` write, and what `ContractFile.decode` reads back unchanged.
+/// what `import`, `record` and `export` write, and what `ContractFile.decode` (`+Decoding`) reads back unchanged.
 extension ContractFile {
     package var fileJSON: JSONValue {
-        var root = JSONObject()
-        if let schema { root["$schema"] = .string(schema) }
-        root["name"] = .string(name)
-        if let description { root["description"] = .string(description) }
-        root["request"] = .object(requestJSON)
-        root["responses"] = .object(JSONObject(responses.map { ($0.name, .object($0.fileJSON)) }))
-        if let sequence { root["sequence"] = .array(sequence.map(JSONValue.string)) }
-        if let refusal { root["refusal"] = .string(refusal) }
-        return .object(root)
-    }
-
-    /// Parses and decodes one contract file on its own (no fixtures read, no set defaults): the
-    /// problems are the ones `lint` reports for the file's own keys and values.
-    package static func decode(_ json: JSONValue, file: String = "contract.json") throws(ContractSetError) -> ContractFile {
-        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
-        let decoded = decoder.decodeFile(json)
-        guard let decoded, decoder.problems.isEmpty else {
-            throw ContractSetError(problems: decoder.problems.isEmpty ? [LoadProblem(file: file, message: "not a contract")] : decoder.problems)
-        }
-        return decoded
+        var root = FormatObject<ContractKey>()
+        root[.schema] = schema.map(JSONValue.string)
+        root[.name] = .string(name)
+        root[.description] = description.map(JSONValue.string)
+        root[.request] = .object(requestJSON)
+        root[.responses] = .object(JSONObject(responses.map { ($0.name, .object($0.fileJSON)) }))
+        root[.sequence] = sequence.map { .array($0.map(JSONValue.string)) }
+        root[.refusal] = refusal.map(JSONValue.string)
+        return .object(root.json)
     }
 
     private var requestJSON: JSONObject {
-        var request = JSONObject([("method", .string(method.rawValue)), ("path", .string(path))])
-        if !query.isEmpty { request["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
-        if !headers.isEmpty { request["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
-        if let credentials { request["credentials"] = .object(credentials.fileJSON) }
-        if let json { request["json"] = .object(JSONObject(json.map { ($0.key, .object($0.fileJSON)) })) }
-        if let multipart { request["multipart"] = .array(multipart.map { .object($0.fileJSON) }) }
-        if !body.isDefault {
-            var rules = JSONObject()
-            if !body.required { rules["required"] = false }
-            if body.nullable { rules["nullable"] = true }
-            if body.otherKeys { rules["otherKeys"] = true }
-            if body.otherTypes { rules["otherTypes"] = true }
-            if let contentTypes = body.contentTypes { rules["contentTypes"] = .array(contentTypes.map(JSONValue.string)) }
-            request["body"] = .object(rules)
-        }
-        if let match { request["match"] = .object(match.fileJSON) }
-        if let example { request["example"] = .object(example.fileJSON) }
-        return request
+        var request = FormatObject<RequestKey>()
+        request[.method] = .string(method.rawValue)
+        request[.path] = .string(path)
+        if !query.isEmpty { request[.query] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
+        if !headers.isEmpty { request[.headers] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
+        request[.credentials] = credentials.map { .object($0.fileJSON) }
+        request[.json] = json.map { .object(JSONObject($0.map { ($0.key, .object($0.fileJSON)) })) }
+        request[.multipart] = multipart.map { .array($0.map { .object($0.fileJSON) }) }
+        if !body.isDefault { request[.body] = .object(body.fileJSON) }
+        request[.match] = match.map { .object($0.fileJSON) }
+        request[.example] = example.map { .object($0.fileJSON) }
+        return request.json
+    }
+}
+
+extension BodyRules {
+    var fileJSON: JSONObject {
+        var rules = FormatObject<BodyRulesKey>()
+        if !required { rules[.required] = false }
+        if nullable { rules[.nullable] = true }
+        if otherKeys { rules[.otherKeys] = true }
+        if otherTypes { rules[.otherTypes] = true }
+        rules[.contentTypes] = contentTypes.map { .array($0.map(JSONValue.string)) }
+        return rules.json
     }
 }
 
@@ -52,125 +47,116 @@ extension SetDefaults {
     /// `_defaults.json`; nil when there is nothing to write.
     package var fileJSON: JSONValue? {
         guard !query.isEmpty || !headers.isEmpty else { return nil }
-        var root = JSONObject()
-        if !query.isEmpty { root["query"] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
-        if !headers.isEmpty { root["headers"] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
-        return .object(root)
-    }
-
-    /// Parses `_defaults.json` on its own; the problems are the ones `lint` reports for it.
-    package static func decode(_ json: JSONValue, file: String = SetDefaults.fileName) throws(ContractSetError) -> SetDefaults {
-        var decoder = ContractDecoder(file: file, displayFile: file, fixtures: FixtureStore(root: .init(fileURLWithPath: "/"), displayRoot: ""))
-        let defaults = decoder.decodeDefaults(json)
-        guard decoder.problems.isEmpty else { throw ContractSetError(problems: decoder.problems) }
-        return defaults
+        var root = FormatObject<DefaultsKey>()
+        if !query.isEmpty { root[.query] = .object(JSONObject(query.map { ($0.name, .object($0.fileJSON)) })) }
+        if !headers.isEmpty { root[.headers] = .object(JSONObject(headers.map { ($0.name, .object($0.fileJSON)) })) }
+        return .object(root.json)
     }
 }
 
 extension ContractFile.Response {
     var fileJSON: JSONObject {
-        var spec = JSONObject([("status", .int(status))])
-        if let fixture { spec["fixture"] = .string(fixture) }
-        if let body { spec["body"] = body }
-        if !headers.isEmpty { spec["headers"] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
-        if let when { spec["when"] = .object(when.fileJSON) }
-        if let delay { spec["delay"] = delay.fileJSON }
-        if let fault { spec["fault"] = .string(fault.rawValue) }
-        if !placeholders { spec["placeholders"] = false }
-        return spec
+        var spec = FormatObject<ResponseKey>()
+        spec[.status] = .int(status)
+        spec[.fixture] = fixture.map(JSONValue.string)
+        spec[.body] = body
+        if !headers.isEmpty { spec[.headers] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
+        spec[.when] = when.map { .object($0.fileJSON) }
+        spec[.delay] = delay?.fileJSON
+        spec[.fault] = fault.map { .string($0.rawValue) }
+        if !placeholders { spec[.placeholders] = false }
+        return spec.json
     }
 }
 
 extension QueryExpectation {
     var fileJSON: JSONObject {
-        var spec = JSONObject()
-        if type != .string { spec["type"] = .string(type.rawValue) }
-        if !required { spec["required"] = false }
-        if let arrayStyle { spec["array"] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
-        if repeated { spec["repeated"] = true }
-        if let enumValues { spec["enum"] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
+        var spec = FormatObject<QueryKey>()
+        if type != .string { spec[.type] = .string(type.rawValue) }
+        if !required { spec[.required] = false }
+        if let arrayStyle { spec[.array] = arrayStyle == .brackets ? true : .string(arrayStyle.rawValue) }
+        if repeated { spec[.repeated] = true }
+        if let enumValues { spec[.enum] = .array(enumValues.map { JSONValue.scalar($0, as: type) }) }
         if let nested {
-            spec["nested"] = nested.keys.map { .array($0.map(JSONValue.string)) } ?? true
-            if nested.plain { spec["plain"] = true }
+            spec[.nested] = nested.keys.map { .array($0.map(JSONValue.string)) } ?? true
+            if nested.plain { spec[.plain] = true }
         }
-        return spec
+        return spec.json
     }
 }
 
 extension CredentialExpectation {
     var fileJSON: JSONObject {
-        var object = JSONObject([
-            (
-                "anyOf",
-                .array(
-                    anyOf.map { credential in
-                        var spec = JSONObject([(credential.place.rawValue, .string(credential.name))])
-                        if let prefix = credential.prefix { spec["prefix"] = .string(prefix) }
-                        return .object(spec)
-                    })
-            )
-        ])
-        if let refusal { object["refusal"] = .string(refusal) }
-        return object
+        var object = FormatObject<CredentialsKey>()
+        object[.anyOf] = .array(
+            anyOf.map { credential in
+                var spec = FormatObject<CredentialKey>()
+                spec[credential.place == .header ? .header : .query] = .string(credential.name)
+                spec[.prefix] = credential.prefix.map(JSONValue.string)
+                return .object(spec.json)
+            })
+        object[.refusal] = refusal.map(JSONValue.string)
+        return object.json
     }
 }
 
 extension HeaderExpectation {
     var fileJSON: JSONObject {
-        var spec = JSONObject()
-        if !required { spec["required"] = false }
-        if prefixes.count == 1 { spec["prefix"] = .string(prefixes[0]) }
-        if prefixes.count > 1 { spec["prefix"] = .array(prefixes.map(JSONValue.string)) }
-        if let enumValues { spec["enum"] = .array(enumValues.map(JSONValue.string)) }
-        if let refusal { spec["refusal"] = .string(refusal) }
-        return spec
+        var spec = FormatObject<HeaderKey>()
+        if !required { spec[.required] = false }
+        if prefixes.count == 1 { spec[.prefix] = .string(prefixes[0]) }
+        if prefixes.count > 1 { spec[.prefix] = .array(prefixes.map(JSONValue.string)) }
+        spec[.enum] = enumValues.map { .array($0.map(JSONValue.string)) }
+        spec[.refusal] = refusal.map(JSONValue.string)
+        return spec.json
     }
 }
 
 extension JSONKeyExpectation {
-    /// `type`, `required`, then the rest of the schema, as the README lists them.
+    /// The schema's keys with `required` where the table puts it (after `type`).
     var fileJSON: JSONObject {
-        let schema = schema.fileJSON
-        guard !required else { return schema }
-        var spec = JSONObject(schema.members.prefix { $0.key == "type" }.map { ($0.key, $0.value) })
-        spec["required"] = false
-        for member in schema.members where member.key != "type" { spec[member.key] = member.value }
-        return spec
+        var spec = schema.fileSpec
+        if !required { spec[.required] = false }
+        return spec.json
     }
 }
 
 extension JSONValueSchema {
+    /// An `items` schema (no `required`).
+    var fileJSON: JSONObject { fileSpec.json }
+
     /// `type` is left out where it is the default, or implied by `properties` (object) or `items` (array).
-    var fileJSON: JSONObject {
-        var spec = JSONObject()
+    fileprivate var fileSpec: FormatObject<JSONSchemaKey> {
+        var spec = FormatObject<JSONSchemaKey>()
         let implied: JSONValueType? = properties != nil ? .object : items != nil ? .array : nil
-        if type != .any && type != implied { spec["type"] = .string(type.rawValue) }
-        if nullable { spec["nullable"] = true }
-        if let enumValues { spec["enum"] = .array(enumValues) }
-        if let properties { spec["properties"] = .object(JSONObject(properties.map { ($0.key, .object($0.fileJSON)) })) }
-        if otherKeys { spec["otherKeys"] = true }
-        if let items { spec["items"] = .object(items.fileJSON) }
+        if type != .any && type != implied { spec[.type] = .string(type.rawValue) }
+        if nullable { spec[.nullable] = true }
+        spec[.enum] = enumValues.map(JSONValue.array)
+        spec[.properties] = properties.map { .object(JSONObject($0.map { ($0.key, .object($0.fileJSON)) })) }
+        if otherKeys { spec[.otherKeys] = true }
+        spec[.items] = items.map { .object($0.fileJSON) }
         return spec
     }
 }
 
 extension PartExpectation {
     var fileJSON: JSONObject {
-        var spec = JSONObject([("name", .string(name))])
-        if !required { spec["required"] = false }
-        if !filename { spec["filename"] = false }
-        if let contentTypes { spec["contentTypes"] = .array(contentTypes.map(JSONValue.string)) }
-        if let maxBytes { spec["maxBytes"] = .int(maxBytes) }
-        return spec
+        var spec = FormatObject<PartKey>()
+        spec[.name] = .string(name)
+        if !required { spec[.required] = false }
+        if !filename { spec[.filename] = false }
+        spec[.contentTypes] = contentTypes.map { .array($0.map(JSONValue.string)) }
+        spec[.maxBytes] = maxBytes.map(JSONValue.int)
+        return spec.json
     }
 }
 
 extension RequestMatch {
     var fileJSON: JSONObject {
-        var spec = JSONObject()
-        if !query.isEmpty { spec["query"] = .object(JSONObject(query.map { ($0.name, .string($0.value)) })) }
-        if !json.isEmpty { spec["json"] = .object(JSONObject(json.map { ($0.key, $0.value) })) }
-        return spec
+        var spec = FormatObject<MatchKey>()
+        if !query.isEmpty { spec[.query] = .object(JSONObject(query.map { ($0.name, .string($0.value)) })) }
+        if !json.isEmpty { spec[.json] = .object(JSONObject(json.map { ($0.key, $0.value) })) }
+        return spec.json
     }
 }
 
@@ -178,8 +164,9 @@ extension Latency {
     var fileJSON: JSONValue {
         switch self {
         case .fixed(let milliseconds): .number(milliseconds)
-        case .uniform(let low, let high): .object(JSONObject([("min", .number(low)), ("max", .number(high))]))
-        case .logNormal(let median, let sigma): .object(JSONObject([("median", .number(median)), ("sigma", .number(sigma))]))
+        case .uniform(let low, let high): .object(JSONObject([(UniformDelayKey.min.rawValue, .number(low)), (UniformDelayKey.max.rawValue, .number(high))]))
+        case .logNormal(let median, let sigma):
+            .object(JSONObject([(LogNormalDelayKey.median.rawValue, .number(median)), (LogNormalDelayKey.sigma.rawValue, .number(sigma))]))
         }
     }
 }
@@ -201,12 +188,12 @@ extension RequestExample {
                         return (name, all.count == 1 ? .string(all[0]) : .array(all.map(JSONValue.string)))
                     }))
         }
-        var object = JSONObject()
-        if !path.isEmpty { object["path"] = .object(JSONObject(path.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
-        if !query.isEmpty { object["query"] = grouped(query) }
-        if !headers.isEmpty { object["headers"] = grouped(headers) }
-        if let body = self.json { object["json"] = body }
-        return object
+        var object = FormatObject<ExampleKey>()
+        if !path.isEmpty { object[.path] = .object(JSONObject(path.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })) }
+        if !query.isEmpty { object[.query] = grouped(query) }
+        if !headers.isEmpty { object[.headers] = grouped(headers) }
+        object[.json] = self.json
+        return object.json
     }
 }
 

@@ -4,7 +4,7 @@ import MockAPIServer
 import MockAPITestSupport
 import Testing
 
-struct UploadTests {
+struct ServedUploadTests {
     static let uploadPath = "/v1/projects/1/updates/draft/images"
 
     /// SHA-256 by coreutils, so the journal is checked against an implementation not ours.
