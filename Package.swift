@@ -129,8 +129,10 @@ if Context.environment["MOCKAPI_FUZZ"] == "1" {
         ("FuzzPath", ["MockAPICore"]), ("FuzzContract", ["MockAPICore"]),
         ("FuzzOpenAPI", ["MockAPIImport"]), ("FuzzHAR", ["MockAPIImport"]),
     ]
+    // FuzzDriver: the hand-over from SwiftPM's `main` to libFuzzer's driver, once for every target.
+    package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/FuzzDriver"))
     for (name, dependencies) in fuzzTargets {
-        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)"))
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies + ["FuzzDriver"], path: "Fuzz/\(name)"))
     }
 }
 

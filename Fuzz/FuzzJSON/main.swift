@@ -1,6 +1,7 @@
 // The JSON parser (contracts, fixtures, request bodies): any bytes either fail with a Failure or
 // give a value that the encoder writes back as text that parses to the same value.
 import Foundation
+import FuzzDriver
 import MockAPICore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -13,14 +14,4 @@ func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     return 0
 }
 
-// libFuzzer's own entry point: SwiftPM gives the executable its `main`, so `main` hands over to the driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
+runFuzzer(LLVMFuzzerTestOneInput)

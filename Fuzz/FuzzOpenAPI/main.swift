@@ -1,6 +1,7 @@
 // The OpenAPI reader and importer (YAML or JSON, `$ref`s, schema walks): any bytes import or
 // fail with an ImportError, within libFuzzer's time and memory limits.
 import Foundation
+import FuzzDriver
 import MockAPIImport
 
 let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("fuzz-openapi-\(getpid())")
@@ -14,14 +15,4 @@ func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     return 0
 }
 
-// libFuzzer's own entry point: SwiftPM gives the executable its `main`, so `main` hands over to the driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
+runFuzzer(LLVMFuzzerTestOneInput)

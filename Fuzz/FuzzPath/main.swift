@@ -1,6 +1,7 @@
 // Path templates (contracts' `path`) and request paths against the bundled contracts' route
 // table: the input's first line is read as a template, the rest as a request path.
 import Foundation
+import FuzzDriver
 import MockAPICore
 
 // Loaded once: the fuzz binary runs from the repository root (scripts/fuzz).
@@ -18,14 +19,4 @@ func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32
     return 0
 }
 
-// libFuzzer's own entry point: SwiftPM gives the executable its `main`, so `main` hands over to the driver.
-@_silgen_name("LLVMFuzzerRunDriver")
-func LLVMFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
-) -> Int32
-
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv, LLVMFuzzerTestOneInput))
+runFuzzer(LLVMFuzzerTestOneInput)
