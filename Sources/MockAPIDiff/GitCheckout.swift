@@ -1,4 +1,5 @@
 package import Foundation
+import MockAPICore
 
 /// The contract and fixture folders as they were at a git revision, unpacked into a temporary folder.
 package struct GitCheckout {
@@ -53,7 +54,7 @@ package struct GitCheckout {
 
     /// The command's stdout without its last newline, or nil when it failed.
     private static func run(_ executable: String, _ arguments: [String], in directory: String) -> String? {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)

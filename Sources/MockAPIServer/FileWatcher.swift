@@ -17,16 +17,20 @@ package final class FileWatcher: Sendable {
 
     private let running = RunFlag()
 
+    /// Returns once the folders are watched, so an edit made right after is seen (scripts and
+    /// tests edit as soon as `serve` says it is listening).
     package init(folders: [String], onChange: @escaping @Sendable () -> Void) {
+        let armed = DispatchSemaphore(value: 0)
         let watcher = Thread { [running] in
             #if os(Linux)
-            Self.watchWithInotify(folders, running: running, onChange: onChange)
+            Self.watchWithInotify(folders, running: running, armed: armed.signal, onChange: onChange)
             #else
-            Self.watchByPolling(folders, running: running, onChange: onChange)
+            Self.watchByPolling(folders, running: running, armed: armed.signal, onChange: onChange)
             #endif
         }
         watcher.name = "mockapi.watch"
         watcher.start()
+        armed.wait()
     }
 
     /// Watches the files `files` lists, listing them again after each change (see FileWatcher+files).
@@ -69,9 +73,9 @@ package final class FileWatcher: Sendable {
     }
 
     #if os(Linux)
-    private static func watchWithInotify(_ roots: [String], running: RunFlag, onChange: @Sendable () -> Void) {
+    private static func watchWithInotify(_ roots: [String], running: RunFlag, armed: () -> Int, onChange: @Sendable () -> Void) {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return watchByPolling(roots, running: running, onChange: onChange) }
+        guard descriptor >= 0 else { return watchByPolling(roots, running: running, armed: armed, onChange: onChange) }
         defer { close(descriptor) }
         // Writes, renames, creations and deletions; not IN_ATTRIB, which reading a file (its
         // access time) would raise, so every reload would trigger the next. IN_DELETE_SELF and
@@ -95,6 +99,7 @@ package final class FileWatcher: Sendable {
             return added
         }
         watchNewFolders()
+        _ = armed()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var burst: (first: UInt64, last: UInt64)?
         var lastRootCheck: UInt64 = 0
@@ -147,7 +152,7 @@ package final class FileWatcher: Sendable {
     }
     #endif
 
-    private static func watchByPolling(_ roots: [String], running: RunFlag, onChange: @Sendable () -> Void) {
+    private static func watchByPolling(_ roots: [String], running: RunFlag, armed: () -> Int, onChange: @Sendable () -> Void) {
         func fingerprint() -> [String: Date] {
             var seen: [String: Date] = [:]
             for folder in folders(under: roots) {
@@ -159,6 +164,7 @@ package final class FileWatcher: Sendable {
             return seen
         }
         var last = fingerprint()
+        _ = armed()
         while running.isSet {
             usleep(500_000)
             let now = fingerprint()

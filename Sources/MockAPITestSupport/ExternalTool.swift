@@ -1,4 +1,5 @@
 package import Foundation
+import MockAPICore
 
 /// Another program run by a test, usually a second implementation to check ours against (curl,
 /// python3, sha256sum, openssl, git): found on `PATH` through `/usr/bin/env` unless an
@@ -56,11 +57,11 @@ package enum ExternalTool {
     package final class Running: @unchecked Sendable {
         // Why unchecked: the process is started in init and only stopped after; Foundation's
         // Process is not Sendable.
-        private let process: Process
+        private let process: ChildProcess
         /// The first line it printed, without its newline (empty if it ended first).
         package let firstLine: String
 
-        fileprivate init(_ process: Process) throws {
+        fileprivate init(_ process: ChildProcess) throws {
             self.process = process
             let stdout = Pipe()
             process.standardOutput = stdout
@@ -78,15 +79,15 @@ package enum ExternalTool {
         /// may inherit a mask that blocks SIGTERM.
         package func stop(signal: Int32 = SIGKILL) {
             guard process.isRunning else { return }
-            kill(process.processIdentifier, signal)
+            process.signal(signal)
             process.waitUntilExit()
         }
 
         deinit { stop() }
     }
 
-    private static func make(_ arguments: [String], executable: URL?, directory: URL?, environment: [String: String]?) -> Process {
-        let process = Process()
+    private static func make(_ arguments: [String], executable: URL?, directory: URL?, environment: [String: String]?) -> ChildProcess {
+        let process = ChildProcess()
         process.executableURL = executable ?? URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 
 /// A certificate for localhost and 127.0.0.1, made by `openssl` in a private temporary folder
 /// at start, for `serve --tls-self-signed`. Valid 30 days; removed when the server stops.
@@ -17,7 +18,7 @@ struct SelfSignedCertificate {
             throw Failure(description: "cannot make a temporary folder: \(String(cString: strerror(errno)))")
         }
         let created = SelfSignedCertificate(folder: URL(fileURLWithPath: String(cString: made)))
-        let openssl = Process()
+        let openssl = ChildProcess()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // Apple platforms trust a server certificate only with a subjectAltName and the serverAuth
         // extended key usage, and at most 825 days; 30 is plenty for a development server.

@@ -40,7 +40,7 @@ struct GeneratedBodyTests {
         let scratch = try ScratchFolder()
         let input = scratch.url.appendingPathComponent("bodies.json")
         try Data(JSONValue.object(JSONObject([("document", document.root.value), ("bodies", .array(bodies))])).serialized.utf8).write(to: input)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", repository.appendingPathComponent("scripts/check-generated-bodies").path, input.path]
         let output = Pipe()

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 import MockAPITestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     private func gate(_ arguments: [String]) throws -> Run {
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("contract-gate")
         let binary = FileManager.default.isExecutableFile(atPath: beside.path) ? beside : BundledAPI.root.appendingPathComponent(".build/debug/contract-gate")
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = binary
         process.arguments = arguments
         // A folder of its own, empty: in the temporary folder itself, a clone that lies there would

@@ -20,8 +20,8 @@ enum CommandLineRunner {
 
     /// `environment` is added to the test's own, minus `MOCKAPI_*`, `NO_COLOR` and `TERM`: a
     /// developer's shell must not change what a test sees.
-    static func process(_ arguments: [String], environment: [String: String] = [:]) -> (Process, stdout: Pipe, stderr: Pipe) {
-        let process = Process()
+    static func process(_ arguments: [String], environment: [String: String] = [:]) -> (ChildProcess, stdout: Pipe, stderr: Pipe) {
+        let process = ChildProcess()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = BundledAPI.root
@@ -44,7 +44,7 @@ enum CommandLineRunner {
 
     /// A `mockapi serve` running until `stop()`.
     final class Server {
-        let process: Process
+        let process: ChildProcess
         let stdout: Pipe
         let stderr: Pipe
         /// The first stdout line.

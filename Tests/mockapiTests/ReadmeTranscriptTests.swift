@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 import MockAPITestSupport
 import Testing
 
@@ -115,7 +116,7 @@ import Testing
     @Test func diffAgainstARevision() throws {
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         func git(_ arguments: String...) throws {
-            let process = Process()
+            let process = ChildProcess()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["git", "-c", "user.email=readme@example.com", "-c", "user.name=readme"] + arguments
             process.currentDirectoryURL = set.root

@@ -47,7 +47,9 @@ struct ServeCommandTests {
         process.terminate()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(Date().timeIntervalSince(signalled) < 1.5)
+        // Well under the load's own time; loose, since a CI machine running every suite at once
+        // may leave the process little CPU (5.4 s measured with 32 suites on 2 cores).
+        #expect(Date().timeIntervalSince(signalled) < 10)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 143)
         #expect(String(decoding: err, as: UTF8.self) == "mockapi: SIGTERM while loading the contracts, stopped\n")

@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 import Testing
 
 /// The public documents of the shared OpenAPI corpus (see its SOURCES.md), read where they are:
@@ -43,7 +44,7 @@ enum OpenAPICorpus {
 
     /// The multi-file archive unpacked into `scratch`; the entry file's URL.
     static func unpackMultiFile(into scratch: URL) throws -> URL {
-        let tar = Process()
+        let tar = ChildProcess()
         tar.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         tar.arguments = ["tar", "xzf", try require().appendingPathComponent(multiFileArchive).path, "-C", scratch.path]
         try tar.run()
