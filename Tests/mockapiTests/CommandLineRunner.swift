@@ -87,4 +87,47 @@ enum CommandLineRunner {
             return (process.terminationStatus, String(decoding: err, as: UTF8.self))
         }
     }
+
+    /// A command run until `finish()`, its stdout and stderr in one pipe as a terminal shows them,
+    /// read as it comes. Every read blocks until output comes, so the command is stopped after
+    /// `limit` seconds whatever happens (its pipe then ends, and the reads with it): a line that
+    /// never comes fails the test instead of hanging the suite.
+    final class MergedRun {
+        let process: ChildProcess
+        private let terminal = Pipe()
+        private let watchdog: DispatchWorkItem
+        /// Everything read so far.
+        private(set) var output = Data()
+        var text: String { String(decoding: output, as: UTF8.self) }
+
+        init(_ arguments: [String], in directory: URL, limit: TimeInterval = 30) throws {
+            (process, _, _) = CommandLineRunner.process(arguments)
+            process.currentDirectoryURL = directory
+            process.standardOutput = terminal
+            process.standardError = terminal
+            try process.run()
+            watchdog = DispatchWorkItem { [process] in process.terminate() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        }
+
+        /// Reads until the output holds `text` `count` times (or ends); all of it so far.
+        @discardableResult
+        func read(until text: String, count: Int = 1) -> String {
+            while self.text.components(separatedBy: text).count <= count {
+                let chunk = terminal.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                output += chunk
+            }
+            return self.text
+        }
+
+        /// SIGTERM, then everything it wrote.
+        func finish() -> String {
+            watchdog.cancel()
+            process.terminate()
+            output += terminal.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return text
+        }
+    }
 }

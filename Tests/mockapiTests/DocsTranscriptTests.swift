@@ -71,41 +71,20 @@ extension ReadmeTranscriptTests {
         let folder = try TemporaryContractSet(contracts: [:])
         let document = folder.root.appendingPathComponent("petstore.yaml")
         try FileManager.default.copyItem(at: Self.petstore31, to: document)
-        let (process, _, _) = CommandLineRunner.process(["serve", "--openapi", "petstore.yaml", "--watch", "--port", "0"])
-        process.currentDirectoryURL = folder.root
-        let terminal = Pipe()
-        process.standardOutput = terminal
-        process.standardError = terminal
-        try process.run()
-        var output = Data()
-        /// Reads the merged output until it holds `text` (or the process ends).
-        func read(until text: String) -> String {
-            while !String(decoding: output, as: UTF8.self).contains(text) {
-                let chunk = terminal.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                output += chunk
-            }
-            return String(decoding: output, as: UTF8.self)
-        }
-        let started = read(until: " routes)\n")
+        let run = try CommandLineRunner.MergedRun(["serve", "--openapi", "petstore.yaml", "--watch", "--port", "0"], in: folder.root)
+        let started = run.read(until: " routes)\n")
         let base = try #require(started.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/)).1
         _ = try Curl.run(["-s", "-o", "/dev/null", "\(base)/pet/10"])
         _ = try Curl.run(["-s", "-o", "/dev/null", "-H", "api_key: abc", "\(base)/pet/10"])
-        _ = read(until: " 200 get_pet_by_id ")
+        run.read(until: " 200 get_pet_by_id ")
         let text = try String(contentsOf: document, encoding: .utf8)
         try (text + "\n").write(to: document, atomically: false, encoding: .utf8)
-        _ = read(until: "mockapi: reloaded")
+        run.read(until: "mockapi: reloaded")
         _ = try Curl.run(["-s", "-o", "/dev/null", "-H", "api_key: abc", "\(base)/pet/10"])
-        while read(until: "\n").components(separatedBy: " GET /pet/10 ").count < 4 {
-            let chunk = terminal.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            output += chunk
-        }
-        process.terminate()
-        output += terminal.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        run.read(until: " GET /pet/10 ", count: 3)
+        let output = run.finish()
 
-        Self.expectTranscript("mockapi serve --openapi petstore.yaml --watch", matches: String(decoding: output, as: UTF8.self))
+        Self.expectTranscript("mockapi serve --openapi petstore.yaml --watch", matches: output)
     }
 }
 
@@ -193,32 +172,15 @@ extension ReadmeTranscriptTests {
     @Test func recordThroughTheStandIn() throws {
         let folder = try TemporaryContractSet(contracts: [:])
         let output = try Self.withStandIn { url in
-            let (process, _, _) = CommandLineRunner.process(["record", "--target", url, "--port", "0"])
-            process.currentDirectoryURL = folder.root
-            let terminal = Pipe()
-            process.standardOutput = terminal
-            process.standardError = terminal
-            try process.run()
-            var output = Data()
-            func read(until count: Int, of text: String) -> String {
-                while String(decoding: output, as: UTF8.self).components(separatedBy: text).count <= count {
-                    let chunk = terminal.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    output += chunk
-                }
-                return String(decoding: output, as: UTF8.self)
-            }
-            let started = read(until: 1, of: " into recorded)\n")
+            let run = try CommandLineRunner.MergedRun(["record", "--target", url, "--port", "0"], in: folder.root)
+            let started = run.read(until: " into recorded)\n")
             let base = try #require(started.firstMatch(of: /listening on (http:\/\/127\.0\.0\.1:\d+)/)).1
             let paths = ["/v1/projects/42", "/v1/projects/43", "/v1/categories", "/v1/activities", "/v1/activities?cursor=2", "/v1/users/self"]
             for (index, path) in paths.enumerated() {
                 _ = try Curl.run(["-s", "-o", "/dev/null", "-H", "Authorization: token abc", "\(base)\(path)"])
-                _ = read(until: index + 1, of: "; proxied to ")
+                run.read(until: "; proxied to ", count: index + 1)
             }
-            process.terminate()
-            output += terminal.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self)
+            return run.finish()
         }
         Self.expectTranscript(
             "mockapi record --target http://127.0.0.1:8090 --port 8088", matches: output.replacingOccurrences(of: folder.root.path, with: "/home/me/app"))
