@@ -2,8 +2,12 @@
 loopback, and the pass/fail tally."""
 
 import http.client
+import os
+import signal
 import socket
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -15,6 +19,34 @@ HEADER_TIMEOUT = 2          # --header-timeout given to the server, seconds
 MAX_BODY = 64 * 1024        # --max-body-bytes, small so over-limit bodies are quick to send
 MAX_JSON = 4 * 1024         # --max-json-bytes
 ANSWER_TIMEOUT = 5.0        # seconds a request may take before it counts as unanswered
+
+
+def run_bounded(command: list[str], limit: float) -> tuple[int | None, str, float, int]:
+    """Runs `command` to its end, or kills it at `limit` seconds: its exit status (None when killed),
+    stdout and stderr together, the seconds it took, and the peak RSS in MB of that child alone."""
+    started = time.monotonic()
+    log = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    killer = threading.Timer(limit, process.kill)
+    killer.start()
+    _, status, usage = os.wait4(process.pid, 0)
+    killer.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.monotonic() - started
+    log.seek(0)
+    output = log.read().decode(errors="replace")
+    code = None if seconds >= limit else process.returncode
+    return code, output, seconds, usage.ru_maxrss // 1024
+
+
+def signal_and_wait(process: subprocess.Popen, number: int = signal.SIGTERM, limit: float = 15) -> int:
+    """Sends `number` and waits up to `limit` seconds for the end, then kills: the exit status."""
+    process.send_signal(number)
+    try:
+        return process.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        return process.wait()
 
 
 class Server:

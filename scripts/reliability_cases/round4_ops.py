@@ -5,16 +5,13 @@ The hostile backend is a raw-socket server on 127.0.0.1 in this process; what it
 as it goes and stops as soon as the client leaves."""
 
 import json
-import os
 import shutil
 import socket
-import subprocess
 import tempfile
 import threading
-import time
 from pathlib import Path
 
-from .harness import Results, Server, exchange, status_of
+from .harness import Results, Server, exchange, run_bounded, status_of
 
 HUGE = 2 << 30  # what the 2 GB answer announces; zeros are made only while the client reads
 
@@ -116,23 +113,6 @@ def contract_folder(folder: Path, paths: list[str]) -> tuple[Path, Path]:
     return contracts, fixtures
 
 
-def run_measured(command: list[str], limit: float) -> tuple[int | None, str, float, int]:
-    """Exit status (None if killed at `limit`), output, seconds, and peak RSS in MB of this child alone."""
-    started = time.monotonic()
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-    killer = threading.Timer(limit, process.kill)
-    killer.start()
-    _, status, usage = os.wait4(process.pid, 0)
-    killer.cancel()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    seconds = time.monotonic() - started
-    log.seek(0)
-    output = log.read().decode(errors="replace")
-    code = None if seconds >= limit else process.returncode
-    return code, output, seconds, usage.ru_maxrss // 1024
-
-
 # 30.9: --timeout bounds each whole exchange; a body past the bound is cut and reported, not held.
 def hostile_backend(results: Results, binary):
     folder = Path(tempfile.mkdtemp(prefix="reliability-hostile-backend-"))
@@ -142,7 +122,7 @@ def hostile_backend(results: Results, binary):
         paths = ["/slow-head", "/slow-body", "/huge", "/huge-chunked", "/many-headers"]
         contracts, fixtures = contract_folder(folder, paths)
         for path in paths:
-            code, output, seconds, peak = run_measured(
+            code, output, seconds, peak = run_bounded(
                 [str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
                  "--base-url", backend.url, "--timeout", str(timeout), "--contract", path.strip("/").replace("-", "_")], 60)
             results.check(code is not None and seconds < timeout + 4,
@@ -153,9 +133,14 @@ def hostile_backend(results: Results, binary):
             # 64-150 MB on a quiet machine, up to about 1 GB on a loaded one (b8293a9: 5 GB at 40 s, killed).
             results.check(peak < (300 if path != "/huge-chunked" else 2000), f"hostile backend {path}: verify-backend's memory stays bounded",
                           f"peak {peak} MB after {seconds:.1f} s")
-            if path in ("/huge", "/huge-chunked"):
+            if path == "/huge":
                 results.check(code == 1 and "cut there and not checked" in output,
                               f"hostile backend {path}: the 2 GB body is cut and reported", f"exit {code}: {output[-400:]!r}")
+            if path == "/huge-chunked":
+                # Cut once 16 MiB have come; on a loaded machine they may come slower than --timeout,
+                # and then the deadline ends it first (exit 2, "no answer"): bounded either way.
+                results.check(code == 1 and "cut there and not checked" in output or code == 2 and "no answer" in output,
+                              f"hostile backend {path}: the 2 GB body is cut, or timed out, and reported", f"exit {code}: {output[-400:]!r}")
             if path in ("/slow-head", "/slow-body"):
                 # Exit 2 when the run's only contract got no answer ("does not answer"), 1 when one among others.
                 results.check(code in (1, 2) and "no answer" in output,
@@ -166,7 +151,7 @@ def hostile_backend(results: Results, binary):
         # this run's peak and time vary too much to hold a bound (once 2.4 GB and 14 s).
         together = [path for path in paths if path != "/huge-chunked"] + ["/ok"]
         contracts, fixtures = contract_folder(folder / "all", together)
-        code, output, seconds, peak = run_measured(
+        code, output, seconds, peak = run_bounded(
             [str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
              "--base-url", backend.url, "--timeout", str(timeout)], 60)
         # Peak 129 MB on a quiet machine, up to 828 MB on a loaded one (where from is not yet known:

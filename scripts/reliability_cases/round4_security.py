@@ -6,14 +6,13 @@ import http.server
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-from .harness import REPO, Results, Server, exchange, header_of, request, status_of
+from .harness import REPO, Results, Server, exchange, header_of, request, run_bounded, signal_and_wait, status_of
 
 
 class Loopback:
@@ -136,24 +135,12 @@ def contract_copy(folder: Path, challenge_on_401: bool) -> tuple[Path, Path]:
     return folder / "contracts", folder / "fixtures"
 
 
-def timed(command: list[str], limit: float) -> tuple[int | None, str, float]:
-    started = time.monotonic()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        output, _ = process.communicate(timeout=limit)
-        return process.returncode, output, time.monotonic() - started
-    except subprocess.TimeoutExpired:
-        process.kill()
-        output, _ = process.communicate()
-        return None, output, time.monotonic() - started
-
-
 def basic_challenge(results: Results, binary):
     folder = Path(tempfile.mkdtemp(prefix="reliability-challenge-"))
     backend = Loopback("backend", status=401, headers=CHALLENGE, json_body=(REPO / "fixtures/errors/unauthorized.json").read_bytes())
     try:
         contracts, fixtures = contract_copy(folder / "plain", challenge_on_401=False)
-        code, output, seconds = timed([str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
+        code, output, seconds, _ = run_bounded([str(binary), "verify-backend", "--contracts", str(contracts), "--fixtures", str(fixtures),
                                        "--base-url", backend.url, "--timeout", "3", "--contract", "current_user"], 30)
         results.check(code is not None and seconds < 10, "basic challenge: verify-backend finishes on a 401 with WWW-Authenticate: Basic",
                       f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
@@ -162,7 +149,7 @@ def basic_challenge(results: Results, binary):
                       f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
 
         contracts, fixtures = contract_copy(folder / "challenge", challenge_on_401=True)
-        code, output, seconds = timed([str(binary), "verify", "--contracts", str(contracts), "--fixtures", str(fixtures)], 60)
+        code, output, seconds, _ = run_bounded([str(binary), "verify", "--contracts", str(contracts), "--fixtures", str(fixtures)], 60)
         results.check(code is not None and seconds < 30, "basic challenge: verify finishes when the mock's 401s carry WWW-Authenticate: Basic",
                       f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
         results.check(code == 0, "basic challenge: verify passes them (the 401 and its body reach the checks)", output[-600:])
@@ -187,12 +174,12 @@ def diff_revision(results: Results, binary):
         victim.write_text("keep me\n")
         flags = ["--contracts", str(repo / "contracts"), "--fixtures", str(repo / "fixtures")]
         for revision in (f"--output={victim}", f"-o{victim}", "--remote=file:///nonexistent"):
-            code, output, _ = timed([str(binary), "diff", f"--rev={revision}", *flags], 30)
+            code, output, _, _ = run_bounded([str(binary), "diff", f"--rev={revision}", *flags], 30)
             results.check(victim.read_text() == "keep me\n", f"diff --rev={revision}: the file it names is untouched",
                           f"victim now {victim.stat().st_size} bytes")
             results.check(code == 2 and "is not a commit" in output, f"diff --rev={revision}: refused as not a commit",
                           f"exit {code}: {output[-300:]!r}")
-        code, output, _ = timed([str(binary), "diff", "--rev", "HEAD", *flags], 30)
+        code, output, _, _ = run_bounded([str(binary), "diff", "--rev", "HEAD", *flags], 30)
         results.check(code == 0, "diff --rev HEAD still compares", f"exit {code}: {output[-300:]!r}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -252,12 +239,7 @@ def hangup(results: Results, binary):
         key_folders = [p for p in folder.glob("mockapi-tls-*")]
         results.check(len(key_folders) == 1, "hangup: serve --tls-self-signed made its key folder", f"{key_folders} {text[-200:]!r}")
         os.close(master)  # the terminal is gone: writes to it now fail
-        process.send_signal(signal.SIGHUP)
-        try:
-            code = process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            code = process.wait()
+        code = signal_and_wait(process, signal.SIGHUP)
         results.check(code == 0, "hangup: serve stops cleanly on SIGHUP", f"exit {code}")
         results.check(not any(folder.glob("mockapi-tls-*")), "hangup: serve removed its self-signed key folder",
                       f"{list(folder.glob('mockapi-tls-*'))}")
@@ -274,12 +256,7 @@ def hangup(results: Results, binary):
             results.check(status_of(received) == 200, "hangup: record forwarded a request", repr(received[:120]))
             process.stdout.close()
             process.stderr.close()
-            process.send_signal(signal.SIGHUP)
-            try:
-                code = process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                code = process.wait()
+            code = signal_and_wait(process, signal.SIGHUP)
             contracts = list((out / "contracts").rglob("*.json")) if (out / "contracts").exists() else []
             results.check(code == 0, "hangup: record stops cleanly on SIGHUP", f"exit {code}")
             results.check(len(contracts) >= 1, "hangup: record saved what it recorded", f"{contracts}")
@@ -317,7 +294,7 @@ def references_outside(results: Results, binary):
             f"          content:\n            application/json:\n              schema:\n                $ref: '{reference}'\n"
             for path, reference in references.items())
         (spec / "api.yaml").write_text("openapi: 3.0.3\ninfo: {title: refs, version: '1'}\npaths:\n" + paths)
-        code, output, seconds = timed([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "out")], 30)
+        code, output, seconds, _ = run_bounded([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "out")], 30)
         results.check(code == 0, "refs: the document imports", f"exit {code} after {seconds:.1f} s: {output[-400:]!r}")
         written = "".join(p.read_text(errors="replace") for p in (folder / "out").rglob("*") if p.is_file())
         results.check("SECRET-REF-VALUE" not in written, "refs: nothing from a file outside the document's folder is written",
@@ -325,7 +302,7 @@ def references_outside(results: Results, binary):
         results.check("INSIDE-VALUE" in written, "refs: a file beside the document is still read", written[:300])
         for path, reference in list(references.items())[:5]:
             results.check(reference in output and "outside" in output, f"refs: a warning names the $ref {reference}", output[-600:])
-        code, output, seconds = timed([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "wide"),
+        code, output, seconds, _ = run_bounded([str(binary), "import", "openapi", str(spec / "api.yaml"), "--out", str(folder / "wide"),
                                        "--ref-root", str(folder)], 30)
         written = "".join(p.read_text(errors="replace") for p in (folder / "wide").rglob("*") if p.is_file())
         results.check(code == 0 and "SECRET-REF-VALUE" in written, "refs: --ref-root widens the folder a document may read",
@@ -358,7 +335,7 @@ def unbounded_files(results: Results, binary):
             ("import har FIFO", ["import", "har", str(fifo), "--out", str(folder / "o2")], str(fifo)),
         ]
         for name, arguments, named in cases:
-            code, output, seconds = timed([str(binary), *arguments], 5)
+            code, output, seconds, _ = run_bounded([str(binary), *arguments], 5)
             results.check(code == 2 and seconds < 4, f"files: {name} is refused at once", f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
             if named:
                 results.check(named in output, f"files: {name}: the error names the file", output[-300:])
