@@ -39,12 +39,17 @@ extension MockAPICommand {
                 Output.error("warning: \(set.fixturesDirectory)/\(file): \(message)")
                 report.warnings.append(.init(kind: .unreferencedFixture, file: "\(set.fixturesDirectory)/\(file)", message: message))
             }
-            // A next-page or related-resource link the app would follow into a 404.
-            for link in DeadLink.find(in: set) {
-                Output.error("warning: \(link.description)")
+            // A next-page or related-resource link the app would follow into a 404. One line per
+            // link, however many fixtures carry it (a real set had 526 places for 34 links); the
+            // JSON report lists every place.
+            let deadLinks = DeadLink.find(in: set)
+            let deadLinkLines = DeadLinkGroup.grouping(deadLinks)
+            for group in deadLinkLines { Output.error("warning: \(group.description)") }
+            for link in deadLinks {
                 report.warnings.append(.init(kind: .deadLink, file: link.source, jsonPath: link.jsonPath, url: link.url, message: link.reason))
             }
-            let warnings = report.warnings.count
+            // Counted as printed: one per dead link, not per place.
+            let warnings = report.warnings.count - deadLinks.count + deadLinkLines.count
             report.exitCode = strict && warnings > 0 ? 1 : 0
             switch format {
             case .text:
@@ -58,5 +63,34 @@ extension MockAPICommand {
                 throw ExitCode(1)
             }
         }
+    }
+}
+
+/// The places that carry one dead link (the same URL, dead for the same reason), for lint's one
+/// line per link.
+struct DeadLinkGroup {
+    var first: DeadLink
+    var places: Int
+
+    /// `links` grouped by URL and reason, in the order each first appears.
+    static func grouping(_ links: [DeadLink]) -> [DeadLinkGroup] {
+        var groups: [DeadLinkGroup] = []
+        var index: [String: Int] = [:]
+        for link in links {
+            let key = link.url + "\u{0}" + link.reason
+            if let at = index[key] {
+                groups[at].places += 1
+            } else {
+                index[key] = groups.count
+                groups.append(DeadLinkGroup(first: link, places: 1))
+            }
+        }
+        return groups
+    }
+
+    /// The link's one place as before; for several, the link first, then how many and the first.
+    var description: String {
+        guard places > 1 else { return first.description }
+        return "\(first.url): \(first.reason) (in \(places) places; the first \(first.source): \(first.jsonPath))"
     }
 }
