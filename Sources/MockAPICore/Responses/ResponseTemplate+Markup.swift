@@ -26,11 +26,17 @@ extension ResponseTemplate {
     /// The template with each request value's context decided, or the placeholders that sit
     /// where no escaping is safe.
     package func checkedForMarkup() -> Result<ResponseTemplate, MarkupRefusals> {
-        var scanner = MarkupScanner(template: self)
-        scanner.run()
-        guard scanner.refusals.isEmpty else { return .failure(MarkupRefusals(all: scanner.refusals)) }
+        // The same body read as HTML and as XML: a placeholder must be safe in both readings, since
+        // a `text/html` page may hold `<svg>` (XML's rules inside) and the two disagree on
+        // `<title>` and `<textarea>` (`<title><a title="</title><p title={{query.q}}>">`).
+        var html = MarkupScanner(template: self, textElementsHoldText: true)
+        html.run()
+        var xml = MarkupScanner(template: self, textElementsHoldText: false)
+        xml.run()
+        let refusals = html.refusals + xml.refusals.filter { !html.refusals.contains($0) }
+        guard refusals.isEmpty else { return .failure(MarkupRefusals(all: refusals)) }
         var checked = self
-        checked.percentEncoded = scanner.percentEncoded
+        checked.percentEncoded = html.percentEncoded.union(xml.percentEncoded)
         return .success(checked)
     }
 
@@ -70,6 +76,9 @@ private struct MarkupScanner {
     }
 
     let template: ResponseTemplate
+    /// HTML's reading (`<title>`, `<textarea>`: text up to their end tag) or XML's, also that
+    /// of an HTML `<svg>` (markup there).
+    let textElementsHoldText: Bool
     private var units: [Unit] = []
     private var lines: [Int] = []
     private var state = State.data
@@ -82,8 +91,9 @@ private struct MarkupScanner {
     private(set) var refusals: [ResponseTemplate.MarkupRefusal] = []
     private(set) var percentEncoded: Set<Int> = []
 
-    init(template: ResponseTemplate) {
+    init(template: ResponseTemplate, textElementsHoldText: Bool) {
         self.template = template
+        self.textElementsHoldText = textElementsHoldText
         var line = 1
         for (index, piece) in template.pieces.enumerated() {
             switch piece {
@@ -121,13 +131,15 @@ private struct MarkupScanner {
 
     private mutating func placeholder(_ index: Int, at position: Int) {
         switch state {
-        case .data, .rawText(_, false):
+        case .data:
+            return
+        case .rawText(_, false):
             return
         case .rawText(let name, true):
             let element = String(decoding: name, as: UTF8.self)
             refuse(index, at: position, "is inside <\(element)>, which a browser runs as code whatever the escaping; move the value out of <\(element)> into element text or a quoted data-* attribute")
         case .comment:
-            refuse(index, at: position, "is inside a comment, where escaping cannot keep it from ending the comment; remove it from the comment")
+            refuse(index, at: position, "is inside a comment, which no page shows and old browsers read as markup (<!--[if IE]>); move it out of the comment")
         case .cdata:
             refuse(index, at: position, "is inside a CDATA section, where character references are not decoded; put it in element text outside CDATA")
         case .declaration:
@@ -152,16 +164,18 @@ private struct MarkupScanner {
     private mutating func quotedValuePlaceholder(_ index: Int, at position: Int) {
         let name = String(decoding: attribute, as: UTF8.self)
         let element = String(decoding: tag, as: UTF8.self)
+        // `svg:set`, `x:onload`, `foo:href` (any prefix bound to XLink): classified by the local name.
+        let local = Self.localName(attribute)
         defer { valueHasPlaceholder = true }
-        if Self.animationElements.contains(element) {
+        if Self.animationElements.contains(Self.localName(tag)) {
             refuse(index, at: position, "is in an attribute of <\(element)>, which can set any attribute of another element (an href to javascript:); write the value out in the fixture")
-        } else if name.hasPrefix("on") {
+        } else if local.hasPrefix("on") {
             refuse(index, at: position, "is in \(name)=, which a browser runs as JavaScript after decoding the escaping; pass the value in a quoted data-* attribute and read it from there")
-        } else if name == "style" {
+        } else if local == "style" {
             refuse(index, at: position, "is in style=, which a browser reads as CSS after decoding the escaping; pass the value in a quoted data-* attribute or element text")
-        } else if name == "srcdoc" {
+        } else if local == "srcdoc" {
             refuse(index, at: position, "is in srcdoc=, which a browser reads as a whole HTML document after decoding the escaping; serve that document from its own contract and link to it")
-        } else if Self.urlAttributes.contains(name) {
+        } else if Self.urlAttributes.contains(name) || Self.urlAttributes.contains(local) {
             if !valueHasPlaceholder, let why = Self.originNotFixed(by: valuePrefix) {
                 refuse(
                     index, at: position,
@@ -327,6 +341,7 @@ private struct MarkupScanner {
                     return after - 1
                 }
             }
+
         case .comment:
             if byte == UInt8(ascii: "-"), matches("->", at: position + 1) {
                 state = .data
@@ -355,10 +370,10 @@ private struct MarkupScanner {
     }
 
     private mutating func endOfTag() {
-        let name = String(decoding: tag, as: UTF8.self)
+        let name = Self.localName(tag)
         if !isEndTag, Self.codeElements.contains(name) {
             state = .rawText(name: tag, code: true)
-        } else if !isEndTag, Self.textElements.contains(name) {
+        } else if !isEndTag, textElementsHoldText, Self.textElements.contains(name) {
             state = .rawText(name: tag, code: false)
         } else {
             state = .data
@@ -385,6 +400,11 @@ private struct MarkupScanner {
     private func isTagEnd(_ unit: Unit) -> Bool {
         guard case .byte(let byte) = unit else { return false }
         return isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">")
+    }
+
+    /// `script` for `svg:script`: the name without its namespace prefix.
+    private static func localName(_ name: [UInt8]) -> String {
+        String(decoding: name.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).last ?? [], as: UTF8.self)
     }
 
     private func isSpace(_ byte: UInt8) -> Bool {
