@@ -96,12 +96,14 @@ package struct ResponseTemplate: Sendable, Equatable {
     /// The body for one server and, when the template needs it, one request.
     package func render(baseURL: String, pathParameters: [String: String] = [:], query: [QueryArgument] = []) -> [UInt8] {
         var out: [UInt8] = []
+        // Hashing an index costs more than the check: most templates (JSON ones) percent-encode nothing.
+        let encodesAny = !percentEncoded.isEmpty
         for (index, piece) in pieces.enumerated() {
             switch piece {
             case .literal(let bytes): out += bytes
             case .baseURL: append(baseURL, to: &out)
-            case .path(let name): append(pathParameters[name] ?? "", to: &out, percentEncoded: percentEncoded.contains(index))
-            case .query(let name): append(query.first { $0.name == name }?.value ?? "", to: &out, percentEncoded: percentEncoded.contains(index))
+            case .path(let name): append(pathParameters[name] ?? "", to: &out, percentEncoded: encodesAny && percentEncoded.contains(index))
+            case .query(let name): append(query.first { $0.name == name }?.value ?? "", to: &out, percentEncoded: encodesAny && percentEncoded.contains(index))
             }
         }
         return out
