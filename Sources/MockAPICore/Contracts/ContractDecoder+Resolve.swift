@@ -105,7 +105,18 @@ extension ContractDecoder {
                     + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
             return nil
         }
-        guard let template, let request else { return template }
+        guard var template else { return nil }
+        if escaping == .markup, template.needsRequest {
+            switch template.checkedForMarkup() {
+            case .success(let checked):
+                template = checked
+            case .failure(let refusals):
+                let body = response.fixture.map { "fixture \($0)" } ?? "body"
+                for refusal in refusals.all { problem(at: path, "in the \(body) (\(mediaType ?? "markup")), \(refusal.message)") }
+                return nil
+            }
+        }
+        guard let request else { return template }
         for piece in template.pieces {
             switch piece {
             case .path(let name) where !request.path.parameterNames.contains(name):

@@ -43,6 +43,9 @@ package struct ResponseTemplate: Sendable, Equatable {
 
     package let pieces: [Piece]
     package let escaping: Escaping
+    /// Indexes of the pieces in a markup URL's query or fragment (`href="/s?q={{query.q}}"`):
+    /// percent-encoded there, so the value stays one parameter. Set by `checkedForMarkup()`.
+    package var percentEncoded: Set<Int> = []
 
     /// Whether rendering needs the request (path or query values), or only the server's URL.
     package var needsRequest: Bool {
@@ -93,18 +96,32 @@ package struct ResponseTemplate: Sendable, Equatable {
     /// The body for one server and, when the template needs it, one request.
     package func render(baseURL: String, pathParameters: [String: String] = [:], query: [QueryArgument] = []) -> [UInt8] {
         var out: [UInt8] = []
-        for piece in pieces {
+        // Hashing an index costs more than the check: most templates (JSON ones) percent-encode nothing.
+        let encodesAny = !percentEncoded.isEmpty
+        for (index, piece) in pieces.enumerated() {
             switch piece {
             case .literal(let bytes): out += bytes
             case .baseURL: append(baseURL, to: &out)
-            case .path(let name): append(pathParameters[name] ?? "", to: &out)
-            case .query(let name): append(query.first { $0.name == name }?.value ?? "", to: &out)
+            case .path(let name): append(pathParameters[name] ?? "", to: &out, percentEncoded: encodesAny && percentEncoded.contains(index))
+            case .query(let name): append(query.first { $0.name == name }?.value ?? "", to: &out, percentEncoded: encodesAny && percentEncoded.contains(index))
             }
         }
         return out
     }
 
-    private func append(_ value: String, to out: inout [UInt8]) {
+    private func append(_ value: String, to out: inout [UInt8], percentEncoded: Bool = false) {
+        if percentEncoded {
+            // Every byte but RFC 3986's unreserved ones: no `&`, `#`, quote or `<` is left to escape.
+            let hex = Array("0123456789ABCDEF".utf8)
+            for byte in value.utf8 {
+                if ASCII.isLetter(byte) || ASCII.isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~") {
+                    out.append(byte)
+                } else {
+                    out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                }
+            }
+            return
+        }
         switch escaping {
         case .none:
             out += value.utf8
