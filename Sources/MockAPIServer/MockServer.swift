@@ -17,6 +17,8 @@ package final class MockServer: Sendable {
     package let configuration: ServerConfiguration
     /// The port actually bound (the real one when configured with 0).
     package let port: UInt16
+    /// `--max-connections`, or fewer when the descriptor limit leaves room for fewer (`DescriptorBudget`).
+    package let connectionLimit: Int
     /// Kept across reloads.
     package let journal: RequestJournal
     private let handler: RequestHandler
@@ -78,8 +80,9 @@ package final class MockServer: Sendable {
         #else
         let flags = MHD_USE_AUTO_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
         #endif
+        connectionLimit = DescriptorBudget.connectionLimit(wanted: configuration.maxConnections)
         var options: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
             // Request line and headers must fit a connection's pool, or MHD answers 414/431. Kept at
             // MHD's 32 KiB deliberately: MHD 0.9.75 zeroes the whole pool before every keep-alive
             // request (64 KiB would cost ~1.5% of GET throughput), and query arguments, which
@@ -103,7 +106,7 @@ package final class MockServer: Sendable {
                 headerTimeoutSeconds: configuration.headerTimeoutSeconds,
                 minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
                 bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil,
-                connectionLimit: configuration.maxConnections)
+                connectionLimit: connectionLimit)
         } catch {
             switch error {
             case .badHost: throw .invalidHost(configuration.host)

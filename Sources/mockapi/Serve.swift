@@ -89,6 +89,11 @@ extension MockAPICommand {
                     "mockapi: warning: listening on \(host), beyond loopback: anyone who can reach this machine can use the mock; "
                         + (configuration.adminToken == nil ? "admin endpoints are off without --admin-token" : "admin endpoints need Mockapi-Admin-Token"))
             }
+            if server.connectionLimit < configuration.maxConnections {
+                Output.error(
+                    "mockapi: warning: the descriptor limit (ulimit -n \(DescriptorBudget.softLimit)) leaves room for \(server.connectionLimit) connections, "
+                        + "not --max-connections \(configuration.maxConnections); further clients wait until one closes")
+            }
             let received = StopSignals.wait()
             stopWatching?()
             server.stop()

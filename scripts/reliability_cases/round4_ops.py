@@ -5,13 +5,18 @@ The hostile backend is a raw-socket server on 127.0.0.1 in this process; what it
 as it goes and stops as soon as the client leaves."""
 
 import json
+import os
+import re
+import resource
 import shutil
 import socket
+import subprocess
 import tempfile
 import threading
+import time
 from pathlib import Path
 
-from .harness import Results, Server, exchange, run_bounded, status_of
+from .harness import Results, Server, exchange, run_bounded, signal_and_wait, status_of
 
 HUGE = 2 << 30  # what the 2 GB answer announces; zeros are made only while the client reads
 
@@ -98,6 +103,7 @@ class HostileBackend:
 def run(results: Results, binary):
     hostile_backend(results, binary)
     number_beyond_double(results, binary)
+    descriptor_limit(results, binary)
 
 
 def contract_folder(folder: Path, paths: list[str]) -> tuple[Path, Path]:
@@ -195,3 +201,55 @@ def number_beyond_double(results: Results, binary):
             server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# 30.10: out of file descriptors, the server waits instead of spinning (99 % of a core with
+# --threads 8 under `ulimit -n 64`: a worker with no connection of its own retried accept for ever).
+def descriptor_limit(results: Results, binary):
+    def started(soft: int, hard: int) -> tuple[subprocess.Popen, int]:
+        process = subprocess.Popen(
+            [str(binary), "serve", "--port", "0", "--quiet", "--threads", "8"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard)))
+        line = process.stdout.readline().decode()
+        return process, int(re.search(r"127\.0\.0\.1:(\d+)", line).group(1))
+
+    def cpu_seconds(pid: int) -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    process, port = started(64, 64)
+    clients = []
+    try:
+        for _ in range(80):  # past the 64 descriptors, each with half a request
+            client = socket.create_connection(("127.0.0.1", port), timeout=2)
+            client.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            clients.append(client)
+        time.sleep(0.5)
+        before = cpu_seconds(process.pid)
+        time.sleep(2)
+        busy = (cpu_seconds(process.pid) - before) / 2
+        results.check(busy < 0.2, "descriptor limit: past it, the server waits instead of spinning", f"{busy:.0%} of a core over 2 s")
+        for client in clients:
+            client.close()
+        clients = []
+        time.sleep(0.5)
+        outcome, received = exchange(port, b"GET /__mockapi/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        results.check(status_of(received) == 200, "descriptor limit: once clients leave, a new one is answered", f"{outcome} {received[:80]!r}")
+    finally:
+        for client in clients:
+            client.close()
+        code = signal_and_wait(process)
+        _, errors = process.communicate()
+    results.check("the descriptor limit (ulimit -n 64) leaves room for" in errors.decode() and code == 0,
+                  "descriptor limit: serve says how many connections it leaves room for", errors.decode()[-300:])
+
+    # A soft limit below what --max-connections needs is raised toward the hard limit, as servers do.
+    process, port = started(64, 4096)
+    try:
+        limits = Path(f"/proc/{process.pid}/limits").read_text()
+        soft = int(re.search(r"Max open files\s+(\d+)", limits).group(1))
+        results.check(soft > 1024, "descriptor limit: a low soft limit is raised toward the hard one", f"soft limit now {soft}")
+    finally:
+        signal_and_wait(process)
+        _, errors = process.communicate()
+    results.check("descriptor limit" not in errors.decode(), "descriptor limit: no warning once it fits", errors.decode()[-300:])
