@@ -47,7 +47,7 @@ struct CredentialInferenceTests {
         for name in ["password", "Pass_Word", "PASSWD", "new-password", "client-secret", "clientSecret", "api_key", "X-Api-Key", "refresh_token", "pin", "OTP"] {
             #expect(keys.isCredential(name), "\(name)")
         }
-        for name in ["username", "email", "token_type", "author", "shipping", "monkey", "type", "intent"] {
+        for name in ["username", "email", "token_type", "author", "shipping", "passenger", "key", "session", "type", "intent"] {
             #expect(!keys.isCredential(name), "\(name)")
         }
         #expect(CredentialKeys(extraNames: ["Member-Code"]).isCredential("member_code"))

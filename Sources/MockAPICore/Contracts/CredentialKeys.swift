@@ -11,10 +11,10 @@ package struct CredentialKeys: Sendable, Equatable {
     package static let standard = CredentialKeys()
 
     /// Credentials only under exactly this name: as parts of longer names they mean other things
-    /// (`pin` in `shipping`, `key` in `monkey`, `auth` in `author`).
+    /// (`pin` in `shipping`, `pass` in `passenger`). Not `key`, `session` or `auth`: answers use
+    /// them for what is no secret (an issue's `"key": "PROJ-1"`, a session's whole object).
     static let exactNames: Set<String> = [
-        "pass", "pwd", "pin", "otp", "totp", "mfa", "auth", "authorization", "cookie", "sessionid", "session", "sid",
-        "key", "jwt", "sig", "signature", "cvv", "cvc", "ssn",
+        "pass", "pwd", "pin", "otp", "totp", "mfa", "authorization", "cookie", "sessionid", "jwt", "sig", "signature", "cvv", "cvc", "ssn",
     ]
     /// Credentials wherever they appear in a name (`new_password`, `refresh_token`, `X-Api-Key`).
     static let words = ["password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "credential", "privatekey"]
