@@ -11,6 +11,9 @@ struct SecretScrubber {
     let credentials: CredentialKeys
     /// The secret texts, longest first (so a secret that contains another is cut whole).
     let secrets: [String]
+    /// The secrets by their first `shortest` bytes: a text is searched once, at each offset only
+    /// for the secrets that start there (a capture with a token per request holds thousands).
+    private let byPrefix: [[UInt8]: [[UInt8]]]
 
     /// Shorter texts are not cut out of answers: `42` or `yes` would cut ids and words that are no secret.
     static let shortest = 4
@@ -49,11 +52,36 @@ struct SecretScrubber {
                 return encoded == secret ? [secret] : [secret, encoded]
             }
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
+        var byPrefix: [[UInt8]: [[UInt8]]] = [:]
+        for secret in secrets {
+            let bytes = Array(secret.utf8)
+            guard bytes.count >= Self.shortest else { continue }
+            byPrefix[Array(bytes.prefix(Self.shortest)), default: []].append(bytes)
+        }
+        self.byPrefix = byPrefix
+    }
+
+    /// Where each secret starts in `bytes` (the longest at an offset), left to right, not overlapping.
+    private func matches(in bytes: [UInt8]) -> [Range<Int>] {
+        guard !byPrefix.isEmpty, bytes.count >= Self.shortest else { return [] }
+        var found: [Range<Int>] = []
+        var index = 0
+        while index + Self.shortest <= bytes.count {
+            if let candidates = byPrefix[Array(bytes[index..<(index + Self.shortest)])],
+                let secret = candidates.first(where: { index + $0.count <= bytes.count && bytes[index..<(index + $0.count)].elementsEqual($0) })
+            {
+                found.append(index..<(index + secret.count))
+                index += secret.count
+            } else {
+                index += 1
+            }
+        }
+        return found
     }
 
     /// Whether `text` is (or holds) a secret: such a value is never a rule or a name.
     func holdsSecret(_ text: String) -> Bool {
-        secrets.contains { text.contains($0) }
+        !matches(in: Array(text.utf8)).isEmpty
     }
 
     func holdsSecret(_ value: JSONValue) -> Bool {
@@ -66,10 +94,17 @@ struct SecretScrubber {
 
     /// The text with every secret as `[redacted]`.
     func scrub(_ text: String) -> String {
-        guard !secrets.isEmpty else { return text }
-        var out = text
-        for secret in secrets where out.contains(secret) { out = out.replacingOccurrences(of: secret, with: CredentialKeys.marker) }
-        return out
+        let bytes = Array(text.utf8)
+        let found = matches(in: bytes)
+        guard !found.isEmpty else { return text }
+        var out: [UInt8] = [], last = 0
+        for range in found {
+            out += bytes[last..<range.lowerBound]
+            out += Array(CredentialKeys.marker.utf8)
+            last = range.upperBound
+        }
+        out += bytes[last...]
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Credential keys' values `[redacted]`, and secrets cut out of every other string.
