@@ -12,11 +12,34 @@ struct BackendRequest {
     var request: URLRequest
     /// What had to be made up: "path projectId = 1 (no request.example)".
     var guesses: [String]
+    /// The environment variables a `[redacted]` value of the example needed and did not find
+    /// (`MOCKAPI_SECRET_PASSWORD`): the request must not be sent, or the backend would take the
+    /// marker for data (a password changed to `[redacted]`).
+    var missingSecrets: [String] = []
 
-    init(contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval) {
+    /// - Parameter secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what
+    ///   `record` and `import har` wrote as `[redacted]`.
+    init(contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval, secrets: [String: String] = [:]) {
         let expectation = contract.request
-        let example = expectation.example
+        var example = expectation.example
         var guesses: [String] = []
+        var missing: [String] = []
+        if let json = example?.json {
+            let types = Dictionary((expectation.json ?? []).map { ($0.key, $0.schema.type) }, uniquingKeysWith: { a, _ in a })
+            example?.json = Self.filling(json, key: nil, types: types, secrets: secrets, missing: &missing)
+        }
+        if let query = example?.query {
+            example?.query = query.map { pair in
+                // A value that holds the marker (`q=[redacted]`, `note=pw [redacted]`) is taken whole from the variable.
+                guard pair.value.contains(CredentialKeys.marker) else { return pair }
+                let name = CredentialKeys.environmentName(forKey: pair.name)
+                guard let value = secrets[name] else {
+                    missing.append(name)
+                    return pair
+                }
+                return RequestExample.Pair(pair.name, value)
+            }
+        }
 
         var path = ""
         for segment in expectation.path.segments {
@@ -93,6 +116,36 @@ struct BackendRequest {
         }
         self.request = request
         self.guesses = guesses
+        var distinct: [String] = []
+        for name in missing where !distinct.contains(name) { distinct.append(name) }
+        missingSecrets = distinct
+    }
+
+    /// Every `[redacted]` string under a key replaced by its `MOCKAPI_SECRET_<KEY>` variable's value
+    /// (a number where the contract types that top-level key as one); each missing variable noted.
+    private static func filling(
+        _ value: JSONValue, key: String?, types: [String: JSONValueType], secrets: [String: String], missing: inout [String]
+    ) -> JSONValue {
+        switch value {
+        case .string(let text) where text.contains(CredentialKeys.marker):
+            let name = CredentialKeys.environmentName(forKey: key ?? "value")
+            guard let secret = secrets[name] else {
+                missing.append(name)
+                return value
+            }
+            switch key.flatMap({ types[$0] }) {
+            case .int?: if let number = Int(secret) { return .int(number) }
+            case .number?: if let number = Double(secret) { return .double(number) }
+            default: break
+            }
+            return .string(secret)
+        case .array(let items):
+            return .array(items.map { filling($0, key: key, types: [:], secrets: secrets, missing: &missing) })
+        case .object(let object):
+            return .object(JSONObject(object.members.map { ($0.key, filling($0.value, key: $0.key, types: key == nil ? types : [:], secrets: secrets, missing: &missing)) }))
+        default:
+            return value
+        }
     }
 
     /// The name a made-up value goes under: `ids[]` for a bracketed list, `created[gt]` for a key

@@ -21,6 +21,8 @@ package struct BackendOptions: Sendable {
     package var maxBodyBytes = 16 << 20
     /// Only these contracts; empty for all.
     package var contracts: [String] = []
+    /// `MOCKAPI_SECRET_*` variables, by name: what a request example's `[redacted]` values stand for.
+    package var secrets: [String: String] = [:]
 
     package init() {}
 }
@@ -76,12 +78,21 @@ package struct BackendVerifier: Sendable {
 
     /// The contract's result, and whether the request got no answer at all.
     private func check(_ contract: Contract) async -> (BackendResult, Bool) {
-        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout)
+        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets)
         let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
         guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
             result.outcome = .skipped
             result.notes = ["\(contract.request.method.rawValue) changes data: sent only with --allow-writes"]
+            return (result, false)
+        }
+        guard built.missingSecrets.isEmpty else {
+            // The marker sent as data would be taken for it: a test user's password changed to `[redacted]`.
+            result.outcome = .skipped
+            result.notes = [
+                "request.example has a credential as [redacted]: set \(built.missingSecrets.joined(separator: ", ")) to send the real "
+                    + (built.missingSecrets.count == 1 ? "value" : "values")
+            ]
             return (result, false)
         }
         // A session of its own for each exchange: on Linux a session's answers share one work queue,

@@ -42,9 +42,11 @@ extension MockAPICommand {
         )
 
         @OptionGroup var options: ImportOptions
+        @OptionGroup var redaction: RedactKeyOptions
 
         func run() throws {
-            try options.run(kind: "har", unit: "entry") { url throws(ImportError) in try HARImporter().importFile(url) }
+            let importer = HARImporter(credentials: redaction.credentials)
+            try options.run(kind: "har", unit: "entry") { url throws(ImportError) in try importer.importFile(url) }
         }
     }
 }

@@ -24,6 +24,7 @@ extension MockAPICommand {
 
         @OptionGroup var forward: ForwardOptions
         @OptionGroup var access: ServerAccessOptions
+        @OptionGroup var redaction: RedactKeyOptions
         @OptionGroup var renamed: RenamedRecordOptions
 
         mutating func validate() throws {
@@ -39,7 +40,7 @@ extension MockAPICommand {
             StopSignals.startWatching()
             let host = try address.resolvedHost()
             var proxy = forward.proxy(to: target)
-            let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target)
+            let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target, credentials: redaction.credentials)
             proxy.identityEncoding = true
             proxy.observer = { recording.observe($0) }
             var configuration = ServerConfiguration()

@@ -87,3 +87,22 @@ struct ForwardOptions: ParsableArguments {
         return proxy
     }
 }
+
+/// `--redact-key`: more names of body keys, form fields, multipart parts, query parameters and
+/// headers whose values are credentials, beside the standard ones (`password`, `token`,
+/// `client_secret`…), for the commands that write contracts from traffic (`record`, `import har`).
+/// As `serve --redact-header` does, it adds to `MOCKAPI_REDACT_KEYS`: redacting more is never wrong.
+struct RedactKeyOptions: ParsableArguments {
+    @Option(
+        name: .customLong("redact-key"),
+        help: ArgumentHelp(
+            "Also treat this body key, form field, query parameter or header as a credential: its values are written as [redacted] and never pick an answer; repeatable (and $MOCKAPI_REDACT_KEYS, comma-separated; password, token, secret, api_key… always are).",
+            valueName: "name"))
+    var redactKeys: [String] = []
+
+    /// The standard credential names, these and `MOCKAPI_REDACT_KEYS`'s (any case, any separators).
+    var credentials: CredentialKeys {
+        let fromEnvironment = (ProcessInfo.processInfo.environment["MOCKAPI_REDACT_KEYS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return CredentialKeys(extraNames: (redactKeys + fromEnvironment).filter { !$0.isEmpty })
+    }
+}

@@ -70,6 +70,7 @@ extension MockAPICommand {
             {
                 options.headers.append(HTTPField("Authorization", authorization))
             }
+            options.secrets = ProcessInfo.processInfo.environment.filter { $0.key.hasPrefix("MOCKAPI_SECRET_") }
             options.allowWrites = allowWrites
             options.concurrency = concurrency
             options.timeout = TimeInterval(timeout)

@@ -13,7 +13,7 @@ extension HARArchive.Entry {
         let post = request.postData
         var parts: [RecordedPart]?
         if let params = post?.params, !params.isEmpty {
-            parts = params.map { RecordedPart(name: $0.name, fileName: $0.fileName, contentType: $0.contentType) }
+            parts = params.map { RecordedPart(name: $0.name, fileName: $0.fileName, contentType: $0.contentType, value: $0.fileName == nil ? $0.value : nil) }
         }
         return RecordedExchange(
             method: request.method, url: request.url,

@@ -1,11 +1,16 @@
 package import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// `mockapi import har`: contracts from a recorded session (HAR 1.2).
 ///
 /// Entries that can be replayed are handed to `TrafficInference`, which `mockapi record` uses too.
 package struct HARImporter {
-    package init() {}
+    /// Which request values are credentials (`--redact-key` adds to the standard ones).
+    package var credentials: CredentialKeys
+
+    package init(credentials: CredentialKeys = .standard) {
+        self.credentials = credentials
+    }
 
     package func importFile(_ url: URL) throws(ImportError) -> ImportedSet {
         let archive = try HARArchive.load(url)
@@ -61,7 +66,7 @@ package struct HARImporter {
             }
             exchanges.append(entry.exchange)
         }
-        let inferred = TrafficInference(source: file).infer(exchanges)
+        let inferred = TrafficInference(source: file, credentials: credentials).infer(exchanges)
         result.contracts = inferred.contracts
         result.fixtures = inferred.fixtures
         result.warnings += inferred.warnings

@@ -59,9 +59,18 @@ package struct RecordedExchange: Sendable {
             var parser = try? MultipartParser(boundary: boundary)
         else { return nil }
         var found: [RecordedPart] = []
+        var text: [UInt8]?
+        // A text part's value is kept (up to 4 KiB): a credential in it must not be written anywhere.
         let handle: (MultipartParser.Event) -> Void = { event in
-            if case .begin(let headers) = event {
+            switch event {
+            case .begin(let headers):
                 found.append(RecordedPart(name: headers.name, fileName: headers.filename, contentType: headers.contentType))
+                text = headers.filename == nil ? [] : nil
+            case .data(let bytes):
+                if text != nil, text!.count + bytes.count <= 4096 { text! += bytes } else { text = nil }
+            case .end:
+                if let bytes = text, !found.isEmpty { found[found.count - 1].value = String(decoding: bytes, as: UTF8.self) }
+                text = nil
             }
         }
         do {
@@ -72,15 +81,18 @@ package struct RecordedExchange: Sendable {
     }
 }
 
-/// A multipart part: its name, and for a file its name and type.
+/// A multipart part: its name, for a file its name and type, for a text its value.
 package struct RecordedPart: Sendable, Equatable {
     package var name: String
     package var fileName: String?
     package var contentType: String?
+    /// A text part's value, when it was read (a short one): what a credential check looks at.
+    package var value: String?
 
-    package init(name: String, fileName: String? = nil, contentType: String? = nil) {
+    package init(name: String, fileName: String? = nil, contentType: String? = nil, value: String? = nil) {
         self.name = name
         self.fileName = fileName
         self.contentType = contentType
+        self.value = value
     }
 }

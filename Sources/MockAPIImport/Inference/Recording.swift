@@ -17,9 +17,12 @@ package final class Recording: Sendable {
     /// `/v1/x` to the recorder, which is what the contracts must say.
     private let target: String
     private let origin: String
+    /// Which request values are credentials (`--redact-key` adds to the standard ones).
+    private let credentials: CredentialKeys
 
-    package init(output: URL, force: Bool, target: String) {
+    package init(output: URL, force: Bool, target: String, credentials: CredentialKeys = .standard) {
         self.output = output
+        self.credentials = credentials
         self.force = force
         self.target = target
         let components = URLComponents(string: target)
@@ -53,7 +56,7 @@ package final class Recording: Sendable {
     package func save() -> Result<String, ImportError> {
         let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
         guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
-        let set = TrafficInference(source: "mockapi record", baseURLs: [target]).infer(exchanges)
+        let set = TrafficInference(source: "mockapi record", baseURLs: [target], credentials: credentials).infer(exchanges)
         do {
             try ContractWriter(output: output, replace: force || saves > 0).write(set)
         } catch {

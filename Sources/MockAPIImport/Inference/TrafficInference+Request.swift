@@ -161,7 +161,7 @@ extension TrafficInference {
     /// The first recorded request, as `verify-backend` will send it: path values, query, the
     /// checked headers that are not credentials, and a JSON body. Credentials are never written
     /// (`verify-backend` takes them from flags or the environment).
-    static func example(_ entry: Observed, path template: String, checkedHeaders: [ContractDraft.Header]) -> RequestExample? {
+    static func example(_ entry: Observed, path template: String, checkedHeaders: [ContractDraft.Header], scrubber: SecretScrubber) -> RequestExample? {
         var example = RequestExample()
         let names = template.split(separator: "/", omittingEmptySubsequences: false)
         let values = entry.path.split(separator: "/", omittingEmptySubsequences: false)
@@ -171,29 +171,17 @@ extension TrafficInference {
                 example.path[parameter] = String(value).removingPercentEncoding ?? String(value)
             }
         }
-        example.query = entry.query.map { RequestExample.Pair($0.name.hasSuffix("[]") ? String($0.name.dropLast(2)) : $0.name, $0.value) }
-        for header in checkedHeaders where !credentialHeaders.contains(header.name.lowercased()) {
-            if let value = entry.exchange.requestHeader(header.name) { example.headers.append(.init(header.name, value)) }
+        // A credential in the query is `[redacted]` too: `verify-backend` takes it from the environment.
+        example.query = entry.query.map { item in
+            let name = item.name.hasSuffix("[]") ? String(item.name.dropLast(2)) : item.name
+            return RequestExample.Pair(name, scrubber.credentials.isCredential(name) ? CredentialKeys.marker : scrubber.scrub(item.value))
         }
-        if case .object? = entry.json { example.json = entry.json.map(redactingSecrets) }
+        // Credential headers (`Authorization`, `X-Api-Key`) are left out: `verify-backend --header` sends them.
+        for header in checkedHeaders
+        where !HeaderRedaction.standard.redacts(header.name) && !scrubber.credentials.isCredential(header.name) {
+            if let value = entry.exchange.requestHeader(header.name) { example.headers.append(.init(header.name, scrubber.scrub(value))) }
+        }
+        if case .object? = entry.json { example.json = entry.json.map(scrubber.scrub) }
         return example == RequestExample() ? nil : example
     }
-
-    /// Body values under a secret-sounding key (`password`, `access_token`) as `[redacted]`.
-    static func redactingSecrets(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .array(let items): return .array(items.map(redactingSecrets))
-        case .object(let object):
-            return .object(
-                JSONObject(
-                    object.members.map { key, value in
-                        let lower = key.lowercased()
-                        let secret = ["password", "secret", "token", "otp"].contains { lower.contains($0) }
-                        return (key, secret && value.stringValue != nil ? .string("[redacted]") : redactingSecrets(value))
-                    }))
-        default: return value
-        }
-    }
-
-    static let credentialHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie"]
 }

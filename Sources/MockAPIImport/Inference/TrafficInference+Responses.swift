@@ -5,20 +5,21 @@ import MockAPICore
 extension TrafficInference {
     /// The answer as its fixture will hold it: JSON pretty-printed, text and JSON with the
     /// recorded hosts as `{{baseURL}}`, anything else byte for byte.
-    static func answer(_ exchange: RecordedExchange, rewriter: BaseURLRewriter) -> Answer {
+    /// Credentials are cut out (`SecretScrubber`): an answer may echo the request.
+    static func answer(_ exchange: RecordedExchange, rewriter: BaseURLRewriter, scrubber: SecretScrubber) -> Answer {
         let body = exchange.responseBody, mediaType = exchange.responseMediaType
         guard !body.isEmpty else { return Answer(status: exchange.status, fixture: [], fileExtension: "", json: nil) }
         let declaredJSON = mediaType == "application/json" || mediaType.hasSuffix("+json")
         if declaredJSON || mediaType.isEmpty || mediaType == "text/plain", let value = try? JSONParser.parse(body),
             declaredJSON || value.objectValue != nil || value.typeName == "array"
         {
-            let rewritten = rewriter.rewrite(value)
+            let rewritten = rewriter.rewrite(scrubber.scrub(value))
             let text = escapingRecordedBraces(rewritten.prettySerialized) + "\n"
             return Answer(status: exchange.status, fixture: Array(text.utf8), fileExtension: "json", json: rewritten)
         }
         let fileExtension = fileExtension(forMediaType: mediaType)
         if ["txt", "html", "xml", "csv", "svg"].contains(fileExtension), let text = String(validating: body, as: UTF8.self) {
-            return Answer(status: exchange.status, fixture: Array(rewriter.rewrite(text).utf8), fileExtension: fileExtension, json: nil)
+            return Answer(status: exchange.status, fixture: Array(rewriter.rewrite(scrubber.scrub(text)).utf8), fileExtension: fileExtension, json: nil)
         }
         return Answer(status: exchange.status, fixture: body, fileExtension: fileExtension, json: nil)
     }
@@ -39,7 +40,7 @@ extension TrafficInference {
 
     /// The responses (`default` first unless a sequence orders them), the sequence for a poll,
     /// and the fixtures they reference.
-    static func responses(for entries: [Observed], folder: String, contract: String)
+    static func responses(for entries: [Observed], folder: String, contract: String, scrubber: SecretScrubber)
         -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture])
     {
         var answers: [(answer: Answer, entry: Observed)] = []
@@ -59,15 +60,20 @@ extension TrafficInference {
 
         let defaultIndex = answers.firstIndex { (200..<300).contains($0.answer.status) } ?? 0
         let ordered = [answers[defaultIndex]] + answers.enumerated().filter { $0.offset != defaultIndex }.map(\.element)
-        let discriminator = discriminator(entries)
+        let discriminator = discriminator(entries, scrubber: scrubber)
         var whens: [String] = []
+        // Answers only a credential told apart: replayed in the recorded order instead (below).
+        var toldApartByCredential = false
         for (offset, (answer, entry)) in ordered.enumerated() {
             var response = ContractDraft.Response(name: "default", status: answer.status)
             if offset > 0 {
                 let first = ordered[0].entry
-                let differing = entry.query.filter { item in
+                let allDiffering = entry.query.filter { item in
                     !item.name.hasSuffix("[]") && !first.query.contains { $0.name == item.name && $0.value == item.value }
                 }
+                // A credential is never a rule: its value would be written in clear.
+                let differing = allDiffering.filter { !scrubber.credentials.isCredential($0.name) && !scrubber.holdsSecret($0.value) }
+                if differing.isEmpty, !allDiffering.isEmpty { toldApartByCredential = true }
                 var base = Naming.responseName(forStatus: answer.status)
                 if !differing.isEmpty {
                     // Repeated keys (`page=2&page=2`) are one condition.
@@ -81,23 +87,48 @@ extension TrafficInference {
                     if unique.count == 1, answer.status == ordered[0].answer.status {
                         base = Naming.snakeCase("\(unique[0].name)_\(unique[0].value)")
                     }
-                } else if let key = discriminator ?? differingScalarKey(entry.json, from: first.json),
+                } else if let key = discriminator ?? differingScalarKey(entry.json, from: first.json, scrubber: scrubber),
                     let value = entry.json?.objectValue?[key]
                 {
                     response.when = RequestMatch(json: [(key, value)])
                     if discriminator != nil { base = Naming.snakeCase("\(key)_\(value.stringValue ?? value.serialized)") }
+                } else if differingScalarKey(entry.json, from: first.json, scrubber: nil) != nil
+                    || differsOnlyInCredentialFields(entry.exchange, from: first.exchange, scrubber: scrubber)
+                {
+                    toldApartByCredential = true
                 }
                 response.name = Naming.unique(base, in: &taken)
             }
             named.append((answer, response))
         }
-        return finish(named, sequence: nil, folder: folder, contract: contract)
+        var sequence: [String]?
+        if toldApartByCredential {
+            // `when` rules are tried first and do not advance a sequence: the sequence lists, in
+            // order, the answers of the requests no rule picks.
+            let steps = entries.compactMap { entry -> String? in
+                guard let response = named.first(where: { $0.answer == entry.answer })?.response, response.when == nil else { return nil }
+                return response.name
+            }
+            if Set(steps).count > 1 { sequence = steps }
+        }
+        return finish(named, sequence: sequence, folder: folder, contract: contract)
     }
 
-    /// The first top-level string, number or bool the body has with another value than `other`'s.
-    private static func differingScalarKey(_ body: JSONValue?, from other: JSONValue?) -> String? {
+    /// Whether two form bodies differ, and only in credential fields (a failed form login).
+    private static func differsOnlyInCredentialFields(_ exchange: RecordedExchange, from other: RecordedExchange, scrubber: SecretScrubber) -> Bool {
+        guard exchange.requestMediaType == MediaType.form, other.requestMediaType == MediaType.form else { return false }
+        let fields = SecretScrubber.formFields(exchange.requestBody), others = SecretScrubber.formFields(other.requestBody)
+        let differing = Set(fields.filter { field in !others.contains { $0 == field } }.map(\.0))
+            .union(others.filter { field in !fields.contains { $0 == field } }.map(\.0))
+        return !differing.isEmpty && differing.allSatisfy(scrubber.credentials.isCredential)
+    }
+
+    /// The first top-level string, number or bool the body has with another value than `other`'s;
+    /// with a scrubber, never a credential key nor a value holding a secret.
+    private static func differingScalarKey(_ body: JSONValue?, from other: JSONValue?, scrubber: SecretScrubber?) -> String? {
         guard let object = body?.objectValue else { return nil }
         return object.members.first { key, value in
+            if let scrubber, scrubber.credentials.isCredential(key) || scrubber.holdsSecret(value) { return false }
             switch value {
             case .string, .int, .bool: return other?.objectValue?[key] != value
             default: return false

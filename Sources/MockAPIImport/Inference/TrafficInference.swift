@@ -1,5 +1,5 @@
 import Foundation
-import MockAPICore
+package import MockAPICore
 
 /// Contracts and fixtures learnt from recorded traffic: what `import har` and `record` share.
 ///
@@ -21,10 +21,13 @@ package struct TrafficInference {
     /// Where the mock stands in, when it is more than a host: `record --target https://host/api`
     /// (links to `https://host/api/v1/x` become `{{baseURL}}/v1/x`).
     package var baseURLs: [String]
+    /// Which request values are credentials: never written in clear, never a rule or a name.
+    package var credentials: CredentialKeys
 
-    package init(source: String, baseURLs: [String] = []) {
+    package init(source: String, baseURLs: [String] = [], credentials: CredentialKeys = .standard) {
         self.source = source
         self.baseURLs = baseURLs
+        self.credentials = credentials
     }
 
     /// One exchange as the inference reads it: parsed once.
@@ -65,6 +68,7 @@ package struct TrafficInference {
     package func infer(_ exchanges: [RecordedExchange]) -> ImportedSet {
         var result = ImportedSet()
         let rewriter = BaseURLRewriter(urls: exchanges.map(\.url), prefixes: baseURLs)
+        let scrubber = SecretScrubber(credentials: credentials, exchanges: exchanges)
         var groups: [(method: RequestMethod, template: PathGeneralizer.Template, entries: [Observed])] = []
         for exchange in exchanges {
             guard let method = RequestMethod(rawValue: exchange.method.uppercased()),
@@ -77,7 +81,7 @@ package struct TrafficInference {
             }
             let observed = Observed(
                 exchange: exchange, method: method, path: components.path, query: query, json: json,
-                answer: Self.answer(exchange, rewriter: rewriter),
+                answer: Self.answer(exchange, rewriter: rewriter, scrubber: scrubber),
                 requestKey: components.path + "?" + (components.percentEncodedQuery ?? "") + "#"
                     + String(decoding: exchange.requestBody, as: UTF8.self))
             let template = PathGeneralizer.template(forPath: components.path)
@@ -90,8 +94,8 @@ package struct TrafficInference {
         var names: Set<String> = []
         for group in groups {
             let folder = Naming.folder(forPathSegments: group.template.literals)
-            for unit in units(group.method, group.template, group.entries, names: &names) {
-                let (draft, fixtures, warnings) = contract(for: unit, method: group.method, folder: folder)
+            for unit in units(group.method, group.template, group.entries, scrubber: scrubber, names: &names) {
+                let (draft, fixtures, warnings) = contract(for: unit, method: group.method, folder: folder, scrubber: scrubber)
                 result.contracts.append(draft)
                 result.fixtures += fixtures
                 result.warnings += warnings
@@ -102,7 +106,7 @@ package struct TrafficInference {
 
     /// The group's contracts: the template's, literal paths whose answers differ, and match splits.
     private func units(
-        _ method: RequestMethod, _ template: PathGeneralizer.Template, _ entries: [Observed],
+        _ method: RequestMethod, _ template: PathGeneralizer.Template, _ entries: [Observed], scrubber: SecretScrubber,
         names: inout Set<String>
     ) -> [Unit] {
         let baseName = Naming.snakeCase(([method.rawValue] + template.words).joined(separator: "_"))
@@ -131,7 +135,7 @@ package struct TrafficInference {
         main.name = baseName
         var result: [Unit] = []
         for unit in [main] + literal {
-            for var split in discriminated(unit) ?? [unit] {
+            for var split in discriminated(unit, scrubber: scrubber) ?? [unit] {
                 split.name = Naming.unique(split.name, in: &names)
                 result.append(split)
             }
@@ -143,12 +147,13 @@ package struct TrafficInference {
     static let discriminatorNames = ["intent", "type", "action", "kind", "mode", "operation", "op", "grant_type", "provider"]
 
     /// A top-level JSON key every body carries, whose values split the requests into groups that
-    /// got different answers; nil when none does.
-    static func discriminator(_ entries: [Observed]) -> String? {
+    /// got different answers; nil when none does. Never a credential: its value would be written
+    /// into the rule and the names.
+    static func discriminator(_ entries: [Observed], scrubber: SecretScrubber) -> String? {
         let objects = entries.compactMap { $0.json?.objectValue }
         guard objects.count == entries.count, objects.count >= 2 else { return nil }
         var candidates: [(key: String, values: Int)] = []
-        for key in objects[0].keys {
+        for key in objects[0].keys where !scrubber.credentials.isCredential(key) {
             let values = objects.compactMap { object -> JSONValue? in
                 guard let value = object[key] else { return nil }
                 switch value {
@@ -159,7 +164,7 @@ package struct TrafficInference {
             guard values.count == objects.count else { continue }
             var distinct: [JSONValue] = []
             for value in values where !distinct.contains(value) { distinct.append(value) }
-            guard distinct.count >= 2 else { continue }
+            guard distinct.count >= 2, !distinct.contains(where: scrubber.holdsSecret) else { continue }
             // A free-text value (a post's text, an email) tells nothing apart: a discriminator is a
             // known name, or a token that came back in more than one request.
             let tokenLike = distinct.allSatisfy { value in
@@ -183,8 +188,8 @@ package struct TrafficInference {
 
     /// One unit per value of the discriminating key, each with a `match`, when the requests for
     /// different values carry different keys; nil to keep the unit whole.
-    private func discriminated(_ unit: Unit) -> [Unit]? {
-        guard let key = Self.discriminator(unit.entries) else { return nil }
+    private func discriminated(_ unit: Unit, scrubber: SecretScrubber) -> [Unit]? {
+        guard let key = Self.discriminator(unit.entries, scrubber: scrubber) else { return nil }
         var values: [(value: JSONValue, entries: [Observed])] = []
         for entry in unit.entries {
             let value = entry.json!.objectValue![key]!
@@ -201,7 +206,7 @@ package struct TrafficInference {
     }
 
     /// The draft, its fixtures and warnings for one unit.
-    private func contract(for unit: Unit, method: RequestMethod, folder: String) -> (ContractDraft, [ImportedSet.Fixture], [String]) {
+    private func contract(for unit: Unit, method: RequestMethod, folder: String, scrubber: SecretScrubber) -> (ContractDraft, [ImportedSet.Fixture], [String]) {
         var draft = ContractDraft(name: unit.name, folder: folder, method: method, path: unit.path)
         let location = "\(source): \(method.rawValue) \(unit.path)"
         var warnings: [String] = []
@@ -213,10 +218,10 @@ package struct TrafficInference {
             warnings += found.map { "\(location): \($0)" }
         }
         draft.match = unit.match
-        let (responses, sequence, fixtures) = Self.responses(for: unit.entries, folder: folder, contract: unit.name)
+        let (responses, sequence, fixtures) = Self.responses(for: unit.entries, folder: folder, contract: unit.name, scrubber: scrubber)
         draft.responses = responses
         draft.sequence = sequence
-        draft.example = Self.example(unit.entries[0], path: unit.path, checkedHeaders: draft.headers)
+        draft.example = Self.example(unit.entries[0], path: unit.path, checkedHeaders: draft.headers, scrubber: scrubber)
         return (draft, fixtures, warnings)
     }
 }

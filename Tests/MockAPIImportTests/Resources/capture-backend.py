@@ -8,7 +8,8 @@ request gets the answer the capture recorded for the same method, path and query
 order when one was asked several times: a poll), with the capture's host replaced by this
 server's address, as the real API would link to itself. A request whose body is not byte for byte
 the recorded one, or which lacks a recorded header value, gets 400 saying what differs: the test
-of what a proxy forwards. Anything not in the capture gets 404."""
+of what a proxy forwards. Anything not in the capture gets 404. GET /__received lists every
+request it was sent ([method, path, body]): the test of what a client sent."""
 import json, signal, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -20,6 +21,8 @@ port = int(sys.argv[2]) if len(sys.argv) > 2 else 0
 # A third argument mounts the API under a path prefix (`/api`): /api/v1/x answers /v1/x.
 prefix = sys.argv[3] if len(sys.argv) > 3 else ""
 answers, lock = {}, threading.Lock()
+# Every request but these /__ ones, as [method, path, body]: what a client sent (GET /__received).
+received = []
 hosts = set()
 for entry in capture["log"]["entries"]:
     request = entry["request"]
@@ -53,6 +56,12 @@ class Handler(BaseHTTPRequestHandler):
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
+        if self.path == "/__received":
+            with lock:
+                return self.answer(200, json.dumps(received).encode())
+        if not self.path.startswith("/__"):
+            with lock:
+                received.append([self.command, self.path, body.decode("utf-8", "replace")])
         if self.path == "/__headers":  # what arrived, for tests of what a proxy passes on
             return self.answer(200, json.dumps([[k, v] for k, v in self.headers.items()]).encode())
         if self.path.startswith("/__sleep/"):  # a slow backend, for tests of who waits
