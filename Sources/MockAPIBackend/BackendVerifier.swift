@@ -98,7 +98,8 @@ package struct BackendVerifier: Sendable {
         // A session of its own for each exchange: on Linux a session's answers share one work queue,
         // and one hostile answer (20,000 headers) held every other exchange past its timeout.
         // It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
-        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(), delegateQueue: nil)
+        // A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
+        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
         // Off this task: invalidating waits for the session's work queue too.
         defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
         let started = Date()

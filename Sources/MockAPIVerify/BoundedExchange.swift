@@ -31,7 +31,21 @@ public final class DecliningAuthChallenges: NSObject, URLSessionDataDelegate, Se
         var done: @Sendable (Data, (any Error)?, _ cut: Bool, _ response: URLResponse?) -> Void
     }
 
-    override public init() {}
+    /// Whether a 3xx answer is followed (URLSession's default) or is itself the answer.
+    private let followsRedirects: Bool
+
+    /// `followingRedirects: false` makes a 3xx the exchange's answer, as `verify-backend` needs:
+    /// a contract that declares a redirect checks the redirect, not where it leads.
+    public init(followingRedirects: Bool = true) {
+        followsRedirects = followingRedirects
+    }
+
+    public func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(followsRedirects ? request : nil)
+    }
 
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
