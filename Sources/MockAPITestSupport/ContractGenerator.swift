@@ -68,6 +68,15 @@ package enum ContractGenerator {
         if contract.json != nil, Int.random(in: 0...3, using: &random) == 0 { contract.body.nullable = true }
         if contract.json != nil, Int.random(in: 0...3, using: &random) == 0 { contract.body.otherKeys = true }
         if Int.random(in: 0...3, using: &random) == 0 { contract.responses[0].placeholders = false }
+        // A create on its own is a whole resource: named for its path, so no two contracts of a set share one.
+        if contract.method == .POST, contract.json != nil, Bool.random(using: &random) {
+            let name = "r" + contract.path.unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? String($0) : "_" }.joined()
+            // The fixtures `fixturePaths` names have integer ids at "id": uuid ids go under another key.
+            let style = ResourceDeclaration.IDStyle.allCases.randomElement(using: &random)
+            contract.resource = ResourceDeclaration(
+                name: name, id: style, idKey: Bool.random(using: &random) || style == .uuid ? "uid" : nil,
+                items: Bool.random(using: &random) ? "/data" : nil)
+        }
         return contract
     }
 

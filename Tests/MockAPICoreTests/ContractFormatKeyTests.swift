@@ -20,6 +20,7 @@ struct ContractFormatKeyTests {
         ("/$defs/headers/additionalProperties", HeaderKey.names),
         ("/$defs/credentials", CredentialsKey.names),
         ("/$defs/match", MatchKey.names),
+        ("/$defs/resource", ResourceKey.names),
         ("/$defs/valueSchema", JSONSchemaKey.itemNames),
         ("/$defs/jsonKeys/additionalProperties/allOf/1", [JSONSchemaKey.required.rawValue]),
         ("/$defs/response", ResponseKey.names),
@@ -95,6 +96,7 @@ struct ContractFormatKeyTests {
         for _ in 0..<500 {
             let root = ContractGenerator.contract(&random).fileJSON
             note("ContractKey", root)
+            note("ResourceKey", root.objectValue?["resource"])
             let request = root.objectValue?["request"]
             note("RequestKey", request)
             let fields = request?.objectValue
@@ -119,7 +121,7 @@ struct ContractFormatKeyTests {
             ("ExampleKey", ExampleKey.names), ("MatchKey", MatchKey.names), ("QueryKey", QueryKey.names), ("HeaderKey", HeaderKey.names),
             ("JSONSchemaKey", JSONSchemaKey.names), ("PartKey", PartKey.names), ("CredentialsKey", CredentialsKey.names),
             ("CredentialKey", CredentialKey.names), ("ResponseKey", ResponseKey.names), ("UniformDelayKey", UniformDelayKey.names),
-            ("LogNormalDelayKey", LogNormalDelayKey.names),
+            ("LogNormalDelayKey", LogNormalDelayKey.names), ("ResourceKey", ResourceKey.names),
             // DefaultsKey: `_defaults.json` is not generated; its query and headers are QueryKey and HeaderKey,
             // and its `$schema` and `description` are read and not kept, so no encoder writes them.
         ]

@@ -24,6 +24,7 @@ extension ContractDecoder {
         }
         if let value = object["sequence"] { contract.sequence = decodeSequence(value, responses: contract.responses, at: "$.sequence") }
         contract.refusal = optionalString(object, "refusal", at: "$")
+        if let value = object[ContractKey.resource] { contract.resource = decodeResource(value, at: "$.resource") }
         let refusals =
             [("$.refusal", contract.refusal), ("$.request.credentials.refusal", contract.credentials?.refusal)]
             + contract.headers.map { ("$.request.headers.\($0.name).refusal", $0.refusal) }
@@ -64,6 +65,7 @@ package enum ContractKey: String, FormatKey {
     case responses
     case sequence
     case refusal
+    case resource
 }
 
 /// `_defaults.json`: `$schema` and `description` are read and not kept.

@@ -12,6 +12,7 @@ extension ContractFile {
         root[.responses] = .object(JSONObject(responses.map { ($0.name, .object($0.fileJSON)) }))
         root[.sequence] = sequence.map { .array($0.map(JSONValue.string)) }
         root[.refusal] = refusal.map(JSONValue.string)
+        root[.resource] = resource.map { .object($0.fileJSON) }
         return .object(root.json)
     }
 

@@ -28,6 +28,8 @@ package struct ContractFile: Sendable, Equatable {
     package var sequence: [String]?
     /// The response a request that breaks the contract gets, instead of mockapi's 422.
     package var refusal: String?
+    /// The in-memory collection this contract operates on; nil for a contract that serves fixtures.
+    package var resource: ResourceDeclaration?
 
     package init(name: String, description: String? = nil, method: RequestMethod, path: String) {
         self.name = name

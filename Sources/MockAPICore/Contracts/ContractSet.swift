@@ -10,6 +10,8 @@ public struct ContractSet: Sendable {
     package let fixturesDirectory: String
     /// `_defaults.json` as written (empty when the set has none), for `export`.
     package internal(set) var defaults = SetDefaults()
+    /// The contracts that operate on in-memory collections (`resource`), put together.
+    package internal(set) var resources = ResourceTable()
 
     /// Reads every `*.json` under `contracts` and the fixtures they name, all-or-nothing:
     /// either a complete set or one error listing every problem found.
@@ -64,12 +66,14 @@ public struct ContractSet: Sendable {
             )
         }
 
+        let resources = ResourceTable(contracts: loaded, problems: &problems) { "\(contractsDisplay)/\($0.file)" }
+
         var unique: [LoadProblem] = []
         for problem in problems where !unique.contains(problem) { unique.append(problem) }
         guard unique.isEmpty else { throw ContractSetError(problems: unique) }
         return ContractSet(
             contracts: loaded, routes: table, contractsDirectory: contractsDisplay, fixturesDirectory: fixturesDisplay,
-            defaults: defaults)
+            defaults: defaults, resources: resources)
     }
 
     /// Reads and decodes contract files on every core: files are independent, and a set of

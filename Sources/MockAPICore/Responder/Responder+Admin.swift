@@ -45,6 +45,7 @@ extension Responder {
             return GeneratedResponse(status: 200, json: ["reset": "requests"])
         case ("DELETE", "/__mockapi/scenarios"):
             scenarios.reset()
+            resourceStore.reset()
             return GeneratedResponse(status: 200, json: ["reset": "scenarios"])
         case ("GET", "/__mockapi/routes"):
             return GeneratedResponse(status: 200, json: .array(RouteListing.all(in: set).map(\.json)))

@@ -111,6 +111,9 @@ extension Responder {
                 case .generated(let generated, let about):
                     return refusal(generated, about: about)
                 case .prepared(let contract, let response):
+                    if let (answer, answered) = resourceAnswer(contract: contract, response: response, path: path, body: body, store: resourceStore) {
+                        return decision(.generated(answer), journal: JournalNote(contract: contract, response: answered))
+                    }
                     return timed(contract: contract, response: response, prefer: prefer)
                 }
             }

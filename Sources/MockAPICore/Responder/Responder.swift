@@ -25,6 +25,8 @@ package final class Responder: Sendable {
 
     package let set: ContractSet
     package let scenarios = ScenarioState()
+    /// What resource operations (`resource` contracts) have written.
+    package let resourceStore = ResourceStore()
     package let journal: RequestJournal
 
     /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
@@ -71,7 +73,7 @@ package final class Responder: Sendable {
         }
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
-            guard contract.sequence == nil, set.routes.discriminated[index] == nil,
+            guard contract.sequence == nil, set.routes.discriminated[index] == nil, set.resources.operation(of: index) == nil,
                 RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
                 case .success(let response) = ResponseSelector.select(
                     for: contract, index: index, query: [], prefer: nil,
