@@ -189,3 +189,36 @@ extension ReadmeTranscriptTests {
             matches: try Self.run(["routes", "--contracts", "recorded/contracts", "--fixtures", "recorded/fixtures"], in: folder.root))
     }
 }
+
+extension ReadmeTranscriptTests {
+    /// docs/contract-format.md's notes resource: a create, then an edit that would change the shape.
+    @Test func aResourceCreatesAndRefusesAShapeChange() throws {
+        let set = try TemporaryContractSet(
+            contracts: [
+                "list_notes.json": #"""
+                {"name": "list_notes", "request": {"method": "GET", "path": "/v1/notes"},
+                 "resource": {"name": "notes", "items": "/data"}, "responses": {"default": {"status": 200, "fixture": "notes.json"}}}
+                """#,
+                "create_note.json": #"""
+                {"name": "create_note", "request": {"method": "POST", "path": "/v1/notes", "json": {"title": {"type": "string"}}},
+                 "resource": {"name": "notes"}, "responses": {"default": {"status": 201, "fixture": "note.json"}}}
+                """#,
+                "edit_note.json": #"""
+                {"name": "edit_note", "request": {"method": "PATCH", "path": "/v1/notes/{id:int}", "json": {}, "body": {"otherKeys": true}},
+                 "resource": {"name": "notes"}, "responses": {"default": {"status": 200, "fixture": "note.json"}}}
+                """#,
+            ],
+            fixtures: [
+                "notes.json": #"{"data": [{"id": 1, "title": "Groceries", "done": false}], "next": null}"#,
+                "note.json": #"{"id": 1, "title": "Groceries", "done": false}"#,
+            ])
+        let server = try CommandLineRunner.Server(["--quiet"], directory: set.root)
+        defer { _ = server.stop() }
+        let created = try Curl.run(["-s", "-X", "POST", "\(server.baseURL)/v1/notes", "-H", "Content-Type: application/json", "-d", #"{"title": "Call Ann"}"#])
+        Self.expectTranscript(
+            #"curl -s -X POST localhost:8080/v1/notes -H 'Content-Type: application/json' -d '{"title": "Call Ann"}'"#, matches: created.stdout)
+        let refused = try Curl.run(["-s", "-X", "PATCH", "\(server.baseURL)/v1/notes/2", "-H", "Content-Type: application/json", "-d", #"{"done": "yes"}"#])
+        Self.expectTranscript(
+            #"curl -s -X PATCH localhost:8080/v1/notes/2 -H 'Content-Type: application/json' -d '{"done": "yes"}'"#, matches: refused.stdout)
+    }
+}
