@@ -182,6 +182,16 @@ final class RequestContext {
         }
     }
 
+    /// The body as an answer's `{{body…}}` placeholders read it: a JSON or form body the head's
+    /// plan kept (the responder keeps one for a contract whose answers echo it), else none.
+    var echoBody: EchoBody {
+        switch body {
+        case .buffered(let bytes, .json): .json(bytes)
+        case .buffered(let bytes, .form): .form(bytes)
+        default: .none
+        }
+    }
+
     /// The body as sent, for forwarding; empty unless the request is forwarded.
     var rawBody: [UInt8] {
         if case .buffered(let bytes, .raw) = body { return bytes }

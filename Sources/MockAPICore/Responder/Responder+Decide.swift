@@ -13,6 +13,7 @@ extension Responder {
             if let expectation = bodyExpectations[index] {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
+                if plan == .discard, echoesBody[index] { plan = Self.echoPlan(contentType: contentType) }
             }
         case .notFound, .methodNotAllowed:
             // Only a request no contract takes, on a server that forwards those, keeps its body.
@@ -37,6 +38,14 @@ extension Responder {
         if expectation.json != nil, let essence, expectation.body.readsJSON(essence) { return .json }
         if expectation.json != nil, let essence, expectation.body.readsForm(essence) { return .form }
         return .discard
+    }
+
+    /// What to keep for an answer that echoes the body when the contract's own rules keep none:
+    /// a JSON body (any JSON type) or a form, read the same way.
+    private static func echoPlan(contentType: String?) -> RoutedHead.BodyPlan {
+        guard let essence = contentType.map(MediaType.essence) else { return .discard }
+        if MediaType.isJSON(essence) { return .json }
+        return essence == MediaType.form ? .form : .discard
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered before any of
