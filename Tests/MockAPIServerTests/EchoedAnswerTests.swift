@@ -74,6 +74,11 @@ import Testing
             #expect(array.count == 3 && (array[0] as? NSNumber)?.intValue == 1 && (array[1] as? NSNumber)?.doubleValue == 2.5 && array[2] as? String == "x")
             #expect(object["said"] as? String == #"said: {"a":[1,2.5,"x"]}"#)
             #expect(object["missing"] is NSNull)
+            // A form, on a contract that names no body rules: kept too, its values JSON strings.
+            let form = try RawHTTP.request(
+                server.port, "POST", "/echo", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("id=5&value=%22x%22+%3C%2Fscript%3E".utf8))
+            let fields = try #require(form.json as? [String: Any], "\(form.text)")
+            #expect(fields["id"] as? String == "5" && fields["value"] as? String == #""x" </script>"# && fields["said"] as? String == #"said: "x" </script>"#)
 
             var pairs = ""
             for value in Self.hostileValues {
