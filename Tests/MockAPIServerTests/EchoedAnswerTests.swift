@@ -95,6 +95,24 @@ import Testing
         }
     }
 
+    @Test func aMultipartBodysTextPartsAreEchoedByNameAndFilesAreNot() async throws {
+        let set = try TemporaryContractSet(contracts: Self.contracts, fixtures: Self.fixtures)
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let boundary = "echo-boundary-7"
+            let body =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"value\"\r\n\r\nLöwe \"</script>\"\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"id\"; filename=\"id.txt\"\r\nContent-Type: text/plain\r\n\r\n12\r\n"
+                + "--\(boundary)--\r\n"
+            let answer = try RawHTTP.request(
+                server.port, "POST", "/echo", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: Data(body.utf8))
+            #expect(answer.status == 201)
+            let object = try #require(answer.json as? [String: Any], "\(answer.text)")
+            #expect(object["value"] as? String == #"Löwe "</script>""# && object["said"] as? String == #"said: Löwe "</script>""#)
+            #expect(object["id"] is NSNull, "a file part is not echoed")
+            #expect(server.journal().last?.parts.map(\.name) == ["value", "id"])
+        }
+    }
+
     @Test func aMissingBodyOrValueIsNullAsAWholeValueAndEmptyInText() async throws {
         let set = try TemporaryContractSet(contracts: Self.contracts, fixtures: Self.fixtures)
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in

@@ -41,11 +41,15 @@ extension Responder {
     }
 
     /// What to keep for an answer that echoes the body when the contract's own rules keep none:
-    /// a JSON body (any JSON type) or a form, read the same way.
+    /// a JSON body (any JSON type), a form, or a multipart body's text parts.
     private static func echoPlan(contentType: String?) -> RoutedHead.BodyPlan {
-        guard let essence = contentType.map(MediaType.essence) else { return .discard }
+        guard let contentType else { return .discard }
+        let essence = MediaType.essence(of: contentType)
         if MediaType.isJSON(essence) { return .json }
-        return essence == MediaType.form ? .form : .discard
+        if essence == MediaType.form { return .form }
+        guard essence == "multipart/form-data" else { return .discard }
+        // No boundary: nothing to echo, and a contract that checks no body does not refuse it.
+        return MediaType.parameter("boundary", in: contentType).map { .multipart(boundary: $0) } ?? .discard
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered before any of

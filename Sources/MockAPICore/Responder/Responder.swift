@@ -128,6 +128,13 @@ package final class Responder: Sendable {
         }
     }
 
+    /// Whether the answers of the contract a head was routed to echo its body (what a multipart
+    /// body keeps of its text parts).
+    package func echoesBody(routedTo destination: Destination) -> Bool {
+        guard case .contract(let index) = destination else { return false }
+        return echoesBody[index]
+    }
+
     /// The contract whose body expectations decide what to keep of a request routed to `index`:
     /// for a discriminated group, a member that reads the body (its `match` may be on it).
     package func contractForBody(routedTo index: Int) -> Contract {

@@ -7,6 +7,8 @@ package enum EchoBody: Sendable {
     case json([UInt8])
     /// An `application/x-www-form-urlencoded` body's bytes.
     case form([UInt8])
+    /// Fields already decoded: a multipart body's text parts (those without a file name).
+    case fields([QueryArgument])
 }
 
 /// One value a `{{body…}}` placeholder found in the request.
@@ -16,7 +18,7 @@ enum EchoedValue: Equatable {
     /// A JSON value's exact text in the request: numbers keep every digit (`123456789012345678901234567890`
     /// is not rounded through a Double), strings their own escapes.
     case json(ArraySlice<UInt8>)
-    /// A form field's decoded value.
+    /// A form field's or multipart text part's decoded value.
     case text(String)
 
     /// The value where a JSON value goes (the placeholder was a JSON string's whole text):
@@ -82,6 +84,8 @@ struct EchoSource {
             read = (try? JSONParser.parse(bytes)) == nil ? .none : .json(bytes)
         case .form(let bytes):
             read = .form(bytes.withUnsafeBytes(QueryString.arguments))
+        case .fields(let fields):
+            read = .form(fields)
         }
     }
 
