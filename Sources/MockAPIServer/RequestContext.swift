@@ -184,7 +184,8 @@ final class RequestContext {
     }
 
     /// The body as an answer's `{{body…}}` placeholders read it: a JSON or form body the head's
-    /// plan kept (the responder keeps one for a contract whose answers echo it), else none.
+    /// plan kept, or a multipart body's text parts (the responder keeps them for a contract whose
+    /// answers echo the body), else none.
     var echoBody: EchoBody {
         switch body {
         case .buffered(let bytes, .json): .json(bytes)
@@ -242,7 +243,7 @@ final class MultipartCollector {
             hasher.update(bytes)
             count += bytes.count
             if text != nil {
-                if count > Self.partLimit || keptBytes + count > Self.keptLimit { text = nil } else { text!.append(contentsOf: bytes) }
+                if count > Self.partLimit || keptBytes + count > Self.keptLimit { text = nil } else { text?.append(contentsOf: bytes) }
             }
         case .end:
             guard let headers = current else { return }

@@ -133,6 +133,7 @@ extension ContractDecoder {
         return template
     }
 
+    /// What an unknown placeholder's load error lists.
     static let knownPlaceholders = "{{baseURL}}, {{path.NAME}}, {{query.NAME}}, {{body}}, {{body.KEY.KEY}}, {{uuid}}, {{now}}, {{now.unix}}, {{counter}}"
 
     /// Why a `{{body.…}}` key path can never be in a body the contract takes, or nil: only where
@@ -142,7 +143,8 @@ extension ContractDecoder {
     static func bodyPathProblem(_ keys: [String], in request: RequestExpectation) -> String? {
         guard let first = keys.first, let top = request.json else { return nil }
         guard let declared = top.first(where: { $0.key == first }) else {
-            if request.body.otherKeys { return nil }
+            // Other keys allowed, or a body that need not be an object (`{{body.0}}` of a list).
+            if request.body.otherKeys || request.body.otherTypes { return nil }
             let names = top.map(\.key)
             return "names no key of the request's \"json\" (it has: \(names.isEmpty ? "none" : names.joined(separator: ", "))), and the contract refuses a body with other keys"
         }

@@ -45,7 +45,8 @@ package final class Responder: Sendable {
     /// Also set for a contract whose answers echo the body (`{{body.…}}`), though it checks none.
     let bodyExpectations: [RequestExpectation?]
     /// Per contract, whether an answer of it (or of its discriminated group) echoes the request's
-    /// body, which is then kept when it is JSON or a form even if the contract checks no body.
+    /// body, which is then kept when it is JSON, a form or multipart (its text parts) even if the
+    /// contract checks no body.
     let echoesBody: [Bool]
     /// The contracts' and responses' names as bytes, for the journal.
     package let names: NameBytes
