@@ -7,15 +7,15 @@ import Synchronization
 /// threads. Destroyed only after the daemon has stopped.
 ///
 /// A body with placeholders is the exception: one that needs only the server's URL is built
-/// once the port is known (`prepare(baseURL:)`), one that needs the request is rendered for
-/// each request (`render`).
+/// once the port is known (`prepare(baseURL:)`), one that needs the request (or makes a value
+/// per answer: `{{uuid}}`, `{{now}}`, `{{counter}}`) is rendered for each request (`render`).
 final class PreparedResponses: @unchecked Sendable {
     // Why unchecked: `slots` is written in init and, for the base-URL kind, once in
     // `prepare(baseURL:)` before `baseURLReady` is published with release ordering; readers of
     // those slots check it with acquire ordering first. MHD allows one response to be queued on
     // many connections at once.
     private enum Kind: UInt8 {
-        case ready, needsBaseURL, needsRequest
+        case ready, needsBaseURL, perAnswer
     }
 
     private let set: ContractSet
@@ -43,7 +43,7 @@ final class PreparedResponses: @unchecked Sendable {
             firstSlot.append(kinds.count)
             kinds += contract.responses.map { definition in
                 guard let template = definition.template else { return .ready }
-                return template.needsRequest ? .needsRequest : .needsBaseURL
+                return template.rendersPerAnswer ? .perAnswer : .needsBaseURL
             }
         }
         self.firstSlot = firstSlot
@@ -77,12 +77,12 @@ final class PreparedResponses: @unchecked Sendable {
         switch kinds[slot] {
         case .ready: return slots[slot].map { ($0, statuses[slot]) }
         case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
-        case .needsRequest: return nil
+        case .perAnswer: return nil
         }
     }
 
-    /// A templated response filled in for one request.
-    func render(contract index: Int, response: Int, path: String, query: [QueryArgument]) -> GeneratedResponse {
+    /// A templated response filled in for one request; `body` is read only by `{{body…}}`.
+    func render(contract index: Int, response: Int, path: String, query: [QueryArgument], body requestBody: EchoBody = .none) -> GeneratedResponse {
         let contract = set.contracts[index]
         let definition = contract.responses[response]
         let slot = firstSlot[index] + response
@@ -93,7 +93,7 @@ final class PreparedResponses: @unchecked Sendable {
             body =
                 definition.template?.render(
                     baseURL: baseURL.withLock { $0 },
-                    pathParameters: contract.request.path.parameterValues(in: path), query: query) ?? definition.body
+                    pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody) ?? definition.body
         }
         return GeneratedResponse(
             status: definition.status, contentType: definition.contentType ?? "", body: body,

@@ -75,7 +75,7 @@ final class RequestContext {
     ) {
         // The body first, from the arguments: planned after the fields were stored, it read the
         // head back from self, and the optimizer retained and released three fields around it.
-        let body = Self.body(planned: head.body)
+        let body = Self.body(for: head, lease: lease)
         if case .multipart(_, let collector) = body { self.collector = collector }
         self.body = body
         self.rawQuery = rawQuery
@@ -114,8 +114,8 @@ final class RequestContext {
     }
 
     /// Where the body goes, as the responder planned it.
-    private static func body(planned plan: RoutedHead.BodyPlan) -> Body {
-        switch plan {
+    private static func body(for head: RoutedHead, lease: StateLease) -> Body {
+        switch head.body {
         case .discard: return .discard
         case .json: return .buffered([], .json)
         case .form: return .buffered([], .form)
@@ -123,7 +123,8 @@ final class RequestContext {
         case .malformed(let reason): return .malformed(reason)
         case .multipart(let boundary):
             do throws(MultipartParser.Failure) {
-                return .multipart(try MultipartParser(boundary: boundary), MultipartCollector())
+                let parser = try MultipartParser(boundary: boundary)
+                return .multipart(parser, MultipartCollector(keepsText: lease.state.responder.echoesBody(routedTo: head.destination)))
             } catch {
                 return .malformed(error.description)
             }
@@ -182,6 +183,18 @@ final class RequestContext {
         }
     }
 
+    /// The body as an answer's `{{body…}}` placeholders read it: a JSON or form body the head's
+    /// plan kept, or a multipart body's text parts (the responder keeps them for a contract whose
+    /// answers echo the body), else none.
+    var echoBody: EchoBody {
+        switch body {
+        case .buffered(let bytes, .json): .json(bytes)
+        case .buffered(let bytes, .form): .form(bytes)
+        case .multipart: .fields(collector?.textFields ?? [])
+        default: .none
+        }
+    }
+
     /// The body as sent, for forwarding; empty unless the request is forwarded.
     var rawBody: [UInt8] {
         if case .buffered(let bytes, .raw) = body { return bytes }
@@ -196,12 +209,28 @@ final class RequestContext {
 
 }
 
-/// Turns multipart parser events into journaled parts: name, filename, type, size and SHA-256.
+/// Turns multipart parser events into journaled parts: name, filename, type, size and SHA-256;
+/// and, for a contract whose answers echo the body, the text of parts that are not files.
 final class MultipartCollector {
     private(set) var parts: [ReceivedPart] = []
+    /// The parts without a file name, as text, when `keepsText`: what `{{body.NAME}}` reads.
+    private(set) var textFields: [QueryArgument] = []
     private var current: MultipartParser.PartHeaders?
     private var hasher = SHA256()
     private var count = 0
+    private let keepsText: Bool
+    /// The current part's bytes while it may still be kept; nil once it is a file or too long.
+    private var text: [UInt8]?
+    /// Bytes kept for all text parts so far.
+    private var keptBytes = 0
+    /// A text part longer than this is not kept (it is a file in all but name), nor any past
+    /// `keptLimit` in all: a request cannot make the server hold its whole body twice.
+    static let partLimit = 64 * 1024
+    static let keptLimit = 1024 * 1024
+
+    init(keepsText: Bool = false) {
+        self.keepsText = keepsText
+    }
 
     func handle(_ event: MultipartParser.Event) {
         switch event {
@@ -209,15 +238,24 @@ final class MultipartCollector {
             current = headers
             hasher = SHA256()
             count = 0
+            text = keepsText && headers.filename == nil ? [] : nil
         case .data(let bytes):
             hasher.update(bytes)
             count += bytes.count
+            if text != nil {
+                if count > Self.partLimit || keptBytes + count > Self.keptLimit { text = nil } else { text?.append(contentsOf: bytes) }
+            }
         case .end:
             guard let headers = current else { return }
             parts.append(
                 ReceivedPart(
                     name: headers.name, filename: headers.filename, contentType: headers.contentType,
                     bytes: count, sha256: hasher.finalizeHex()))
+            if let text {
+                keptBytes += text.count
+                textFields.append(QueryArgument(headers.name, String(decoding: text, as: UTF8.self)))
+            }
+            text = nil
             current = nil
         }
     }

@@ -220,7 +220,7 @@ final class RequestHandler: Sendable {
                 response.body =
                     context.prepared.render(
                         contract: source.contract, response: source.response,
-                        path: String(decoding: path, as: UTF8.self), query: context.query
+                        path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody
                     ).body
             }
             return queue(response, decision, context, connection, path: path)
@@ -242,7 +242,8 @@ final class RequestHandler: Sendable {
     ) -> MHD_Result {
         guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = context.prepared.render(contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query)
+            let rendered = context.prepared.render(
+                contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
         let result = connection.queue(ready, status: status)

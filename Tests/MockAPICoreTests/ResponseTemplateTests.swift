@@ -7,11 +7,11 @@ struct ResponseTemplateTests {
     @Test func splitsPlaceholdersAndRendersThemEscapedForJSON() throws {
         let body = Array(#"{"next": "{{baseURL}}/v1/p?page={{query.page}}", "id": "{{path.id}}", "raw": "{{ not one }}"}"#.utf8)
         let template = try #require(try ResponseTemplate.parse(body, escaping: .json))
-        #expect(template.needsRequest)
+        #expect(template.rendersPerAnswer)
         let rendered = template.render(baseURL: "http://127.0.0.1:9", pathParameters: ["id": "4\"2"], query: [QueryArgument("page", "2")])
         #expect(String(decoding: rendered, as: UTF8.self) == #"{"next": "http://127.0.0.1:9/v1/p?page=2", "id": "4\"2", "raw": "{{ not one }}"}"#)
         #expect(try ResponseTemplate.parse(Array(#"{"plain": true}"#.utf8), escaping: .json) == nil)
-        #expect(try ResponseTemplate.parse(Array("{{baseURL}}".utf8), escaping: .none)?.needsRequest == false)
+        #expect(try ResponseTemplate.parse(Array("{{baseURL}}".utf8), escaping: .none)?.rendersPerAnswer == false)
         #expect(throws: ResponseTemplate.UnknownPlaceholder(name: "baseUrl")) { try ResponseTemplate.parse(Array("{{baseUrl}}".utf8), escaping: .none) }
     }
 
@@ -36,7 +36,10 @@ struct ResponseTemplateTests {
             _ = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
             Issue.record("placeholders that cannot be filled must not load")
         } catch {
-            #expect(error.problems.map(\.message) == ["unknown placeholder {{host}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})"])
+            #expect(
+                error.problems.map(\.message) == [
+                    "unknown placeholder {{host}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}}, {{body}}, {{body.KEY.KEY}}, {{uuid}}, {{now}}, {{now.unix}}, {{counter}})"
+                ])
         }
         let typo = try TestFolder(
             contracts: [
@@ -89,8 +92,8 @@ struct ResponseTemplateTests {
         } catch {
             #expect(
                 error.problems.map(\.description).map { $0.components(separatedBy: ": ").dropFirst().joined(separator: ": ") } == [
-                    "$.responses.default.fixture: a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a application/octet-stream body; "
-                        + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}"
+                    "$.responses.default.fixture: a request's value ({{path.NAME}}, {{query.NAME}}, {{body.KEY}}) cannot be escaped safely in a application/octet-stream body; "
+                        + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}, {{uuid}}, {{now}}, {{now.unix}} and {{counter}}"
                 ])
         }
     }

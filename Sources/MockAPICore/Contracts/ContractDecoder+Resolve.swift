@@ -95,18 +95,18 @@ extension ContractDecoder {
         do throws(ResponseTemplate.UnknownPlaceholder) {
             template = try ResponseTemplate.parse(response.body, escaping: escaping ?? .none)
         } catch {
-            problem(at: path, "unknown placeholder {{\(error.name)}} (known: {{baseURL}}, {{path.NAME}}, {{query.NAME}})")
+            problem(at: path, "unknown placeholder {{\(error.name)}} (known: \(Self.knownPlaceholders))")
             return nil
         }
-        if let template, template.needsRequest, escaping == nil {
+        if let template, template.echoesRequest, escaping == nil {
             problem(
                 at: path,
-                "a request's value ({{path.NAME}}, {{query.NAME}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
-                    + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}")
+                "a request's value ({{path.NAME}}, {{query.NAME}}, {{body.KEY}}) cannot be escaped safely in a \(mediaType ?? "response without Content-Type") body; "
+                    + "use it in JSON, HTML, XML or plain text, or keep only {{baseURL}}, {{uuid}}, {{now}}, {{now.unix}} and {{counter}}")
             return nil
         }
         guard var template else { return nil }
-        if escaping == .markup, template.needsRequest {
+        if escaping == .markup, template.echoesRequest {
             switch template.checkedForMarkup() {
             case .success(let checked):
                 template = checked
@@ -124,10 +124,55 @@ extension ContractDecoder {
                 problem(at: path, "{{path.\(name)}} names no parameter of \(request.path) (it has: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
             case .query(let name) where !request.query.contains(where: { $0.name == name }):
                 problem(at: path, "{{query.\(name)}} names no query key of this contract (it has: \(request.query.isEmpty ? "none" : request.query.map(\.name).joined(separator: ", ")))")
+            case .body(let keys):
+                if let reason = Self.bodyPathProblem(keys, in: request) { problem(at: path, "\(piece.written) \(reason)") }
             default:
                 continue
             }
         }
         return template
+    }
+
+    /// What an unknown placeholder's load error lists.
+    static let knownPlaceholders = "{{baseURL}}, {{path.NAME}}, {{query.NAME}}, {{body}}, {{body.KEY.KEY}}, {{uuid}}, {{now}}, {{now.unix}}, {{counter}}"
+
+    /// Why a `{{body.…}}` key path can never be in a body the contract takes, or nil: only where
+    /// `request.json` closes an object without that key, or says a value is a scalar or an array
+    /// (indexed by number). An open object, an unchecked value or a contract that names no body
+    /// keys let any path through.
+    static func bodyPathProblem(_ keys: [String], in request: RequestExpectation) -> String? {
+        guard let first = keys.first, let top = request.json else { return nil }
+        guard let declared = top.first(where: { $0.key == first }) else {
+            // Other keys allowed, or a body that need not be an object (`{{body.0}}` of a list).
+            if request.body.otherKeys || request.body.otherTypes { return nil }
+            let names = top.map(\.key)
+            return "names no key of the request's \"json\" (it has: \(names.isEmpty ? "none" : names.joined(separator: ", "))), and the contract refuses a body with other keys"
+        }
+        var schema = declared.schema
+        var at = first
+        for key in keys.dropFirst() {
+            let isIndex = key.utf8.allSatisfy(ASCII.isDigit)
+            let isArray = schema.type == .array || (schema.type == .any && schema.items != nil && schema.properties == nil)
+            let isObject = schema.type == .object || (schema.type == .any && schema.properties != nil && schema.items == nil)
+            if isArray {
+                guard isIndex else { return "goes into \(at), which the request's \"json\" says is an array: name an element by its number ({{body.\(at).0}})" }
+                guard let items = schema.items else { return nil }
+                schema = items
+            } else if isObject {
+                guard let properties = schema.properties else { return nil }
+                guard let property = properties.first(where: { $0.key == key }) else {
+                    if schema.otherKeys { return nil }
+                    let names = properties.map(\.key)
+                    return "names no key of \(at) in the request's \"json\" (it has: \(names.isEmpty ? "none" : names.joined(separator: ", "))), which allows no other keys"
+                }
+                schema = property.schema
+            } else if schema.type != .any {
+                return "goes into \(at), which the request's \"json\" says is \(schema.type == .int ? "an" : "a") \(schema.type.rawValue) and holds no \"\(key)\""
+            } else {
+                return nil
+            }
+            at += ".\(key)"
+        }
+        return nil
     }
 }

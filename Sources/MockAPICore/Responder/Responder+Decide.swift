@@ -13,6 +13,7 @@ extension Responder {
             if let expectation = bodyExpectations[index] {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
+                if plan == .discard, echoesBody[index] { plan = Self.echoPlan(contentType: contentType) }
             }
         case .notFound, .methodNotAllowed:
             // Only a request no contract takes, on a server that forwards those, keeps its body.
@@ -37,6 +38,18 @@ extension Responder {
         if expectation.json != nil, let essence, expectation.body.readsJSON(essence) { return .json }
         if expectation.json != nil, let essence, expectation.body.readsForm(essence) { return .form }
         return .discard
+    }
+
+    /// What to keep for an answer that echoes the body when the contract's own rules keep none:
+    /// a JSON body (any JSON type), a form, or a multipart body's text parts.
+    private static func echoPlan(contentType: String?) -> RoutedHead.BodyPlan {
+        guard let contentType else { return .discard }
+        let essence = MediaType.essence(of: contentType)
+        if MediaType.isJSON(essence) { return .json }
+        if essence == MediaType.form { return .form }
+        guard essence == "multipart/form-data" else { return .discard }
+        // No boundary: nothing to echo, and a contract that checks no body does not refuse it.
+        return MediaType.parameter("boundary", in: contentType).map { .multipart(boundary: $0) } ?? .discard
     }
 
     /// Framing refused outright, and a declared body over the limit, are answered before any of

@@ -44,7 +44,12 @@ package final class Responder: Sendable {
     /// Per contract, the expectation that decides what to keep of a request routed to it
     /// (`contractForBody`), when that expects a JSON or multipart body; nil for the common
     /// contract that reads none, so routing a head needs no dictionary lookup nor contract copy.
+    /// Also set for a contract whose answers echo the body (`{{body.…}}`), though it checks none.
     let bodyExpectations: [RequestExpectation?]
+    /// Per contract, whether an answer of it (or of its discriminated group) echoes the request's
+    /// body, which is then kept when it is JSON, a form or multipart (its text parts) even if the
+    /// contract checks no body.
+    let echoesBody: [Bool]
     /// The contracts' and responses' names as bytes, for the journal.
     package let names: NameBytes
 
@@ -67,9 +72,15 @@ package final class Responder: Sendable {
         self.policy = policy
         extraHeaders = policy.extraHeaders
         names = NameBytes(set.contracts)
+        let echoesBody = set.contracts.indices.map { index in
+            (set.routes.discriminated[index] ?? [index]).contains { member in
+                set.contracts[member].responses.contains { $0.template?.needsBody == true }
+            }
+        }
+        self.echoesBody = echoesBody
         bodyExpectations = set.contracts.indices.map { index in
             let expectation = Self.contractForBody(routedTo: index, in: set).request
-            return expectation.checksBody ? expectation : nil
+            return expectation.checksBody || echoesBody[index] ? expectation : nil
         }
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
@@ -118,6 +129,13 @@ package final class Responder: Sendable {
         case .methodNotAllowed(let allowed): return .methodNotAllowed(allowed)
         case .notFound: return .notFound
         }
+    }
+
+    /// Whether the answers of the contract a head was routed to echo its body (what a multipart
+    /// body keeps of its text parts).
+    package func echoesBody(routedTo destination: Destination) -> Bool {
+        guard case .contract(let index) = destination else { return false }
+        return echoesBody[index]
     }
 
     /// The contract whose body expectations decide what to keep of a request routed to `index`:

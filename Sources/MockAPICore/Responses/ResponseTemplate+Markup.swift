@@ -71,7 +71,7 @@ private struct MarkupScanner {
     /// A position in the flattened text.
     private enum Unit {
         case byte(UInt8)
-        /// A request value (`{{path.…}}`, `{{query.…}}`) at `pieces[index]`.
+        /// A request value (`{{path.…}}`, `{{query.…}}`, `{{body.…}}`) at `pieces[index]`.
         case placeholder(Int)
     }
 
@@ -109,7 +109,13 @@ private struct MarkupScanner {
                     units.append(.byte(byte))
                     lines.append(line)
                 }
-            case .path, .query:
+            case .uuid, .now, .nowUnix, .counter:
+                // Made by the server, of hex digits, dashes, digits and colons: as safe as text.
+                for byte in Self.sample(of: piece).utf8 {
+                    units.append(.byte(byte))
+                    lines.append(line)
+                }
+            case .path, .query, .body:
                 units.append(.placeholder(index))
                 lines.append(line)
             }
@@ -228,10 +234,15 @@ private struct MarkupScanner {
     }
 
     private func display(_ index: Int) -> String {
-        switch template.pieces[index] {
-        case .path(let name): "{{path.\(name)}}"
-        case .query(let name): "{{query.\(name)}}"
-        case .literal, .baseURL: "{{baseURL}}"
+        template.pieces[index].written
+    }
+
+    /// What a value the server makes looks like, for the scan.
+    private static func sample(of piece: ResponseTemplate.Piece) -> String {
+        switch piece {
+        case .uuid: "00000000-0000-4000-8000-000000000000"
+        case .now: "2026-01-01T00:00:00Z"
+        default: "1"
         }
     }
 
