@@ -222,3 +222,35 @@ extension ReadmeTranscriptTests {
             #"curl -s -X PATCH localhost:8080/v1/notes/2 -H 'Content-Type: application/json' -d '{"done": "yes"}'"#, matches: refused.stdout)
     }
 }
+
+extension ReadmeTranscriptTests {
+    /// docs/contract-format.md's echoed user: the fixture as the page shows it, the answer as curl
+    /// prints it, with the UUID, the time and the port (which differ on every run) set aside.
+    @Test func anAnswerEchoesTheRequestBody() throws {
+        let fixture = try #require(
+            Documentation.pages.first { $0.path == "docs/contract-format.md" }?.text.components(separatedBy: "```json\n").first { $0.hasPrefix("{\n  \"id\": \"{{uuid}}\"") }?.components(
+                separatedBy: "\n```"
+            ).first)
+        let set = try TemporaryContractSet(
+            contracts: [
+                "create_user.json": #"""
+                {"name": "create_user", "request": {"method": "POST", "path": "/v1/users",
+                   "json": {"name": {"type": "string"}, "age": {"type": "int", "required": false},
+                            "address": {"type": "object", "properties": {"city": {"type": "string"}}, "required": false}}},
+                 "responses": {"default": {"status": 201, "fixture": "users/created.json"}}}
+                """#
+            ], fixtures: ["users/created.json": fixture])
+        let server = try CommandLineRunner.Server(["--quiet"], directory: set.root)
+        defer { _ = server.stop() }
+        let answer = try Curl.run([
+            "-s", "\(server.baseURL)/v1/users", "-H", "Content-Type: application/json", "-d", #"{"name": "Ada \"the first\"", "age": 36, "address": {"city": "London"}}"#,
+        ])
+        func varying(_ text: String) -> String {
+            Self.normalised(text).replacingOccurrences(of: #"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"#, with: "UUID", options: .regularExpression)
+                .replacingOccurrences(of: #"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"#, with: "TIME", options: .regularExpression)
+                .replacingOccurrences(of: "127.0.0.1:PORT", with: "127.0.0.1:8080")
+        }
+        let documented = Self.transcript(#"curl -s localhost:8080/v1/users -H 'Content-Type: application/json' -d '{"name": "Ada \"the first\"", "age": 36, "address": {"city": "London"}}'"#)
+        expectPinned(varying(answer.stdout.trimmingCharacters(in: .newlines)), varying(documented.joined(separator: "\n")))
+    }
+}
