@@ -103,7 +103,7 @@ final class PreparedResponses: @unchecked Sendable {
     private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
         MHDResponse.make(
             body: body, contentType: definition.contentType,
-            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders, status: definition.status)
     }
 
     func destroyAll() {
