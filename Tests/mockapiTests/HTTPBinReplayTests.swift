@@ -198,6 +198,15 @@ struct HTTPBinReplayTests {
         #expect(stopped == 0, "\(stderr)")
         #expect(try Self.replay(scratch.path("recorded"), against: httpbin.url, in: scratch.url, label: "record → serve") == Self.checks.count)
 
+        // With `--cors`, the mock's own CORS headers stand in for httpbin's recorded ones: one each.
+        let cors = try CommandLineRunner.Server([
+            "--contracts", scratch.path("recorded/contracts"), "--fixtures", scratch.path("recorded/fixtures"), "--cors", "--quiet",
+        ])
+        let answer = try Self.fetch(cors.baseURL, Check(path: "/etag/xyz"), in: scratch.url)
+        #expect(answer.values("Access-Control-Allow-Origin") == ["*"] && answer.values("ETag") == ["xyz"], "\(answer.headers)")
+        #expect(answer.values("Access-Control-Allow-Credentials").isEmpty, "\(answer.headers)")
+        _ = cors.stop()
+
         guard let mitmdump = MitmDump.executable else {
             Issue.record("mitmproxy's mitmdump is not installed: run scripts/setup")
             return
