@@ -4,15 +4,19 @@ import MockAPICore
 /// The recorded answer's headers a client depends on, as the contract's `responses.*.headers`:
 /// redirects' `Location`, `Set-Cookie`, `ETag`, `Cache-Control`, `Content-Range`, `Link`… Left out
 /// are the ones that belong to the connection (hop-by-hop, RFC 9110 §7.6.1) and the ones the mock
-/// writes itself (`Date`, `Server`, `Content-Length`, `Mockapi-*`). Credentials follow the journal's policy
+/// writes itself (`Date`, `Server`, `Content-Length`, `Mockapi-*`), and the ones about the host
+/// rather than the API (`Strict-Transport-Security`, `Alt-Svc`). Credentials follow the journal's policy
 /// (`HeaderRedaction`) and `CredentialKeys`: a `Set-Cookie` keeps its name and attributes with
 /// the value `[redacted]`, a credential header is `[redacted]` whole, and secrets the requests
 /// sent are cut out of every other value.
 extension TrafficInference {
     /// Lowercased names never kept.
+    /// The last four bind the host a browser talks to, which is the mock's: HSTS from a recorded
+    /// API would pin `localhost` to HTTPS for a year, `Alt-Svc` send it to HTTP/3 on port 443.
     static let responseHeadersDropped: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te", "trailer",
         "transfer-encoding", "upgrade", "date", "server", "content-length",
+        "strict-transport-security", "alt-svc", "public-key-pins", "public-key-pins-report-only",
     ]
 
     /// Headers whose values are URLs: one on a recorded host is made relative (`/v1/x`), so the
