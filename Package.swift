@@ -45,6 +45,9 @@ let package = Package(
         // libcurl (the system's, which FoundationNetworking uses too) for forwarding to a real backend
         // (`record`, `--proxy-unmatched`): bodies byte for byte, a CA file, no redirects followed.
         .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("curl")]),
+        // zlib (libcurl's own dependency) for recorded answers sent gzip- or deflate-encoded: `record`
+        // keeps them decoded, so fixtures can be read, scrubbed of secrets and learnt from.
+        .target(name: "CZlibShims", linkerSettings: [.linkedLibrary("z")]),
         // Contracts, route table, validation, responses: no sockets, no C target, testable without a server.
         .target(name: "MockAPICore", dependencies: ["SystemLibc"]),
         // Glibc or Darwin, chosen once for every module that calls POSIX.
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "MockAPIImport",
             dependencies: [
-                "MockAPICore", .product(name: "Yams", package: "Yams"),
+                "MockAPICore", "CZlibShims", .product(name: "Yams", package: "Yams"),
             ]),
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore"]),
@@ -137,6 +140,6 @@ if Context.environment["MOCKAPI_FUZZ"] == "1" {
 }
 
 // Set once here, not per target, so that a target added later has them too (C targets have no Swift).
-for target in package.targets where target.type != .system && target.type != .plugin && !["CMicroHTTPDShims", "CCurlShims"].contains(target.name) {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CMicroHTTPDShims", "CCurlShims", "CZlibShims"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

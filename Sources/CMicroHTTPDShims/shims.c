@@ -67,6 +67,23 @@ unsigned int CMicroHTTPDShims_daemon_connection_count(struct MHD_Daemon *daemon)
 
 // Why: MHD_get_connection_info is variadic. A response decided mid-body is written on the
 // socket directly (MHD queues none until the body has ended).
+static ssize_t no_body(void *cls, uint64_t pos, char *buf, size_t max) {
+    (void)cls; (void)pos; (void)buf; (void)max;
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+struct MHD_Response *CMicroHTTPDShims_response_without_body(uint64_t length) {
+    return MHD_create_response_from_callback(length, 1024, no_body, NULL, NULL);
+}
+
+struct MHD_Response *CMicroHTTPDShims_response_without_length(void) {
+    struct MHD_Response *response = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 1024, no_body, NULL, NULL);
+    // Why the flag: with an unknown size MHD would use chunked encoding for an HTTP/1.1 client;
+    // HTTP/1.0 framing states nothing and ends the answer by closing.
+    if (response) MHD_set_response_options(response, MHD_RF_HTTP_1_0_COMPATIBLE_STRICT, MHD_RO_END);
+    return response;
+}
+
 int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
     return info == NULL ? -1 : info->connect_fd;

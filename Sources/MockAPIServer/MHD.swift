@@ -79,7 +79,28 @@ enum MHDResponse {
     }
 
     static func make(_ generated: GeneratedResponse) -> OpaquePointer {
-        make(body: generated.body, contentType: generated.contentType.isEmpty ? nil : generated.contentType, headers: generated.headers)
+        let contentType = generated.contentType.isEmpty ? nil : generated.contentType
+        switch generated.framing {
+        case .body:
+            return make(body: generated.body, contentType: contentType, headers: generated.headers, status: generated.status)
+        case .stated(let length):
+            return headOnly(CMicroHTTPDShims_response_without_body(UInt64(max(0, length)))!, contentType: contentType, headers: generated.headers)
+        case .unstated:
+            return headOnly(CMicroHTTPDShims_response_without_length()!, contentType: contentType, headers: generated.headers)
+        }
+    }
+
+    /// A response MHD owns, for `status`: an empty 304 states no length (MHD 0.9.75 would write
+    /// `Content-Length: 0`, which RFC 9110 §8.6 forbids unless the 200 is empty too).
+    static func make(body: [UInt8], contentType: String?, headers: [HTTPField], status: Int) -> OpaquePointer {
+        guard status == 304, body.isEmpty else { return make(body: body, contentType: contentType, headers: headers) }
+        return headOnly(CMicroHTTPDShims_response_without_length()!, contentType: contentType, headers: headers)
+    }
+
+    private static func headOnly(_ response: OpaquePointer, contentType: String?, headers: [HTTPField]) -> OpaquePointer {
+        if let contentType { MHD_add_response_header(response, "Content-Type", contentType) }
+        addHeaders(headers, to: response)
+        return response
     }
 
     /// A chunked response of unknown length whose body `read` fills in 32 KiB blocks from `context`;

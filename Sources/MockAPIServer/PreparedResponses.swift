@@ -96,14 +96,19 @@ final class PreparedResponses: @unchecked Sendable {
                     pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody) ?? definition.body
         }
         return GeneratedResponse(
-            status: definition.status, contentType: definition.contentType ?? "", body: body,
-            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+            status: definition.status, contentType: definition.contentType ?? "", body: body, headers: headers(definition, contract: contract))
+    }
+
+    /// The contract's headers, then the server's. With `--cors` on, a contract's own
+    /// `Access-Control-*` (a recorded backend's) give way: a browser refuses an answer with two
+    /// `Access-Control-Allow-Origin`.
+    private func headers(_ definition: ResponseDefinition, contract: Contract) -> [HTTPField] {
+        let own = extraHeaders.isEmpty ? definition.headers : definition.headers.filter { !$0.name.lowercased().hasPrefix("access-control-") }
+        return [HTTPField(Responder.contractHeader, contract.name)] + own + extraHeaders
     }
 
     private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
-        MHDResponse.make(
-            body: body, contentType: definition.contentType,
-            headers: [HTTPField(Responder.contractHeader, contract.name)] + definition.headers + extraHeaders)
+        MHDResponse.make(body: body, contentType: definition.contentType, headers: headers(definition, contract: contract), status: definition.status)
     }
 
     func destroyAll() {

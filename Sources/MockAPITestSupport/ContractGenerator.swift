@@ -151,7 +151,9 @@ package enum ContractGenerator {
         case 1: response.body = ["data": [1, .double(2.5), "three", nil, ["nested": true]], "next": "{{baseURL}}/v1/ping?page=2"]
         default: break
         }
-        if Bool.random(using: &random) { response.headers = [.init("X-Reason", "deleted"), .init("Link", "<a>; rel=\"next\"")] }
+        if Bool.random(using: &random) {
+            response.headers = [.init("X-Reason", "deleted"), .init("Set-Cookie", "a=[redacted]; Path=/"), .init("Set-Cookie", "b=2"), .init("Link", "<a>; rel=\"next\"")]
+        }
         if Bool.random(using: &random) { response.when = RequestMatch(query: [("page", "2")], json: [("intent", "signup")]) }
         response.delay = [nil, .fixed(800), .fixed(12.5), .uniform(min: 200, max: 800), .logNormal(median: 300, sigma: 0.5)].randomElement(using: &random)!
         response.fault = Bool.random(using: &random) ? Fault.allCases.randomElement(using: &random) : nil

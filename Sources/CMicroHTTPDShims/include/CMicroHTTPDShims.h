@@ -66,6 +66,16 @@ void CMicroHTTPDShims_return_large_blocks(void);
 /// The connection's socket, or -1.
 int CMicroHTTPDShims_connection_fd(struct MHD_Connection *connection);
 
+/// A response whose head states `length` as its Content-Length but that has no body to send: an
+/// answer to HEAD, or a 304 (MHD sends neither's body). Its reader is never called; if it were,
+/// it ends the connection with an error rather than send bytes it does not have.
+struct MHD_Response *CMicroHTTPDShims_response_without_body(uint64_t length);
+
+/// A response whose head states no length at all (no Content-Length, no Transfer-Encoding): a 304
+/// whose backend stated none, where MHD 0.9.75 would write `Content-Length: 0` (RFC 9110 §8.6
+/// allows only the 200's length). MHD then closes the connection after it, as HTTP/1.0 would.
+struct MHD_Response *CMicroHTTPDShims_response_without_length(void);
+
 /// NULL when GnuTLS accepts the PEM certificate (chain) and private key as a pair, otherwise its
 /// reason (a static string).
 const char *CMicroHTTPDShims_tls_check(const char *certificate_pem, const char *key_pem);

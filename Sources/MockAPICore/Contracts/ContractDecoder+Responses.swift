@@ -16,12 +16,14 @@ extension ContractDecoder {
             var response = ContractFile.Response(name: name, status: status, fixture: optionalString(spec, "fixture", at: here), body: spec["body"])
             if spec["fixture"] != nil, spec["body"] != nil { problem(at: here, "a response has \"fixture\" or \"body\", not both") }
             if let headers = spec["headers"], let headerObject = expectObject(headers, at: "\(here).headers") {
-                response.headers = headerObject.members.compactMap { key, value in
-                    guard let text = value.stringValue else {
-                        problem(at: "\(here).headers.\(key)", "expected a string, found \(value.typeName)")
-                        return nil
+                // A list is the header sent once per value, in order (`Set-Cookie`).
+                response.headers = headerObject.members.flatMap { key, value -> [ContractFile.HeaderField] in
+                    if let text = value.stringValue { return [ContractFile.HeaderField(key, text)] }
+                    if case .array(let items) = value, !items.isEmpty, items.allSatisfy({ $0.stringValue != nil }) {
+                        return items.map { ContractFile.HeaderField(key, $0.stringValue!) }
                     }
-                    return ContractFile.HeaderField(key, text)
+                    problem(at: "\(here).headers.\(key)", "expected a string or a list of strings, found \(value.typeName)")
+                    return []
                 }
             }
             response.when = spec["when"].flatMap { decodeMatch($0, at: "\(here).when") }

@@ -61,7 +61,18 @@ extension ContractFile.Response {
         spec[.status] = .int(status)
         spec[.fixture] = fixture.map(JSONValue.string)
         spec[.body] = body
-        if !headers.isEmpty { spec[.headers] = .object(JSONObject(headers.map { ($0.name, .string($0.value)) })) }
+        if !headers.isEmpty {
+            // A header sent more than once (`Set-Cookie`) is one key with the values in order.
+            var grouped: [(name: String, values: [String])] = []
+            for header in headers {
+                if let index = grouped.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) {
+                    grouped[index].values.append(header.value)
+                } else {
+                    grouped.append((header.name, [header.value]))
+                }
+            }
+            spec[.headers] = .object(JSONObject(grouped.map { ($0.name, $0.values.count == 1 ? .string($0.values[0]) : .array($0.values.map(JSONValue.string))) }))
+        }
         spec[.when] = when.map { .object($0.fileJSON) }
         spec[.delay] = delay?.fileJSON
         spec[.fault] = fault.map { .string($0.rawValue) }

@@ -9,6 +9,18 @@ package struct GeneratedResponse: Sendable {
     /// A contract's response whose body has placeholders (a contract's own refusal): the server,
     /// which knows its base URL, fills them for this request as it does for the response served.
     package var placeholdersOf: (contract: Int, response: Int)?
+    /// What the head says of the body's length, when it is not `body`'s (a proxied answer).
+    package var framing: Framing = .body
+
+    /// How an answer's head states its length.
+    package enum Framing: Sendable, Equatable {
+        /// `Content-Length` of `body`: every answer the mock makes itself.
+        case body
+        /// `Content-Length: n` and no body sent: a backend's answer to `HEAD`, or its 304, as it stated them.
+        case stated(Int)
+        /// No length at all: a `HEAD` or 304 whose backend stated none (the connection closes after it).
+        case unstated
+    }
 
     package init(
         status: Int, contentType: String = "application/json", body: [UInt8], headers: [HTTPField] = [],

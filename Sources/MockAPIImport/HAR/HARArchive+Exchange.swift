@@ -3,7 +3,8 @@ import MockAPICore
 
 extension HARArchive.Entry {
     /// The entry as the inference reads it. A multipart body recorded only as `params` keeps them
-    /// as its parts; a base64 response body is decoded.
+    /// as its parts; a base64 response body is decoded. HAR bodies are the decoded content, so
+    /// the answer's `Content-Encoding` is not kept (`decodingContent`).
     var exchange: RecordedExchange {
         let content = response.content
         var responseBody: [UInt8] = []
@@ -20,6 +21,7 @@ extension HARArchive.Entry {
             requestHeaders: (request.headers ?? []).map { HTTPField($0.name, $0.value) },
             requestBody: Array((post?.text ?? "").utf8), parts: parts, requestContentType: post?.mimeType,
             status: response.status, responseHeaders: (response.headers ?? []).map { HTTPField($0.name, $0.value) },
-            responseBody: responseBody, responseContentType: content?.mimeType)
+            responseBody: responseBody, responseContentType: content?.mimeType
+        ).decodingContent(bodyIsDecoded: true)
     }
 }

@@ -8,6 +8,9 @@ package struct RecordedExchange: Sendable {
     /// Absolute: `https://api.example.com/v1/projects?page=2`.
     package var url: String
     package var requestHeaders: [HTTPField]
+    /// The clear values of request headers the recorder saw only redacted (a session `Cookie`):
+    /// what `SecretScrubber` cuts out of answers that echo them. Never written anywhere.
+    package var redactedRequestHeaders: [HTTPField] = []
     package var requestBody: [UInt8]
     /// Parts as a capture listed them (HAR `postData.params`); nil to read them from the body.
     package var parts: [RecordedPart]?

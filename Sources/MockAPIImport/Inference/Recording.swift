@@ -37,9 +37,9 @@ package final class Recording: Sendable {
     /// Keeps an answered exchange, its URL as the recorder forwarded it (the target's, prefix
     /// included): the contracts say it as the app sent it.
     package func add(_ exchange: RecordedExchange) {
-        var recorded = exchange
+        var recorded = exchange.decodingContent(bodyIsDecoded: false)
         if exchange.url.hasPrefix(target) { recorded.url = origin + exchange.url.dropFirst(target.count) }
-        let size = exchange.requestBody.count + exchange.responseBody.count
+        let size = recorded.requestBody.count + recorded.responseBody.count
         state.withLock { state in
             guard state.exchanges.count < Self.maxExchanges, state.bytes + size <= Self.maxBytes else {
                 state.dropped += 1

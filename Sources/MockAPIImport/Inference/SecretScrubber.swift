@@ -5,8 +5,8 @@ import MockAPICore
 ///
 /// Values under credential keys (`CredentialKeys`) are `[redacted]` wherever they are written; the
 /// texts of those values, gathered from every request (JSON bodies at any depth, form fields,
-/// multipart text parts, query parameters, credential headers), are also cut out of the answers'
-/// fixtures, which often echo them (httpbin's `/post` does), and are never a rule or a name.
+/// multipart text parts, query parameters, credential headers, cookies sent and set), are also cut
+/// out of the answers' fixtures and headers, which often echo them (httpbin's `/post` does), and are never a rule or a name.
 struct SecretScrubber {
     let credentials: CredentialKeys
     /// The secret texts, longest first (so a secret that contains another is cut whole).
@@ -28,10 +28,20 @@ struct SecretScrubber {
                 pathSegments.insert(String(segment).removingPercentEncoding ?? String(segment))
             }
             for (name, value) in TrafficInference.queryItems(components) where credentials.isCredential(name) { found.insert(value) }
-            for header in exchange.requestHeaders where HeaderRedaction.standard.redacts(header.name) || credentials.isCredential(header.name) {
+            for header in exchange.requestHeaders + exchange.redactedRequestHeaders
+            where HeaderRedaction.standard.redacts(header.name) || credentials.isCredential(header.name) {
                 found.insert(header.value)
                 // `Bearer abc`: the credential without its scheme, as an answer may echo it.
                 if let space = header.value.firstIndex(of: " ") { found.insert(String(header.value[header.value.index(after: space)...])) }
+                // Each cookie's value: a session id an answer echoes (httpbin's `/cookies`).
+                if header.name.caseInsensitiveCompare("Cookie") == .orderedSame {
+                    found.formUnion(TrafficInference.cookieValues(header.value, requestSide: true))
+                }
+            }
+            // A cookie the backend set is a credential too: its value is `[redacted]` in the
+            // contract's `Set-Cookie`, and cut out of any answer that shows it.
+            for header in exchange.responseHeaders where header.name.caseInsensitiveCompare("Set-Cookie") == .orderedSame {
+                found.formUnion(TrafficInference.cookieValues(header.value, requestSide: false))
             }
             let type = exchange.requestMediaType ?? ""
             if type == "application/json" || type.hasSuffix("+json"), let json = try? JSONParser.parse(exchange.requestBody) {

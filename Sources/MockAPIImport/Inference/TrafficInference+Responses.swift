@@ -7,6 +7,12 @@ extension TrafficInference {
     /// recorded hosts as `{{baseURL}}`, anything else byte for byte.
     /// Credentials are cut out (`SecretScrubber`): an answer may echo the request.
     static func answer(_ exchange: RecordedExchange, rewriter: BaseURLRewriter, scrubber: SecretScrubber) -> Answer {
+        var answer = bodyAnswer(exchange, rewriter: rewriter, scrubber: scrubber)
+        answer.headers = responseHeaders(exchange, fileExtension: answer.fileExtension, rewriter: rewriter, scrubber: scrubber)
+        return answer
+    }
+
+    private static func bodyAnswer(_ exchange: RecordedExchange, rewriter: BaseURLRewriter, scrubber: SecretScrubber) -> Answer {
         let body = exchange.responseBody, mediaType = exchange.responseMediaType
         guard !body.isEmpty else { return Answer(status: exchange.status, fixture: [], fileExtension: "", json: nil) }
         let declaredJSON = mediaType == "application/json" || mediaType.hasSuffix("+json")
@@ -152,6 +158,7 @@ extension TrafficInference {
         var fixtures: [ImportedSet.Fixture] = []
         let responses = named.map { answer, response in
             var response = response
+            response.headers = answer.headers
             if !answer.fixture.isEmpty {
                 if let existing = fixtures.first(where: { $0.bytes == answer.fixture }) {
                     response.fixture = existing.path

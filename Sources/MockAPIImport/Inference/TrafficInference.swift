@@ -49,9 +49,17 @@ package struct TrafficInference {
         var fileExtension: String
         /// The parsed JSON body, when it is JSON.
         var json: JSONValue?
+        /// What the contract's response writes as its `headers` (the first such answer's).
+        var headers: [HTTPField] = []
 
+        /// Same status and body, and the same headers among those that say what the answer is
+        /// (`identifyingHeaders`: a redirect's `Location`), not those that change every time.
         static func == (lhs: Answer, rhs: Answer) -> Bool {
-            lhs.status == rhs.status && lhs.fixture == rhs.fixture
+            lhs.status == rhs.status && lhs.fixture == rhs.fixture && lhs.identity == rhs.identity
+        }
+
+        private var identity: [String] {
+            headers.filter { TrafficInference.identifyingHeaders.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }
         }
     }
 

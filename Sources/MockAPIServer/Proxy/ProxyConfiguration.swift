@@ -29,6 +29,9 @@ package struct ProxiedExchange: Sendable {
     package var url: String
     /// `Authorization`, `Cookie` and `Proxy-Authorization` redacted (`token [redacted]`).
     package var requestHeaders: [HTTPField]
+    /// The clear values of the headers `requestHeaders` has redacted (a session `Cookie`): only
+    /// for `record` to cut them out of answers that echo them, never to be written.
+    package var redactedRequestHeaders: [HTTPField] = []
     package var requestBody: [UInt8]
     /// 0 when the target could not be reached (`error` says why).
     package var status: Int

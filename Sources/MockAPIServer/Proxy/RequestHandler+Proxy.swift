@@ -23,6 +23,7 @@ extension RequestHandler {
         let headers = context.headers.fields
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
         let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).fields
+        let redactedHeaders = configuration.journalSecrets ? [] : headers.filter { HeaderRedaction.standard.redacts($0.name) }
         let target = forwarder.configuration.target
         let fallback = GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
         return park(context, connection: connection, path: path, decision: decision, fallback: fallback) { reply, wake in
@@ -39,15 +40,25 @@ extension RequestHandler {
                     generated = GeneratedResponse(
                         status: answer.status, contentType: contentType, body: answer.body, headers: kept,
                         problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+                    generated.framing = Self.framing(of: answer, method: request.method)
                 }
                 forwarder.configuration.observer?(
                     ProxiedExchange(
-                        method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders, requestBody: request.body,
-                        status: answer.status, responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
+                        method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders,
+                        redactedRequestHeaders: redactedHeaders, requestBody: request.body, status: answer.status,
+                        responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
                 reply.reply.withLock { $0 = generated }
                 wake()
             }
         }
+    }
+
+    /// The length the client is told: the backend's own for a `HEAD` or a 304, whose bodies are
+    /// never sent (a `HEAD` of a 192-byte answer says 192, not the 0 bytes it carries).
+    static func framing(of answer: Forwarder.Answer, method: String) -> GeneratedResponse.Framing {
+        guard method == "HEAD" || answer.status == 304 else { return .body }
+        let stated = answer.headers.last { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.filter { $0 != " " && $0 != "\t" }) }
+        return stated.map { .stated($0) } ?? .unstated
     }
 
     /// Why a request target must not reach the target's URL, or nil for a plain `/path`. The URL
