@@ -67,10 +67,14 @@ extension ContractRunner {
 
     /// The response has the contract's status and decodes with the client's decoder; the
     /// decoded value, for the drift check.
-    func responseOutcome(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder) -> Result<Any?, RouteResult.Failure> {
+    /// `how` says how the response came, when it is not simply the one asked for.
+    func responseOutcome(
+        _ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder, how: String? = nil
+    ) -> Result<Any?, RouteResult.Failure> {
         let definition = contract.responses[index]
+        let response = "response \"\(definition.name)\"" + (how.map { " (\($0))" } ?? "")
         if exchange.status != definition.status {
-            return .failure(.init(check: .status, message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)"))
+            return .failure(.init(check: .status, message: "\(response): expected status \(definition.status), got \(exchange.status)"))
         }
         do {
             return .success(try decoder.decode(exchange.body))
@@ -83,7 +87,7 @@ extension ContractRunner {
             }
             let place = failure.path.isEmpty ? "" : "\(failure.path): "
             return .failure(
-                .init(check: .decoding, message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
+                .init(check: .decoding, message: "\(response) does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
         }
     }
 
