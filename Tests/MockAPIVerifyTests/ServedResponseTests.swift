@@ -134,3 +134,36 @@ import Testing
                 """)
     }
 }
+
+/// A hand-written `init(from:)` reading a key under its own name: the route's decoding failure
+/// says which key the body has there (drift cannot: it sees only what the model encodes).
+@Suite struct HandWrittenDecoderTests {
+    struct Project: Decodable, Encodable {
+        var id: Int
+        var backersCount: Int
+        enum Keys: String, CodingKey { case id, backers }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            backersCount = try container.decode(Int.self, forKey: .backers)
+        }
+    }
+
+    @Test func aWrongKeyInInitFromIsNamedWithTheBodysKey() async throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let check = RouteCheck(
+            name: "project", contract: "project",
+            request: { URLRequest(url: $0.appendingPathComponent("v1/projects/42")) },
+            responses: ["default": .decoding(Project.self, with: decoder)])
+        let contracts = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let report = try await ContractRunner(set: contracts, checks: [check], options: VerifyOptions(scope: .claimed)).run()
+
+        let failure = try #require(report.route("project")?.failures.first)
+        #expect(
+            failure.message == """
+                response "default" does not decode into Project:
+                  fixtures/projects/project.json: backers: missing key (the body has backers_count here: does the decoder's CodingKey spell it another way?)
+                """)
+    }
+}
