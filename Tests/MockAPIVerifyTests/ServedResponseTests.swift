@@ -167,3 +167,41 @@ import Testing
                 """)
     }
 }
+
+/// A hand-written `init(from:)` that reads a key under a wrong name and falls back to a default,
+/// then encodes under the right one: key-based drift sees the key as read; the value it lost is
+/// reported instead.
+@Suite struct DefaultedValueTests {
+    struct Project: Codable {
+        var id: Int
+        var backersCount: Int
+        var staffPick: Bool
+        enum CodingKeys: String, CodingKey { case id, backersCount, staffPick }
+        enum Keys: String, CodingKey { case id, backers, staffPick }
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Keys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            backersCount = try container.decodeIfPresent(Int.self, forKey: .backers) ?? 0
+            staffPick = try container.decodeIfPresent(Bool.self, forKey: .staffPick) ?? false
+        }
+    }
+
+    @Test func aValueReadUnderAWrongNameWithADefaultIsDrift() async throws {
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let check = RouteCheck(
+            name: "project", contract: "project",
+            request: { URLRequest(url: $0.appendingPathComponent("v1/projects/42")) },
+            responses: ["default": .decoding(Project.self, with: decoder)])
+        let contracts = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let report = try await ContractRunner(set: contracts, checks: [check], options: VerifyOptions(scope: .claimed, strictDrift: true)).run()
+
+        let failure = try #require(report.route("project")?.failures.first)
+        #expect(failure.check == .drift)
+        #expect(failure.message.hasPrefix("fixtures/projects/project.json: keys Project never reads: "))
+        #expect(
+            failure.message.hasSuffix(
+                "; values Project holds as empty where the body has one (is the key read under another name, with a default?): backers_count (body 412, model 0)"
+            ), "\(failure.message)")
+    }
+}
