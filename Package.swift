@@ -107,6 +107,13 @@ let package = Package(
         // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
         .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
         .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
+        // Every Swift entry point the docs name, used as a team outside the package would: no
+        // `package` access, so a documented entry point that is not public fails the build
+        // (scripts/public-api-check builds the same files from a package of its own).
+        .testTarget(
+            name: "PublicAPITests",
+            dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand"],
+            packageAccess: false),
         // The README's ClientKit blocks, compiled and run.
         .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPICore", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),

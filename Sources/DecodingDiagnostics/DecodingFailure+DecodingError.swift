@@ -24,6 +24,14 @@ extension DecodingFailure {
                 return
             }
             let located = Self.locate(context.codingPath + [key], in: root)
+            if case .object(let members)? = parent.value, let near = Self.nearKey(to: key.stringValue, among: members.keys) {
+                // A hand-written decoder's own spelling: say which key the body has instead.
+                let path = parent.path.isEmpty ? key.stringValue : "\(parent.path).\(key.stringValue)"
+                self.init(
+                    endpoint: endpoint, path: path,
+                    message: "missing key (the body has \(near) here: does the decoder's CodingKey spell it another way?)")
+                return
+            }
             self.init(endpoint: endpoint, path: located.path, message: "missing key")
         case .dataCorrupted(let context):
             let located = Self.locate(context.codingPath, in: root)

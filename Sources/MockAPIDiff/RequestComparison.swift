@@ -169,6 +169,9 @@ struct RequestComparison {
             if let limit = after.maxBytes, limit < (before.maxBytes ?? Int.max) {
                 comparison.note(location, .breaking, "at most \(limit) bytes now, was \(before.maxBytes.map(String.init) ?? "no limit")")
             }
+            if after.checkBytes && !before.checkBytes {
+                comparison.note(location, .breaking, "its bytes must now match its Content-Type (checkBytes)")
+            }
         }
     }
 

@@ -228,6 +228,9 @@ final class MultipartCollector {
     static let partLimit = 64 * 1024
     static let keptLimit = 1024 * 1024
 
+    /// The part's first bytes, for a contract that checks them against the part's type.
+    private var leading: [UInt8] = []
+
     init(keepsText: Bool = false) {
         self.keepsText = keepsText
     }
@@ -239,9 +242,11 @@ final class MultipartCollector {
             hasher = SHA256()
             count = 0
             text = keepsText && headers.filename == nil ? [] : nil
+            leading = []
         case .data(let bytes):
             hasher.update(bytes)
             count += bytes.count
+            if leading.count < ContentSignature.prefixLength { leading += bytes.prefix(ContentSignature.prefixLength - leading.count) }
             if text != nil {
                 if count > Self.partLimit || keptBytes + count > Self.keptLimit { text = nil } else { text?.append(contentsOf: bytes) }
             }
@@ -250,7 +255,7 @@ final class MultipartCollector {
             parts.append(
                 ReceivedPart(
                     name: headers.name, filename: headers.filename, contentType: headers.contentType,
-                    bytes: count, sha256: hasher.finalizeHex()))
+                    bytes: count, sha256: hasher.finalizeHex(), leadingBytes: leading))
             if let text {
                 keptBytes += text.count
                 textFields.append(QueryArgument(headers.name, String(decoding: text, as: UTF8.self)))

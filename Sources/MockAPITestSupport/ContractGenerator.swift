@@ -141,7 +141,7 @@ package enum ContractGenerator {
         PartExpectation(
             name: ["photo", "caption", "file"].randomElement(using: &random)!, required: Bool.random(using: &random),
             filename: Bool.random(using: &random), contentTypes: Bool.random(using: &random) ? ["image/png", "image/jpeg"] : nil,
-            maxBytes: Bool.random(using: &random) ? 1_048_576 : nil)
+            maxBytes: Bool.random(using: &random) ? 1_048_576 : nil, checkBytes: Bool.random(using: &random))
     }
 
     static func response(_ name: String, _ random: inout SplitMix64) -> ContractFile.Response {

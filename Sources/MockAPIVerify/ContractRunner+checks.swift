@@ -67,10 +67,14 @@ extension ContractRunner {
 
     /// The response has the contract's status and decodes with the client's decoder; the
     /// decoded value, for the drift check.
-    func responseOutcome(_ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder) -> Result<Any?, RouteResult.Failure> {
+    /// `how` says how the response came, when it is not simply the one asked for.
+    func responseOutcome(
+        _ exchange: Exchange, contract: Contract, index: Int, decoder: ResponseDecoder, how: String? = nil
+    ) -> Result<Any?, RouteResult.Failure> {
         let definition = contract.responses[index]
+        let response = "response \"\(definition.name)\"" + (how.map { " (\($0))" } ?? "")
         if exchange.status != definition.status {
-            return .failure(.init(check: .status, message: "response \"\(definition.name)\": expected status \(definition.status), got \(exchange.status)"))
+            return .failure(.init(check: .status, message: "\(response): expected status \(definition.status), got \(exchange.status)"))
         }
         do {
             return .success(try decoder.decode(exchange.body))
@@ -83,7 +87,7 @@ extension ContractRunner {
             }
             let place = failure.path.isEmpty ? "" : "\(failure.path): "
             return .failure(
-                .init(check: .decoding, message: "response \"\(definition.name)\" does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
+                .init(check: .decoding, message: "\(response) does not decode into \(decoder.modelName):\n  \(source(of: definition, in: contract)): \(place)\(failure.message)"))
         }
     }
 
@@ -98,8 +102,18 @@ extension ContractRunner {
             let roundTrip = try? JSONParser.parse(Array(reencoded))
         else { return nil }
         let unread = KeyPaths.of(original).subtracting(KeyPaths.of(roundTrip)).sorted()
-        guard !unread.isEmpty else { return nil }
-        return "\(source(of: contract.responses[index], in: contract)): keys \(decoder.modelName) never reads: \(unread.joined(separator: ", "))"
+        let defaulted = DefaultedValues.of(original, model: roundTrip)
+        guard !unread.isEmpty || !defaulted.isEmpty else { return nil }
+        var found: [String] = []
+        if !unread.isEmpty { found.append("keys \(decoder.modelName) never reads: \(unread.joined(separator: ", "))") }
+        if !defaulted.isEmpty {
+            let shown = defaulted.prefix(DefaultedValues.shown).joined(separator: ", ")
+            let more = defaulted.count > DefaultedValues.shown ? " and \(defaulted.count - DefaultedValues.shown) more" : ""
+            found.append(
+                "values \(decoder.modelName) holds as empty where the body has one (is the key read under another name, "
+                    + "with a default?): \(shown)\(more)")
+        }
+        return "\(source(of: contract.responses[index], in: contract)): \(found.joined(separator: "; "))"
     }
 
     private func source(of response: ResponseDefinition, in contract: Contract) -> String {
@@ -108,6 +122,53 @@ extension ContractRunner {
 
     private func sentLines(_ exchange: Exchange) -> [String] {
         ["sent:     \(exchange.sent.method) \(exchange.sent.url)"] + exchange.sent.parts.map { "          \($0)" }
+    }
+}
+
+/// Values the model holds as empty (0, false, "", []) where the body has a non-empty one, at the
+/// same path: what a hand-written `init(from:)` leaves behind when it reads a key under a name
+/// the body does not use and falls back to a default (`?? 0`), then encodes under the right one,
+/// so the key-based drift above sees the key as read. Only empty values count: a model may
+/// legitimately hold a value in another form (a date in another epoch), never a lost one.
+enum DefaultedValues {
+    static let shown = 5
+
+    static func of(_ body: JSONValue, model: JSONValue, path: String = "") -> [String] {
+        switch (body, model) {
+        case (.object(let members), .object(let modelMembers)):
+            return members.members.flatMap { key, child in
+                modelMembers[key].map { of(child, model: $0, path: path.isEmpty ? key : "\(path).\(key)") } ?? []
+            }
+        case (.array(let elements), .array(let modelElements)) where !elements.isEmpty && !modelElements.isEmpty:
+            return zip(elements, modelElements).enumerated().flatMap { offset, pair in of(pair.0, model: pair.1, path: "\(path)[\(offset)]") }
+        default:
+            guard !isEmpty(body), isEmpty(model), sameKind(body, model) else { return [] }
+            return ["\(path) (body \(abbreviated(body)), model \(model.serialized))"]
+        }
+    }
+
+    private static func isEmpty(_ value: JSONValue) -> Bool {
+        switch value {
+        case .int(let number): number == 0
+        case .double(let number): number == 0
+        case .bool(let flag): !flag
+        case .string(let text): text.isEmpty
+        case .array(let elements): elements.isEmpty
+        default: false
+        }
+    }
+
+    private static func sameKind(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.int, .int), (.int, .double), (.double, .int), (.double, .double), (.bool, .bool), (.string, .string), (.array, .array): true
+        default: false
+        }
+    }
+
+    private static func abbreviated(_ value: JSONValue) -> String {
+        if case .array(let elements) = value { return "\(elements.count) element\(elements.count == 1 ? "" : "s")" }
+        let text = value.serialized
+        return text.count > 40 ? String(text.prefix(37)) + "..." : text
     }
 }
 

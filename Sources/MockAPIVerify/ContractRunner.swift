@@ -120,7 +120,16 @@ public struct ContractRunner: Sendable {
             return result
         }
         guard check.responses["default"] != nil else {
-            result.failures.append(.init(check: .contract, message: "route \(check.name) declares no decoder for the \"default\" response of contract \"\(contract.name)\""))
+            let declared = check.responses.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            result.failures.append(
+                .init(
+                    check: .contract,
+                    message: """
+                        route \(check.name) declares no decoder for the "default" response of contract "\(contract.name)" \
+                        (it declares \(declared.isEmpty ? "none" : declared)): every route must declare a "default" decoder, \
+                        for the answer to its plain request (sent without Prefer); add "default": .decoding(Model.self, with: yourDecoder). \
+                        Nothing was sent for this route.
+                        """))
             return result
         }
         result.unhandledResponses = contract.responses.map(\.name).filter { check.responses[$0] == nil }
@@ -141,7 +150,7 @@ public struct ContractRunner: Sendable {
                 let exchange = try await send(check, response: name, baseURL: baseURL)
                 if name == "default" { result.request = exchange.sent }
                 exchanges.append(exchange)
-                steps.append(.sent(name: name, index: index))
+                steps.append(.sent(Sent(asked: name, index: index)))
             }
         } catch {
             sendError = error
@@ -151,7 +160,26 @@ public struct ContractRunner: Sendable {
         } catch {
             sendError = sendError ?? error
         }
+        if sendError == nil {
+            // A response the check names that no answer was (the plain request's query or body
+            // chose another, as `when` allows): asked for by name, so each named response is decoded.
+            var resent: [Exchange] = []
+            var resentSteps: [Step] = []
+            do {
+                for case .sent(let sent) in steps where !served(exchanges).contains(sent.asked) {
+                    let plain = exchanges.first { $0.askedFor == "default" }?.journal?.response ?? "another response"
+                    resent.append(try await send(check, response: sent.asked, baseURL: baseURL, forced: true))
+                    resentSteps.append(.sent(Sent(asked: sent.asked, index: sent.index, plainAnswer: plain)))
+                }
+                try await attachJournal(to: &resent, source: source, cursor: cursor)
+            } catch {
+                sendError = error
+            }
+            exchanges += resent
+            steps += resentSteps
+        }
         var checked = 0
+        var decoded: Set<String> = []
         judging: for step in steps {
             switch step {
             case .unknownResponse(let name):
@@ -161,11 +189,11 @@ public struct ContractRunner: Sendable {
                         message:
                             "the client handles a response named \"\(name)\", but contract \"\(contract.name)\" (\(file(contract))) has none; it has: \(contract.responses.map(\.name).joined(separator: ", "))"
                     ))
-            case .sent(let name, let index):
+            case .sent(let sent):
                 let exchange = exchanges[checked]
                 checked += 1
                 if !judge(
-                    exchange, response: name, index: index, check: check, contract: contract, into: &result,
+                    exchange, sent: sent, first: checked == 1, check: check, contract: contract, decoded: &decoded, into: &result,
                     driftUnchecked: &driftUnchecked)
                 {
                     sendError = nil // the runner would have stopped here, before the next request
@@ -182,17 +210,35 @@ public struct ContractRunner: Sendable {
 
     /// One response a check asks for, in order: sent, or named by the client but not by the contract.
     private enum Step {
-        case sent(name: String, index: Int)
+        case sent(Sent)
         case unknownResponse(String)
+    }
+
+    /// A request the runner sent for one of the check's responses.
+    struct Sent {
+        /// The response asked for: `default` (the plain request) or the name sent in `Prefer`.
+        var asked: String
+        var index: Int
+        /// For a response asked for again by name: what the server answered the plain request with.
+        var plainAnswer: String?
+    }
+
+    /// The names of the responses the server says it answered with (its journal); an answer
+    /// the journal does not name is taken to be the one asked for.
+    private func served(_ exchanges: [Exchange]) -> Set<String> {
+        Set(exchanges.map { $0.journal?.response ?? $0.askedFor })
     }
 
     /// Checks one exchange into the result; false when its request missed the contract, after
     /// which the check's other responses are not judged (they would fail the same way).
+    ///
+    /// The answer is judged as the response the server served (its journal says which), not the
+    /// one asked for: a plain request whose query picks `page2` is decoded and reported as `page2`,
+    /// with the decoder the check declares for it. Each served response is decoded once.
     private func judge(
-        _ exchange: Exchange, response name: String, index: Int, check: RouteCheck, contract: Contract,
+        _ exchange: Exchange, sent: Sent, first: Bool, check: RouteCheck, contract: Contract, decoded: inout Set<String>,
         into result: inout RouteResult, driftUnchecked: inout Set<String>
     ) -> Bool {
-        let decoder = check.responses[name]!
         if exchange.journal == nil, exchange.journalEvicted > 0 {
             result.failures.append(
                 .init(
@@ -205,8 +251,19 @@ public struct ContractRunner: Sendable {
             result.failures.append(failure)
             return false
         }
-        if name == "default" { result.failures += uploadFailures(exchange) }
-        switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder) {
+        if first, sent.asked == "default" { result.failures += uploadFailures(exchange) }
+        let servedName = exchange.journal?.response ?? sent.asked
+        let index = contract.responseIndex(named: servedName) ?? sent.index
+        let name = contract.responses[index].name
+        // A served response the check declares no decoder for is listed in `unhandledResponses`.
+        guard let decoder = check.responses[name], decoded.insert(name).inserted else { return true }
+        var how: String?
+        if name != sent.asked {
+            how = sent.asked == "default" ? "the server's answer to the plain request" : "the server's answer when asked for \"\(sent.asked)\""
+        } else if let plain = sent.plainAnswer {
+            how = "asked for with Prefer: example=\(name), as the plain request was answered with \"\(plain)\""
+        }
+        switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder, how: how) {
         case .failure(let failure): result.failures.append(failure)
         case .success(let value?):
             switch decoder.reencode {

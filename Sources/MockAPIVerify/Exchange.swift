@@ -19,6 +19,8 @@ struct Exchange {
     /// Requests after the runner's cursor the server evicted before the runner read its journal
     /// (`--journal-bytes` or `--journal-size` too small for the traffic it gets).
     var journalEvicted = 0
+    /// The response the runner asked for (`default`: the plain request).
+    var askedFor = "default"
 
     /// The body read as mockapi's refusal (problem document, 404 or 405 body), when it reads as one.
     var problem: ProblemDocument? { ProblemDocument(body: body) }
@@ -43,21 +45,23 @@ final class JournalCursor: @unchecked Sendable {
 }
 
 extension ContractRunner {
-    /// Sends the route's own request, asking for the named response when it is not `default`.
-    func send(_ check: RouteCheck, response name: String, baseURL: URL) async throws -> Exchange {
+    /// Sends the route's own request, asking for the named response when it is not `default`
+    /// (or when `forced`: the plain request was answered with another).
+    func send(_ check: RouteCheck, response name: String, baseURL: URL, forced: Bool = false) async throws -> Exchange {
         var request = try check.request(baseURL)
-        if name != "default" { request.setValue("example=\(name)", forHTTPHeaderField: "Prefer") }
+        let asking = name != "default" || forced
+        if asking { request.setValue("example=\(name)", forHTTPHeaderField: "Prefer") }
         let sentParts = Self.parts(of: request)
         var notes = sentParts.map { part in
             "part \(part.name): \(part.filename ?? "no filename"), \(part.contentType ?? "no content type"), \(part.bytes) bytes, sha256 \(part.sha256)"
         }
-        if name != "default" { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
+        if asking { notes.append("asking for response \"\(name)\" (Prefer: example=\(name))") }
         let (data, response) = try await options.transport.send(request)
         let method = request.httpMethod ?? "GET"
         return Exchange(
             sent: .init(method: method, url: request.url?.absoluteString ?? "", parts: notes),
             request: request, sentParts: sentParts, status: response.statusCode,
-            matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data)
+            matchedContract: response.value(forHTTPHeaderField: Responder.contractHeader), body: data, askedFor: name)
     }
 
     /// Gives each of a check's exchanges (one method and path) its journal entry, in one read

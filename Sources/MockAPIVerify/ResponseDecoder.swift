@@ -10,7 +10,7 @@ public import Foundation
 /// ```
 public struct ResponseDecoder: Sendable {
     /// The model's name in reports.
-    package var modelName: String
+    public var modelName: String
     let decode: @Sendable (Data) throws -> Any
     /// Turns a decoded value back into JSON, or says why drift cannot be checked.
     let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
@@ -43,8 +43,9 @@ public struct ResponseDecoder: Sendable {
     }
 
     /// Decodes with any code of the client's: a hand-written parser, another format's decoder.
-    /// Drift cannot be checked: there is no way back to JSON.
-    package static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
+    /// Drift cannot be checked: there is no way back to JSON. A thrown `DecodingError` is
+    /// reported like `decoding(_:with:)`'s, with its JSON path; any other error by its description.
+    public static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
         ResponseDecoder(
             modelName: modelName, decode: decode,
             reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))

@@ -15,10 +15,10 @@ public struct VerifyOptions: Sendable {
     /// Contracts in scope that no check exercises fail the run.
     public var strictCoverage: Bool
     /// Fixture keys a model never reads fail the route instead of warning.
-    package var strictDrift: Bool
+    public var strictDrift: Bool
     public var transport: Transport
     /// The server's `--admin-token`, for its journal and scenario endpoints.
-    package var adminToken: String?
+    public var adminToken: String?
     /// The app's deep-link matcher: web links in the fixtures it refuses fail the run. API links
     /// (`{{baseURL}}/…`) are checked against the contracts either way.
     public var deepLinks: DeepLinkCheck?

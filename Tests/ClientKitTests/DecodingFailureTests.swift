@@ -47,6 +47,26 @@ import Testing
         #expect(failure?.message == "missing key")
     }
 
+    /// A hand-written `CodingKeys` that spells a key its own way: the body's spelling is named.
+    @Test func missingKeyNamesTheBodysNearKeyForAHandWrittenDecoder() {
+        struct Counts: Decodable {
+            var backersCount: Int
+            enum CodingKeys: String, CodingKey { case backersCount = "backer_count" }
+        }
+        let failure = failure(decoding: #"{"id": 1, "backers_count": 412, "name": "x"}"#, as: Counts.self)
+        #expect(failure?.path == "backer_count")
+        #expect(failure?.message == "missing key (the body has backers_count here: does the decoder's CodingKey spell it another way?)")
+    }
+
+    @Test func nearKeyIsOnlyNamedWhenOneKeyIsClose() {
+        #expect(DecodingFailure.nearKey(to: "backers", among: ["id", "backers_count"]) == "backers_count")
+        #expect(DecodingFailure.nearKey(to: "backerCount", among: ["backers_count", "name"]) == "backers_count")
+        #expect(DecodingFailure.nearKey(to: "staffPick", among: ["staff_picks", "state"]) == "staff_picks")
+        #expect(DecodingFailure.nearKey(to: "title", among: ["name", "slug", "blurb"]) == nil)
+        #expect(DecodingFailure.nearKey(to: "id", among: ["ids", "idx"]) == nil, "two equally close keys: neither is named")
+        #expect(DecodingFailure.nearKey(to: "url", among: ["uri"]) == "uri")
+    }
+
     @Test func snakeCaseKeysKeepTheirSpellingInThePath() {
         let failure = failure(decoding: #"{"backers_count": 1, "creator": {"id": 1, "avatar_url": 5}}"#, as: Project.self)
         #expect(failure?.path == "creator.avatar_url")

@@ -12,7 +12,12 @@ import Testing
 
         let failure = try onlyFailure(of: "backing", in: report)
         #expect(failure.check == .contract)
-        #expect(failure.message == #"route backing declares no decoder for the "default" response of contract "backing""#)
+        #expect(
+            failure.message == """
+                route backing declares no decoder for the "default" response of contract "backing" (it declares "not_found"): \
+                every route must declare a "default" decoder, for the answer to its plain request (sent without Prefer); \
+                add "default": .decoding(Model.self, with: yourDecoder). Nothing was sent for this route.
+                """)
         #expect(report.failedRouteNames == ["backing"])
     }
 

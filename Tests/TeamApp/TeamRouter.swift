@@ -49,6 +49,7 @@ public enum TeamRouter: Sendable {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         case let .uploadDraftImage(_, image, fileName):
             var form = FormData()
+            let image = bugs.contains(.pngLabelledJPEG) ? Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D]) : image
             form.append(file: image, name: "image", fileName: fileName, mimeType: bugs.contains(.noPartContentType) ? nil : "image/jpeg")
             request.httpBody = form.encoded()
             request.setValue(form.contentType, forHTTPHeaderField: "Content-Type")
@@ -75,4 +76,6 @@ public struct TeamClientBugs: OptionSet, Sendable {
     public static let misspelledPath = TeamClientBugs(rawValue: 1 << 4)
     /// The decoder reads dates as ISO 8601 strings; the API sends seconds since 1970.
     public static let iso8601Dates = TeamClientBugs(rawValue: 1 << 5)
+    /// The upload sends PNG bytes under `image/jpeg` (a picker's output, labelled by the file name).
+    public static let pngLabelledJPEG = TeamClientBugs(rawValue: 1 << 6)
 }

@@ -172,6 +172,12 @@ extension ContractDecoder {
                     problem(at: "\(here).maxBytes", "expected a positive int, found \(maxBytes.serialized)")
                 }
             }
+            part.checkBytes = optionalBool(spec, "checkBytes", at: here) ?? false
+            if part.checkBytes, let types = part.contentTypes, !types.contains(where: ContentSignature.checkable.contains) {
+                problem(
+                    at: "\(here).checkBytes",
+                    "none of the part's contentTypes has bytes mockapi can check (it knows \(ContentSignature.checkable.sorted().joined(separator: ", ")))")
+            }
             return part
         }
     }
@@ -258,6 +264,7 @@ package enum PartKey: String, FormatKey {
     case filename
     case contentTypes
     case maxBytes
+    case checkBytes
 }
 
 /// `request.match` and a response's `when`.

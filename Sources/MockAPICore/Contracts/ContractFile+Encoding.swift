@@ -159,6 +159,7 @@ extension PartExpectation {
         if !filename { spec[.filename] = false }
         spec[.contentTypes] = contentTypes.map { .array($0.map(JSONValue.string)) }
         spec[.maxBytes] = maxBytes.map(JSONValue.int)
+        if checkBytes { spec[.checkBytes] = true }
         return spec.json
     }
 }

@@ -42,12 +42,22 @@ public struct ReceivedPart: Sendable, Equatable {
     public var bytes: Int
     /// Lowercase hex SHA-256 of the part's body.
     public var sha256: String
+    /// The body's first bytes (at most `ContentSignature.prefixLength`), for `checkBytes`; the
+    /// server keeps them while it validates, the journal does not.
+    package var leadingBytes: [UInt8]
 
-    package init(name: String, filename: String?, contentType: String?, bytes: Int, sha256: String) {
+    package init(name: String, filename: String?, contentType: String?, bytes: Int, sha256: String, leadingBytes: [UInt8] = []) {
         self.name = name
         self.filename = filename
         self.contentType = contentType
         self.bytes = bytes
         self.sha256 = sha256
+        self.leadingBytes = leadingBytes
+    }
+
+    /// The same part: `leadingBytes` are left out, as a journaled part has none.
+    public static func == (lhs: ReceivedPart, rhs: ReceivedPart) -> Bool {
+        lhs.name == rhs.name && lhs.filename == rhs.filename && lhs.contentType == rhs.contentType && lhs.bytes == rhs.bytes
+            && lhs.sha256 == rhs.sha256
     }
 }

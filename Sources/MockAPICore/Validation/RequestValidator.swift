@@ -224,6 +224,11 @@ package enum RequestValidator {
             if let max = spec.maxBytes, part.bytes > max {
                 found.append(Violation(where_, "\(part.bytes) bytes is over the limit of \(max)"))
             }
+            if spec.checkBytes, let declared = part.contentType.map(MediaType.essence),
+                let mismatch = ContentSignature.mismatch(declared: declared, bytes: part.leadingBytes, total: part.bytes)
+            {
+                found.append(Violation(where_, mismatch))
+            }
         }
         let known = Set(expected.map(\.name))
         var reported: Set<String> = []

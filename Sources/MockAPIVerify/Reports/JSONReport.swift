@@ -1,8 +1,8 @@
 import MockAPICore
 
 /// The machine report (`--format json`): stable keys, in a fixed order.
-package enum JSONReport {
-    package static func render(_ report: VerifyReport) -> String {
+public enum JSONReport {
+    public static func render(_ report: VerifyReport) -> String {
         let routes: [JSONValue] = report.routes.map { route in
             var request: JSONValue = nil
             if let sent = route.request {

@@ -3,9 +3,9 @@ import MockAPICore
 
 /// JUnit XML (`--junit FILE`): one testcase per route, plus one per uncovered contract
 /// (a failure under strict coverage, skipped otherwise), as CI systems expect it.
-package enum JUnitReport {
+public enum JUnitReport {
     /// - Parameter name: the suite's name; its words, joined by dots, prefix the testcase class names.
-    package static func render(_ report: VerifyReport, name: String = "mockapi verify") -> String {
+    public static func render(_ report: VerifyReport, name: String = "mockapi verify") -> String {
         let suite = escape(name)
         let classPrefix = escape(name.split(separator: " ").joined(separator: "."))
         let uncoveredFailures = (report.strictCoverage ? report.uncoveredContracts.count : 0) + report.deadLinks.count
