@@ -41,7 +41,7 @@ struct ContractSetTests {
 
     @Test func unknownKeyNamesItsJSONPath() throws {
         let report = try problems(contracts: ["ping.json": Self.contract(extra: #", "respones": {}"#)])
-        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (did you mean "responses"? allowed: $schema, name, description, request, responses, sequence, refusal)"#])
+        #expect(report == [#"contracts/ping.json: $: unknown key "respones" (did you mean "responses"? allowed: $schema, name, description, request, responses, sequence, refusal, resource)"#])
     }
 
     @Test func aMistypedValueGetsTheNearestKnownOne() throws {
