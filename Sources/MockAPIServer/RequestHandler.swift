@@ -54,16 +54,24 @@ final class RequestHandler: Sendable {
             let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
-                    handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
+                    // In a session (`/s/ID/…`) the contracts see the path after its prefix.
+                    let path = context.pathOffset == 0 ? path : Responder.innerPath(path, offset: context.pathOffset)
+                    return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
             connection.headersArrived()
             // Looked up once per request (a thread-local read), kept in the context for the rest.
             let slot = ThreadSlot.current
-            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
+            let (context, sessionRefusal) = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
-            let result = handler.checkFraming(context, connection: connection, path: path)
+            let result =
+                if let sessionRefusal {
+                    handler.refuseSession(sessionRefusal, context, connection: connection, path: path)
+                } else {
+                    handler.checkFraming(
+                        context, connection: connection, path: context.pathOffset == 0 ? path : Responder.innerPath(path, offset: context.pathOffset))
+                }
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -87,15 +95,33 @@ final class RequestHandler: Sendable {
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
-    /// the plan says.
+    /// the plan says. A request naming a session that cannot serve it comes back with the refusal
+    /// to answer at once.
     private func beginRequest(
-        connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+        connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
-    ) -> RequestContext {
+    ) -> (RequestContext, GeneratedResponse?) {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
         // Borrowed: `lease` holds the state, and its responder, through this call.
+        let scope = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
+            $0.sessionScope(path: fullPath, headers: headers)
+        }
+        var path = fullPath
+        var session: SessionState?
+        var pathOffset = 0
+        var sessionRefusal: GeneratedResponse?
+        switch scope {
+        case nil:
+            break
+        case .session(let found, let offset)?:
+            session = found
+            pathOffset = offset
+            path = Responder.innerPath(fullPath, offset: offset)
+        case .refused(let refusal)?:
+            sessionRefusal = refusal
+        }
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
             $0.routeHead(method: knownMethod, path: path, headers: headers)
         }
@@ -107,9 +133,21 @@ final class RequestHandler: Sendable {
         let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
-        return RequestContext(
+        let context = RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil)
+            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, session: session, pathOffset: pathOffset)
+        return (context, sessionRefusal)
+    }
+
+    /// A request naming an unknown, expired or malformed session, or an admin path inside one:
+    /// answered at once, and not journaled (it belongs to no session, and the server-wide journal
+    /// is for requests made without one).
+    private func refuseSession(
+        _ refusal: GeneratedResponse, _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
+        context.answered = true
+        connection.answering()
+        return execute(context.responder.decideSessionRefused(refusal), context, connection, path: path)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
@@ -164,7 +202,7 @@ final class RequestHandler: Sendable {
             if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
             return responder.decide(
                 context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-                bodyBytes: context.bodyBytes
+                bodyBytes: context.bodyBytes, session: context.session
             ) { context.finishBody() }
         }
         return execute(decision, context, connection, path: path)
@@ -224,8 +262,8 @@ final class RequestHandler: Sendable {
                     ).body
             }
             return queue(response, decision, context, connection, path: path)
-        case .journal(let query, let lastID):
-            let response = JournalStream.response(journal: journal, query: query, lastID: lastID, headers: decision.headers)
+        case .journal(let query, let lastID, let session):
+            let response = JournalStream.response(journal: session?.journal ?? journal, query: query, lastID: lastID, headers: decision.headers)
             defer { MHDResponse.destroy(response) }
             return connection.queue(response, status: 200)
         case .adminAction(let action):
@@ -284,7 +322,8 @@ final class RequestHandler: Sendable {
                 note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
             )
         }
-        journal.record(
+        // A session's requests go to its own journal only (`SessionState.journal` says why).
+        (context.session?.journal ?? journal).record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
             response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)

@@ -82,10 +82,11 @@ extension Responder {
     }
 
     /// The answer to a request whose body has arrived. `body` is read only when the answer
-    /// depends on it: a plain request to a fixed response never parses one.
+    /// depends on it: a plain request to a fixed response never parses one. `session`: the one the
+    /// request is served in (its sequences advance), nil for most.
     package func decide(
         _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
-        headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>
+        headers: HeaderFields, bodyBytes: Int, session: SessionState? = nil, body: () -> Result<IncomingRequest.Body, MalformedBody>
     ) -> Decision {
         switch head.destination {
         case .admin:
@@ -107,7 +108,7 @@ extension Responder {
                 return refusal(ErrorResponses.malformed(malformed.reason, contract: set.contracts[index]), about: index)
             case .success(let body):
                 let request = IncomingRequest(query: query, headers: headers, contentType: head.contentType, body: body)
-                switch respond(toContract: index, request: request, prefer: prefer) {
+                switch respond(toContract: index, request: request, prefer: prefer, in: session) {
                 case .generated(let generated, let about):
                     return refusal(generated, about: about)
                 case .prepared(let contract, let response):
@@ -149,14 +150,19 @@ extension Responder {
         switch respondAdmin(method: method, path: path, query: query, headers: headers) {
         case .response(let response):
             return decision(.generated(response), journal: nil)
-        case .journal(let query, let lastID):
-            return decision(.journal(query, lastID: lastID), journal: nil)
+        case .journal(let query, let lastID, let session):
+            return decision(.journal(query, lastID: lastID, session: session), journal: nil)
         case .reload:
             guard policy.canReload else {
                 return decision(.generated(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])), journal: nil)
             }
             return decision(.adminAction(.reload), journal: nil)
         }
+    }
+
+    /// A request naming a session that cannot serve it (`sessionScope`): answered at once, not journaled.
+    package func decideSessionRefused(_ response: GeneratedResponse) -> Decision {
+        decision(.generated(response), journal: nil)
     }
 
     /// A refusal (or any made answer) journaled as about contract `about`.

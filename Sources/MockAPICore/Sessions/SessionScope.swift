@@ -1,0 +1,115 @@
+import SystemLibc
+
+/// The session a request is served in, as its path (`/s/ID/…`) or its `Mockapi-Session` header
+/// names it, or why it cannot be.
+package enum SessionScope: Sendable {
+    /// Served inside `session`; the path the contracts see starts `innerPathOffset` bytes into
+    /// the request's (0 for the header form).
+    case session(SessionState, innerPathOffset: Int)
+    /// Answered with this at once (an unknown, expired or malformed id), and not journaled.
+    case refused(GeneratedResponse)
+}
+
+extension Responder {
+    /// The header that names a session for a request whose path does not.
+    package static let sessionHeader: StaticString = "Mockapi-Session"
+    /// Where a session's requests live: `/s/ID/path`.
+    package static let sessionPathPrefix = "/s/"
+
+    /// The session a request names, or nil for a request without one (and then nothing else
+    /// happens: the path costs three byte compares, the header one walk of the head's headers,
+    /// which skips each by its name's length).
+    package func sessionScope(path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> SessionScope? {
+        var named: UnsafeRawBufferPointer?
+        headers.forEachValue(of: Self.sessionHeader) { value in
+            named = value
+            return false
+        }
+        let prefixed = path.count >= 3 && path[2] == UInt8(ascii: "/") && path[1] == UInt8(ascii: "s") && path[0] == UInt8(ascii: "/")
+        guard prefixed || named != nil else { return nil }
+        return resolveSession(path: path, prefixed: prefixed, header: named.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    private func resolveSession(path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?) -> SessionScope {
+        var id = header ?? ""
+        var offset = 0
+        if prefixed {
+            let rest = UnsafeBufferPointer(rebasing: path[3...])
+            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count
+            let segment = String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
+            guard SessionID.isWellFormed(segment.utf8) else { return .refused(ErrorResponses.malformedSession(segment, source: "path")) }
+            if let header, header != segment {
+                return .refused(
+                    ErrorResponses.malformed(
+                        "the path names session \(segment) and the \(Self.sessionHeader) header session \(Self.shown(header)): send one", contract: nil))
+            }
+            id = segment
+            offset = 3 + end
+        } else if !SessionID.isWellFormed(id.utf8) {
+            return .refused(ErrorResponses.malformedSession(id, source: "header"))
+        }
+        if Self.isAdmin(Self.innerPath(path, offset: offset)) {
+            return .refused(
+                GeneratedResponse(
+                    status: 404,
+                    json: [
+                        "error": .string(
+                            "admin endpoints are not served inside a session: call /__mockapi/… without /s/ID and without \(Self.sessionHeader), "
+                                + "with ?session=\(id) where it reads or resets one session (GET /__mockapi/requests?session=\(id))")
+                    ], problem: "admin endpoint inside session \(id)"))
+        }
+        guard let session = sessions.session(id, use: true) else {
+            return .refused(ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
+        }
+        return .session(session, innerPathOffset: offset)
+    }
+
+    /// The path the contracts see: what follows `/s/ID`, or `/` when nothing does.
+    package static func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
+        guard offset > 0 else { return path }
+        guard offset < path.count else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
+        return UnsafeBufferPointer(rebasing: path[offset...])
+    }
+
+    private static let rootPath: StaticString = "/"
+
+    private static func isAdmin(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let prefix = adminPrefix.utf8
+        return path.count >= prefix.count && path.prefix(prefix.count).elementsEqual(prefix)
+    }
+
+    /// An id as a message quotes it: at most 64 characters of it.
+    static func shown(_ id: String) -> String {
+        id.count > 64 ? "\"\(id.prefix(64))…\"" : "\"\(id)\""
+    }
+}
+
+extension ErrorResponses {
+    /// 400: an id `POST /__mockapi/sessions` could never have given.
+    package static func malformedSession(_ id: String, source: String) -> GeneratedResponse {
+        malformed(
+            "session id \(Responder.shown(id)) (in the \(source)) is malformed: ids are \(SessionID.length) lowercase hex digits, as POST /__mockapi/sessions gives them",
+            contract: nil)
+    }
+
+    /// 404: a well-formed id with no live session.
+    package static func unknownSession(_ id: String, idleTimeoutSeconds: Int) -> GeneratedResponse {
+        let detail =
+            "session \(id) does not exist: it was never made, was deleted, or expired after \(idleTimeoutSeconds) s without a request "
+            + "(POST /__mockapi/sessions makes a new one)"
+        return GeneratedResponse(
+            status: 404, contentType: problemType,
+            json: ProblemDocument(kind: .unknownSession, title: "no such session", status: 404, detail: detail).json, problem: detail)
+    }
+
+    /// 429: `--max-sessions` are alive.
+    package static func tooManySessions(max: Int, retryAfterSeconds: Int) -> GeneratedResponse {
+        let detail =
+            "the server already holds its limit of \(max) sessions (mockapi serve --max-sessions); delete finished ones "
+            + "(DELETE /__mockapi/sessions/ID) or wait for idle ones to expire, the first in \(retryAfterSeconds) s"
+        return GeneratedResponse(
+            status: 429, contentType: problemType,
+            json: ProblemDocument(kind: .tooManySessions, title: "too many sessions", status: 429, detail: detail).json,
+            headers: [HTTPField("Retry-After", String(retryAfterSeconds))], problem: detail)
+    }
+}

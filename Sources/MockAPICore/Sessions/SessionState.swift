@@ -1,0 +1,85 @@
+import Synchronization
+import SystemLibc
+
+/// One client's private view of the mock (a UI test running beside others): its own sequence
+/// positions and its own journal, so two tests running the same flow never advance each other's
+/// `sequence` nor read each other's requests.
+///
+/// Per-session stores hang here: what a session keeps of its own goes in a field of this class
+/// (a stateful resource store included), so ending the session (`SessionRegistry.remove`) drops
+/// it all at once.
+package final class SessionState: Sendable {
+    /// 16 lowercase hex digits (`SessionID`).
+    package let id: String
+    /// Wall-clock milliseconds since 1970, for `GET /__mockapi/sessions`.
+    package let createdAt: Int64
+    /// Where this session's response sequences have got to; the server-wide one is untouched.
+    package let scenarios = ScenarioState()
+    /// The requests made in this session, and only those.
+    ///
+    /// Why a journal of its own rather than a session field in the server-wide journal's records:
+    /// a request without a session then records exactly as before (no field to write, no filter
+    /// to run on read), a session's reads never scan other sessions' traffic, and ending a session
+    /// frees its records at once instead of leaving them to age out of the shared budget. The
+    /// cost is a smaller byte budget per session (`SessionRegistry.Limits.journalMaxBytes`).
+    package let journal: RequestJournal
+    private let lastUsedMonotonic: Atomic<UInt64>
+    private let lastUsedEpoch: Atomic<Int64>
+    private let requestCount = Atomic<Int>(0)
+
+    init(id: String, journal: RequestJournal, now: SessionClock.Instant) {
+        self.id = id
+        self.journal = journal
+        createdAt = now.epochMilliseconds
+        lastUsedMonotonic = Atomic(now.monotonicNanoseconds)
+        lastUsedEpoch = Atomic(now.epochMilliseconds)
+    }
+
+    /// Wall-clock milliseconds of the last request in this session (or its creation).
+    package var lastUsedAt: Int64 { lastUsedEpoch.load(ordering: .relaxed) }
+    /// Requests served in this session so far (resets do not clear it).
+    package var requests: Int { requestCount.load(ordering: .relaxed) }
+
+    /// Counts a request made in this session and keeps it alive.
+    func used(at now: SessionClock.Instant) {
+        requestCount.add(1, ordering: .relaxed)
+        lastUsedMonotonic.store(now.monotonicNanoseconds, ordering: .relaxed)
+        lastUsedEpoch.store(now.epochMilliseconds, ordering: .relaxed)
+    }
+
+    /// Nanoseconds since the last use, on the monotonic clock.
+    func idleNanoseconds(at now: SessionClock.Instant) -> UInt64 {
+        let last = lastUsedMonotonic.load(ordering: .relaxed)
+        return now.monotonicNanoseconds > last ? now.monotonicNanoseconds - last : 0
+    }
+
+    /// Starts its sequences over and empties its journal (`POST /__mockapi/sessions/ID/reset`).
+    package func reset() {
+        scenarios.reset()
+        journal.reset()
+    }
+
+    /// The session as `GET /__mockapi/sessions` lists it.
+    package var json: JSONValue {
+        ["id": .string(id), "created": .int(Int(createdAt)), "lastUsed": .int(Int(lastUsedAt)), "requests": .int(requests)]
+    }
+}
+
+/// The two clocks a session is read by: the monotonic one for idle time (a wall-clock jump must
+/// neither expire every session nor keep them forever), the wall clock for what is shown.
+package struct SessionClock: Sendable {
+    package struct Instant: Sendable {
+        package var monotonicNanoseconds: UInt64
+        package var epochMilliseconds: Int64
+    }
+
+    package static func now() -> Instant {
+        var monotonic = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        var real = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        return Instant(
+            monotonicNanoseconds: UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec),
+            epochMilliseconds: Int64(real.tv_sec) * 1000 + Int64(real.tv_nsec) / 1_000_000)
+    }
+}
