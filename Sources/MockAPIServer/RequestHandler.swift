@@ -55,23 +55,17 @@ final class RequestHandler: Sendable {
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
                     // In a session (`/s/ID/…`) the contracts see the path after its prefix.
-                    let path = context.pathOffset == 0 ? path : Responder.innerPath(path, offset: context.pathOffset)
+                    let path = context.pathOffset == 0 ? path : innerPath(path, offset: context.pathOffset)
                     return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
             connection.headersArrived()
             // Looked up once per request (a thread-local read), kept in the context for the rest.
             let slot = ThreadSlot.current
-            let (context, sessionRefusal) = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
+            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
-            let result =
-                if let sessionRefusal {
-                    handler.refuseSession(sessionRefusal, context, connection: connection, path: path)
-                } else {
-                    handler.checkFraming(
-                        context, connection: connection, path: context.pathOffset == 0 ? path : Responder.innerPath(path, offset: context.pathOffset))
-                }
+            let result = handler.checkFraming(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -95,33 +89,22 @@ final class RequestHandler: Sendable {
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
-    /// the plan says. A request naming a session that cannot serve it comes back with the refusal
-    /// to answer at once.
+    /// the plan says. A path in a session (`/s/ID/…`) is routed without its prefix.
     private func beginRequest(
         connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
-    ) -> (RequestContext, GeneratedResponse?) {
+    ) -> RequestContext {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
-        // Borrowed: `lease` holds the state, and its responder, through this call.
-        let scope = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
-            $0.sessionScope(path: fullPath, headers: headers)
-        }
         var path = fullPath
-        var session: SessionState?
+        var scope: SessionScope?
         var pathOffset = 0
-        var sessionRefusal: GeneratedResponse?
-        switch scope {
-        case nil:
-            break
-        case .session(let found, let offset)?:
-            session = found
-            pathOffset = offset
-            path = Responder.innerPath(fullPath, offset: offset)
-        case .refused(let refusal)?:
-            sessionRefusal = refusal
+        if Responder.isSessionPath(fullPath) {
+            (scope, pathOffset) = lease.state.responder.sessionScope(path: fullPath, headers: headers)
+            path = Responder.innerPath(fullPath, offset: pathOffset)
         }
+        // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
             $0.routeHead(method: knownMethod, path: path, headers: headers)
         }
@@ -133,29 +116,26 @@ final class RequestHandler: Sendable {
         let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
-        let context = RequestContext(
+        return RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, session: session, pathOffset: pathOffset)
-        return (context, sessionRefusal)
-    }
-
-    /// A request naming an unknown, expired or malformed session, or an admin path inside one:
-    /// answered at once, and not journaled (it belongs to no session, and the server-wide journal
-    /// is for requests made without one).
-    private func refuseSession(
-        _ refusal: GeneratedResponse, _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>
-    ) -> MHD_Result {
-        context.answered = true
-        connection.answering()
-        return execute(context.responder.decideSessionRefused(refusal), context, connection, path: path)
+            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
-    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    ///
+    /// A request naming a session by its header is looked up here, where the walk that counts its
+    /// `Host` lines saw the header; one naming a session that cannot serve it (unknown, expired,
+    /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
+    /// and the server-wide journal is for requests made without one.
+    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
-            switch responder.decideHead(context.head, headers: context.headers) {
+            let scan = context.headers.headScan()
+            if scan.namesSession, context.scope == nil { context.enter(responder.sessionScope(path: path, headers: context.headers).scope) }
+            if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
+            switch responder.decideHead(context.head, headers: context.headers, hosts: scan.hosts) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
                 return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
@@ -200,12 +180,23 @@ final class RequestHandler: Sendable {
         let decision = context.withResponder { responder in
             // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
             if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            // Out of line: reading the session here (a retain and a release) made this function too
+            // large to inline into the access handler, about 70 instructions on every request.
+            if context.scope != nil { return Self.decideInSession(context, responder, path: path) }
             return responder.decide(
                 context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-                bodyBytes: context.bodyBytes, session: context.session
+                bodyBytes: context.bodyBytes
             ) { context.finishBody() }
         }
         return execute(decision, context, connection, path: path)
+    }
+
+    @inline(never)
+    private static func decideInSession(_ context: RequestContext, _ responder: Responder, path: UnsafeBufferPointer<UInt8>) -> Decision {
+        responder.decide(
+            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+            bodyBytes: context.bodyBytes, session: context.session
+        ) { context.finishBody() }
     }
 
     /// A body with no usable length broke its limit mid-way. MHD takes no response until the body
@@ -322,12 +313,23 @@ final class RequestHandler: Sendable {
                 note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
             )
         }
-        // A session's requests go to its own journal only (`SessionState.journal` says why).
-        (context.session?.journal ?? journal).record(
-            receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
-            headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-            response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
+        // A session's requests go to its own journal only (`SessionState.journal` says why). Two
+        // calls rather than `session?.journal ?? journal`, which retained and released the journal.
+        func record(in journal: RequestJournal) {
+            journal.record(
+                receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
+                headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
+        }
+        if let session = context.session { record(in: session.journal) } else { record(in: journal) }
     }
+}
+
+/// The path a session's request is routed by (`Responder.innerPath`), out of line: inlined, it
+/// made the access handler too large to take `continueRequest` in, about 70 instructions a request.
+@inline(never)
+private func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
+    Responder.innerPath(path, offset: offset)
 }
 
 /// A C string's bytes, not copied; empty for nil.

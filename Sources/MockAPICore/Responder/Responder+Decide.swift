@@ -43,11 +43,11 @@ extension Responder {
     /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
     /// agree): which one names the server is unknowable.
     package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
-        var hosts = 0
-        headers.forEachValue(of: "Host") { _ in
-            hosts += 1
-            return hosts < 2
-        }
+        decideHead(head, headers: headers, hosts: headers.headScan().hosts)
+    }
+
+    /// `decideHead` for a server that has counted the `Host` lines already (`HeaderFields.headScan`).
+    package func decideHead(_ head: RoutedHead, headers: HeaderFields, hosts: Int) -> HeadVerdict {
         if hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
         switch BodyFraming(headers: headers) {
         case .none, .chunked:

@@ -1,13 +1,18 @@
 import SystemLibc
 
 /// The session a request is served in, as its path (`/s/ID/…`) or its `Mockapi-Session` header
-/// names it, or why it cannot be.
+/// names it, or why it cannot be. One word (the refusal boxed), so a request context keeps it
+/// at the cost of a pointer.
 package enum SessionScope: Sendable {
-    /// Served inside `session`; the path the contracts see starts `innerPathOffset` bytes into
-    /// the request's (0 for the header form).
-    case session(SessionState, innerPathOffset: Int)
+    /// Served inside this session.
+    case session(SessionState)
     /// Answered with this at once (an unknown, expired or malformed id), and not journaled.
-    case refused(GeneratedResponse)
+    indirect case refused(GeneratedResponse)
+
+    /// The session, when served in one.
+    @inlinable package var session: SessionState? {
+        if case .session(let session) = self { session } else { nil }
+    }
 }
 
 extension Responder {
@@ -16,40 +21,42 @@ extension Responder {
     /// Where a session's requests live: `/s/ID/path`.
     package static let sessionPathPrefix = "/s/"
 
-    /// The session a request names, or nil for a request without one (and then nothing else
-    /// happens: the path costs three byte compares, the header one walk of the head's headers,
-    /// which skips each by its name's length).
-    package func sessionScope(path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> SessionScope? {
-        var named: UnsafeRawBufferPointer?
-        headers.forEachValue(of: Self.sessionHeader) { value in
-            named = value
-            return false
-        }
-        let prefixed = path.count >= 3 && path[2] == UInt8(ascii: "/") && path[1] == UInt8(ascii: "s") && path[0] == UInt8(ascii: "/")
-        guard prefixed || named != nil else { return nil }
-        return resolveSession(path: path, prefixed: prefixed, header: named.map { String(decoding: $0, as: UTF8.self) })
+    /// Whether a path is a session's (`/s/…`): three byte compares, all a request without a
+    /// session pays for the path form (the header form costs a length compare per header, in the
+    /// walk that counts `Host` lines: `HeaderFields.headScan`).
+    @inlinable package static func isSessionPath(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.count >= 3 && path[2] == UInt8(ascii: "/") && path[1] == UInt8(ascii: "s") && path[0] == UInt8(ascii: "/")
     }
 
-    private func resolveSession(path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?) -> SessionScope {
+    /// The session a request names by its path (`isSessionPath`) or its `Mockapi-Session` header,
+    /// and how many bytes of the path its prefix takes (the contracts see the rest); or why it
+    /// cannot be served. Only for a request that names one: the others never get here.
+    package func sessionScope(path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> (scope: SessionScope, pathOffset: Int) {
+        let header = headers.value(of: Self.sessionHeader)
+        return resolveSession(path: path, prefixed: Self.isSessionPath(path), header: header)
+    }
+
+    private func resolveSession(path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?) -> (scope: SessionScope, pathOffset: Int) {
+        func refused(_ response: GeneratedResponse) -> (scope: SessionScope, pathOffset: Int) { (.refused(response), 0) }
         var id = header ?? ""
         var offset = 0
         if prefixed {
             let rest = UnsafeBufferPointer(rebasing: path[3...])
             let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count
             let segment = String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
-            guard SessionID.isWellFormed(segment.utf8) else { return .refused(ErrorResponses.malformedSession(segment, source: "path")) }
+            guard SessionID.isWellFormed(segment.utf8) else { return refused(ErrorResponses.malformedSession(segment, source: "path")) }
             if let header, header != segment {
-                return .refused(
+                return refused(
                     ErrorResponses.malformed(
                         "the path names session \(segment) and the \(Self.sessionHeader) header session \(Self.shown(header)): send one", contract: nil))
             }
             id = segment
             offset = 3 + end
         } else if !SessionID.isWellFormed(id.utf8) {
-            return .refused(ErrorResponses.malformedSession(id, source: "header"))
+            return refused(ErrorResponses.malformedSession(id, source: "header"))
         }
         if Self.isAdmin(Self.innerPath(path, offset: offset)) {
-            return .refused(
+            return refused(
                 GeneratedResponse(
                     status: 404,
                     json: [
@@ -59,19 +66,19 @@ extension Responder {
                     ], problem: "admin endpoint inside session \(id)"))
         }
         guard let session = sessions.session(id, use: true) else {
-            return .refused(ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
+            return refused(ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
         }
-        return .session(session, innerPathOffset: offset)
+        return (.session(session), offset)
     }
 
     /// The path the contracts see: what follows `/s/ID`, or `/` when nothing does.
-    package static func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
+    @inlinable package static func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
         guard offset > 0 else { return path }
         guard offset < path.count else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
         return UnsafeBufferPointer(rebasing: path[offset...])
     }
 
-    private static let rootPath: StaticString = "/"
+    package static let rootPath: StaticString = "/"
 
     private static func isAdmin(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
         let prefix = adminPrefix.utf8
