@@ -46,7 +46,7 @@ extension Responder {
             }
             if method == "GET" { return GeneratedResponse(status: 200, json: session.json) }
             // Gone already (another caller, or expiry since the lookup): the same 404.
-            guard sessions.remove(id) else { return ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds) }
+            guard sessions.remove(session.key) else { return ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds) }
             return GeneratedResponse(status: 204, body: [])
         case "reset":
             guard method == "POST" else { return Self.sessionMethodNotAllowed(method, path: path, allowed: "POST") }
@@ -69,8 +69,10 @@ extension Responder {
     /// The live session `id` (not counted as used: an admin call is not the session's traffic),
     /// or the 400 or 404 that says why not.
     private func liveSession(_ id: String) -> Result<SessionState, Refusal> {
-        guard SessionID.isWellFormed(id.utf8) else { return .failure(Refusal(response: ErrorResponses.malformedSession(id, source: "admin path or ?session="))) }
-        guard let session = sessions.session(id) else {
+        guard let key = SessionID.value(id) else {
+            return .failure(Refusal(response: ErrorResponses.malformedSession(id, source: "admin path or ?session=")))
+        }
+        guard let session = sessions.session(key) else {
             return .failure(Refusal(response: ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds)))
         }
         return .success(session)

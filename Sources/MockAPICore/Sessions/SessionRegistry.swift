@@ -42,7 +42,7 @@ package final class SessionRegistry: Sendable {
     }
 
     package let limits: Limits
-    private let sessions = Mutex<[String: SessionState]>([:])
+    private let sessions = Mutex<[UInt64: SessionState]>([:])
     /// `http://HOST:PORT` the server listens on, set once the port is known (`listening(at:)`):
     /// a new session's base URL when its request carried no usable `Host`.
     private let listeningAddress = Mutex("")
@@ -73,22 +73,22 @@ package final class SessionRegistry: Sendable {
         return sessions.withLock { sessions -> Result<SessionState, Full> in
             dropExpired(&sessions, at: now)
             guard sessions.count < limits.maxSessions else {
-                let longestIdle = sessions.values.map { $0.idleNanoseconds(at: now) }.max() ?? 0
+                let longestIdle = sessions.values.map { $0.idleNanoseconds(at: now.monotonicNanoseconds) }.max() ?? 0
                 let left = idleNanoseconds > longestIdle ? idleNanoseconds - longestIdle : 0
                 return .failure(Full(retryAfterSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000))))
             }
-            var id = SessionID.make()
-            while sessions[id] != nil { id = SessionID.make() }
-            let session = SessionState(id: id, journal: journal, now: now)
-            sessions[id] = session
+            var key = SessionID.make()
+            while sessions[key] != nil { key = SessionID.make() }
+            let session = SessionState(key: key, journal: journal, now: now)
+            sessions[key] = session
             return .success(session)
         }
     }
 
     /// The live session `id`, or nil when there is none (never made, ended, or expired: an
     /// expired one is dropped here). `use`: count a request made in it and keep it alive.
-    package func session(_ id: String, use: Bool = false) -> SessionState? {
-        let now = SessionClock.now()
+    package func session(_ id: UInt64, use: Bool = false) -> SessionState? {
+        let now = SessionClock.monotonicNanoseconds()
         return sessions.withLock { sessions -> SessionState? in
             guard let session = sessions[id] else { return nil }
             guard session.idleNanoseconds(at: now) < idleNanoseconds else {
@@ -102,7 +102,7 @@ package final class SessionRegistry: Sendable {
 
     /// Ends session `id`; false when there was no live one.
     @discardableResult
-    package func remove(_ id: String) -> Bool {
+    package func remove(_ id: UInt64) -> Bool {
         session(id) != nil && sessions.withLock { $0.removeValue(forKey: id) != nil }
     }
 
@@ -118,8 +118,8 @@ package final class SessionRegistry: Sendable {
     /// How many are alive, expired ones not counted.
     package var count: Int { all().count }
 
-    private func dropExpired(_ sessions: inout [String: SessionState], at now: SessionClock.Instant) {
+    private func dropExpired(_ sessions: inout [UInt64: SessionState], at now: SessionClock.Instant) {
         let idle = idleNanoseconds
-        sessions = sessions.filter { $0.value.idleNanoseconds(at: now) < idle }
+        sessions = sessions.filter { $0.value.idleNanoseconds(at: now.monotonicNanoseconds) < idle }
     }
 }

@@ -38,22 +38,26 @@ extension Responder {
 
     private func resolveSession(path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?) -> (scope: SessionScope, pathOffset: Int) {
         func refused(_ response: GeneratedResponse) -> (scope: SessionScope, pathOffset: Int) { (.refused(response), 0) }
-        var id = header ?? ""
+        let key: UInt64
         var offset = 0
         if prefixed {
             let rest = UnsafeBufferPointer(rebasing: path[3...])
             let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count
-            let segment = String(decoding: UnsafeBufferPointer(rebasing: rest[..<end]), as: UTF8.self)
-            guard SessionID.isWellFormed(segment.utf8) else { return refused(ErrorResponses.malformedSession(segment, source: "path")) }
-            if let header, header != segment {
+            let segment = UnsafeBufferPointer(rebasing: rest[..<end])
+            guard let value = SessionID.value(segment) else {
+                return refused(ErrorResponses.malformedSession(String(decoding: segment, as: UTF8.self), source: "path"))
+            }
+            if let header, SessionID.value(header) != value {
                 return refused(
                     ErrorResponses.malformed(
-                        "the path names session \(segment) and the \(Self.sessionHeader) header session \(Self.shown(header)): send one", contract: nil))
+                        "the path names session \(SessionID.text(value)) and the \(Self.sessionHeader) header session \(Self.shown(header)): send one",
+                        contract: nil))
             }
-            id = segment
+            key = value
             offset = 3 + end
-        } else if !SessionID.isWellFormed(id.utf8) {
-            return refused(ErrorResponses.malformedSession(id, source: "header"))
+        } else {
+            guard let value = header.flatMap(SessionID.value) else { return refused(ErrorResponses.malformedSession(header ?? "", source: "header")) }
+            key = value
         }
         if Self.isAdmin(Self.innerPath(path, offset: offset)) {
             return refused(
@@ -62,11 +66,11 @@ extension Responder {
                     json: [
                         "error": .string(
                             "admin endpoints are not served inside a session: call /__mockapi/… without /s/ID and without \(Self.sessionHeader), "
-                                + "with ?session=\(id) where it reads or resets one session (GET /__mockapi/requests?session=\(id))")
-                    ], problem: "admin endpoint inside session \(id)"))
+                                + "with ?session=ID where it reads or resets one session (GET /__mockapi/requests?session=\(SessionID.text(key)))")
+                    ], problem: "admin endpoint inside a session"))
         }
-        guard let session = sessions.session(id, use: true) else {
-            return refused(ErrorResponses.unknownSession(id, idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
+        guard let session = sessions.session(key, use: true) else {
+            return refused(ErrorResponses.unknownSession(SessionID.text(key), idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
         }
         return (.session(session), offset)
     }

@@ -9,8 +9,9 @@ import SystemLibc
 /// (a stateful resource store included), so ending the session (`SessionRegistry.remove`) drops
 /// it all at once.
 package final class SessionState: Sendable {
-    /// 16 lowercase hex digits (`SessionID`).
+    /// 16 lowercase hex digits (`SessionID`), and their value, which the registry keys it by.
     package let id: String
+    package let key: UInt64
     /// Wall-clock milliseconds since 1970, for `GET /__mockapi/sessions`.
     package let createdAt: Int64
     /// Where this session's response sequences have got to; the server-wide one is untouched.
@@ -23,34 +24,37 @@ package final class SessionState: Sendable {
     /// frees its records at once instead of leaving them to age out of the shared budget. The
     /// cost is a smaller byte budget per session (`SessionRegistry.Limits.journalMaxBytes`).
     package let journal: RequestJournal
+    private let createdMonotonic: UInt64
     private let lastUsedMonotonic: Atomic<UInt64>
-    private let lastUsedEpoch: Atomic<Int64>
     private let requestCount = Atomic<Int>(0)
 
-    init(id: String, journal: RequestJournal, now: SessionClock.Instant) {
-        self.id = id
+    init(key: UInt64, journal: RequestJournal, now: SessionClock.Instant) {
+        self.key = key
+        id = SessionID.text(key)
         self.journal = journal
         createdAt = now.epochMilliseconds
+        createdMonotonic = now.monotonicNanoseconds
         lastUsedMonotonic = Atomic(now.monotonicNanoseconds)
-        lastUsedEpoch = Atomic(now.epochMilliseconds)
     }
 
-    /// Wall-clock milliseconds of the last request in this session (or its creation).
-    package var lastUsedAt: Int64 { lastUsedEpoch.load(ordering: .relaxed) }
+    /// Wall-clock milliseconds of the last request in this session (or its creation): counted
+    /// from its creation on the monotonic clock, so a request reads one clock, not two.
+    package var lastUsedAt: Int64 {
+        createdAt + Int64((lastUsedMonotonic.load(ordering: .relaxed) &- createdMonotonic) / 1_000_000)
+    }
     /// Requests served in this session so far (resets do not clear it).
     package var requests: Int { requestCount.load(ordering: .relaxed) }
 
-    /// Counts a request made in this session and keeps it alive.
-    func used(at now: SessionClock.Instant) {
+    /// Counts a request made in this session and keeps it alive; `now` is monotonic nanoseconds.
+    func used(at now: UInt64) {
         requestCount.add(1, ordering: .relaxed)
-        lastUsedMonotonic.store(now.monotonicNanoseconds, ordering: .relaxed)
-        lastUsedEpoch.store(now.epochMilliseconds, ordering: .relaxed)
+        lastUsedMonotonic.store(now, ordering: .relaxed)
     }
 
-    /// Nanoseconds since the last use, on the monotonic clock.
-    func idleNanoseconds(at now: SessionClock.Instant) -> UInt64 {
+    /// Nanoseconds since the last use; `now` is monotonic nanoseconds.
+    func idleNanoseconds(at now: UInt64) -> UInt64 {
         let last = lastUsedMonotonic.load(ordering: .relaxed)
-        return now.monotonicNanoseconds > last ? now.monotonicNanoseconds - last : 0
+        return now > last ? now - last : 0
     }
 
     /// Starts its sequences over and empties its journal (`POST /__mockapi/sessions/ID/reset`).
@@ -71,6 +75,13 @@ package struct SessionClock: Sendable {
     package struct Instant: Sendable {
         package var monotonicNanoseconds: UInt64
         package var epochMilliseconds: Int64
+    }
+
+    /// Monotonic nanoseconds: all a lookup reads.
+    package static func monotonicNanoseconds() -> UInt64 {
+        var monotonic = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
     }
 
     package static func now() -> Instant {
