@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "MockAPIVerifyClientKit", targets: ["MockAPIVerifyClientKit"]),
         .library(name: "MockAPIVerifyCommand", targets: ["MockAPIVerifyCommand"]),
         .library(name: "MockAPITestSupport", targets: ["MockAPITestSupport"]),
+        .library(name: "MockAPISessionClient", targets: ["MockAPISessionClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -54,6 +55,8 @@ let package = Package(
         .target(name: "SystemLibc"),
         // The only Swift module that touches libmicrohttpd.
         .target(name: "MockAPIServer", dependencies: ["MockAPICore", "SystemLibc", "CMicroHTTPD", "CMicroHTTPDShims", "CCurlShims"]),
+        // A test's own mock session (POST /__mockapi/sessions) from Swift: Foundation only, for iOS UI-test targets.
+        .target(name: "MockAPISessionClient"),
         // Decoding errors described for a person (JSON path as the body spells it, strategy hints): ClientKit's and the runner's.
         .target(name: "DecodingDiagnostics"),
         // Generic router-pattern networking layer (module ClientKit, main type APIClient); knows nothing of the bundled API.
@@ -117,7 +120,7 @@ let package = Package(
         // The README's ClientKit blocks, compiled and run.
         .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPICore", "MockAPITestSupport", "MockAPIVerifyClientKit"]),
         .testTarget(name: "MockAPICoreTests", dependencies: ["MockAPICore", "MockAPITestSupport"]),
-        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc"]),
+        .testTarget(name: "MockAPIServerTests", dependencies: ["MockAPIServer", "MockAPITestSupport", "MockAPICore", "SystemLibc", "MockAPISessionClient"]),
         .testTarget(name: "ClientKitTests", dependencies: ["ClientKit", "DecodingDiagnostics", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(

@@ -21,6 +21,8 @@ package final class MockServer: Sendable {
     package let connectionLimit: Int
     /// Kept across reloads.
     package let journal: RequestJournal
+    /// The live sessions (`POST /__mockapi/sessions`); kept across reloads.
+    package let sessions: SessionRegistry
     private let handler: RequestHandler
     private let reloader: Reloader
     /// What `GET /__mockapi/ready` answers.
@@ -56,16 +58,17 @@ package final class MockServer: Sendable {
         journal = RequestJournal(
             capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
             redaction: configuration.headerRedaction)
+        sessions = SessionRegistry(limits: configuration.sessionLimits)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
         let policy = configuration.servingPolicy
         // Loading until the bodies that need the port are built, below, once the daemon listens.
         readiness = Readiness(.loading)
         let serving = ServingStateCell(
             ServingState(
-                responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness),
+                responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness, sessions: sessions),
                 prepared: PreparedResponses(set: set, extraHeaders: policy.extraHeaders)))
         let reloader = Reloader(
-            serving: serving, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness,
+            serving: serving, journal: journal, sessions: sessions, adminAccess: adminAccess, policy: policy, readiness: readiness,
             source: configuration.reloadSource)
         self.reloader = reloader
         var reload: (@Sendable () -> GeneratedResponse)?
@@ -117,6 +120,7 @@ package final class MockServer: Sendable {
         port = started.port
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
         reloader.baseURL.withLock { $0 = baseURL }
+        sessions.listening(at: baseURL)
         handler.serving.state.prepared.prepare(baseURL: baseURL)
         readiness.set(.ready)
     }

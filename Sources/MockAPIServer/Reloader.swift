@@ -8,6 +8,7 @@ import Synchronization
 final class Reloader: Sendable {
     let serving: ServingStateCell
     let journal: RequestJournal
+    let sessions: SessionRegistry
     let adminAccess: AdminAccess
     let policy: ServingPolicy
     /// Ready after a reload that served its set, `reloadFailed` after one that could not.
@@ -17,9 +18,10 @@ final class Reloader: Sendable {
     let baseURL = Mutex("")
 
     init(
-        serving: ServingStateCell, journal: RequestJournal, adminAccess: AdminAccess, policy: ServingPolicy,
+        serving: ServingStateCell, journal: RequestJournal, sessions: SessionRegistry, adminAccess: AdminAccess, policy: ServingPolicy,
         readiness: Readiness, source: (contracts: String, fixtures: String)?
     ) {
+        self.sessions = sessions
         self.readiness = readiness
         self.policy = policy
         self.serving = serving
@@ -33,7 +35,7 @@ final class Reloader: Sendable {
         let prepared = PreparedResponses(set: set, extraHeaders: policy.extraHeaders)
         let url = baseURL.withLock { $0 }
         if !url.isEmpty { prepared.prepare(baseURL: url) }
-        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness), prepared: prepared)
+        return ServingState(responder: Responder(set: set, journal: journal, adminAccess: adminAccess, policy: policy, readiness: readiness, sessions: sessions), prepared: prepared)
     }
 
     /// Loads the files again and serves them if they are usable; the set, or every problem.
@@ -47,6 +49,9 @@ final class Reloader: Sendable {
             return .failure(error)
         }
         serving.replace(with: state(for: loaded))
+        // Sequence positions are kept by contract index, which a new set may renumber: every
+        // session starts its sequences over, as the server-wide ones do with the new responder.
+        for session in sessions.all() { session.scenarios.reset() }
         readiness.set(.ready)
         return .success(loaded)
     }

@@ -31,6 +31,20 @@ final class RequestContext {
     let headers: HeaderFields
     /// The worker thread's `ThreadSlot`, read once when the request began.
     let threadSlot: Int
+    /// The session the request names (`/s/ID/…`, `Mockapi-Session`), or why it cannot be served
+    /// in it; nil for most. Set from the path when the request begins, from the header once its
+    /// `Host` lines are counted (`RequestHandler.checkFraming`, through `enter`).
+    private(set) var scope: SessionScope?
+
+    /// Serves the request in the session its header named (or refuses it, as `scope` says).
+    func enter(_ scope: SessionScope) {
+        self.scope = scope
+    }
+    /// The session the request is served in; nil for most.
+    var session: SessionState? { scope?.session }
+    /// How many bytes of libmicrohttpd's path the session prefix takes (`/s/ID`): the contracts
+    /// see the rest. 0 for a request without one.
+    let pathOffset: Int
     let receivedAt = System.epochMilliseconds()
     /// When the request began, for the request log's duration; 0 when there is no log (a clock
     /// read fewer per request).
@@ -71,7 +85,8 @@ final class RequestContext {
 
     init(
         lease: StateLease, method: String, head: RoutedHead, query: [QueryArgument],
-        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int, timed: Bool
+        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int, timed: Bool,
+        scope: SessionScope? = nil, pathOffset: Int = 0
     ) {
         // The body first, from the arguments: planned after the fields were stored, it read the
         // head back from self, and the optimizer retained and released three fields around it.
@@ -88,6 +103,8 @@ final class RequestContext {
         self.query = query
         self.headers = headers
         self.threadSlot = threadSlot
+        self.scope = scope
+        self.pathOffset = pathOffset
         started = timed ? System.monotonicNanoseconds() : 0
     }
 

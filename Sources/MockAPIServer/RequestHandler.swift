@@ -54,7 +54,9 @@ final class RequestHandler: Sendable {
             let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
-                    handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
+                    // In a session (`/s/ID/…`) the contracts see the path after its prefix.
+                    let path = context.pathOffset == 0 ? path : innerPath(path, offset: context.pathOffset)
+                    return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
             connection.headersArrived()
@@ -87,14 +89,21 @@ final class RequestHandler: Sendable {
     }
 
     /// The head phase: the responder routes the head and plans the body; the server keeps what
-    /// the plan says.
+    /// the plan says. A path in a session (`/s/ID/…`) is routed without its prefix.
     private func beginRequest(
-        connection: MHDConnection, path: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+        connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
     ) -> RequestContext {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
+        var path = fullPath
+        var scope: SessionScope?
+        var pathOffset = 0
+        if Responder.isSessionPath(fullPath) {
+            (scope, pathOffset) = lease.state.responder.sessionScope(path: fullPath, headers: headers)
+            path = Responder.innerPath(fullPath, offset: pathOffset)
+        }
         // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
             $0.routeHead(method: knownMethod, path: path, headers: headers)
@@ -109,15 +118,24 @@ final class RequestHandler: Sendable {
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
             lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
-            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil)
+            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
     /// What the responder says of the head alone: read the body (its declared length reserved
     /// from the shared budget first), or answer now. MHD closes the connection after an answer
     /// given on the first call, so the rest of an oversized body is never read.
-    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    ///
+    /// A request naming a session by its header is looked up here, where the walk that counts its
+    /// `Host` lines saw the header; one naming a session that cannot serve it (unknown, expired,
+    /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
+    /// and the server-wide journal is for requests made without one.
+    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
-            switch responder.decideHead(context.head, headers: context.headers) {
+            let scan = context.headers.headScan()
+            if scan.namesSession, context.scope == nil { context.enter(responder.sessionScope(path: path, headers: context.headers).scope) }
+            if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
+            switch responder.decideHead(context.head, headers: context.headers, hosts: scan.hosts) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
                 return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
@@ -162,12 +180,23 @@ final class RequestHandler: Sendable {
         let decision = context.withResponder { responder in
             // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
             if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            // Out of line: reading the session here (a retain and a release) made this function too
+            // large to inline into the access handler, about 70 instructions on every request.
+            if context.scope != nil { return Self.decideInSession(context, responder, path: path) }
             return responder.decide(
                 context.head, method: context.method, path: path, query: context.query, headers: context.headers,
                 bodyBytes: context.bodyBytes
             ) { context.finishBody() }
         }
         return execute(decision, context, connection, path: path)
+    }
+
+    @inline(never)
+    private static func decideInSession(_ context: RequestContext, _ responder: Responder, path: UnsafeBufferPointer<UInt8>) -> Decision {
+        responder.decide(
+            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+            bodyBytes: context.bodyBytes, session: context.session
+        ) { context.finishBody() }
     }
 
     /// A body with no usable length broke its limit mid-way. MHD takes no response until the body
@@ -224,8 +253,8 @@ final class RequestHandler: Sendable {
                     ).body
             }
             return queue(response, decision, context, connection, path: path)
-        case .journal(let query, let lastID):
-            let response = JournalStream.response(journal: journal, query: query, lastID: lastID, headers: decision.headers)
+        case .journal(let query, let lastID, let session):
+            let response = JournalStream.response(journal: session?.journal ?? journal, query: query, lastID: lastID, headers: decision.headers)
             defer { MHDResponse.destroy(response) }
             return connection.queue(response, status: 200)
         case .adminAction(let action):
@@ -285,11 +314,23 @@ final class RequestHandler: Sendable {
                 note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
             )
         }
-        journal.record(
-            receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
-            headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-            response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
+        // A session's requests go to its own journal only (`SessionState.journal` says why). Two
+        // calls rather than `session?.journal ?? journal`, which retained and released the journal.
+        func record(in journal: RequestJournal) {
+            journal.record(
+                receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
+                headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
+                response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
+        }
+        if let session = context.session { record(in: session.journal) } else { record(in: journal) }
     }
+}
+
+/// The path a session's request is routed by (`Responder.innerPath`), out of line: inlined, it
+/// made the access handler too large to take `continueRequest` in, about 70 instructions a request.
+@inline(never)
+private func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
+    Responder.innerPath(path, offset: offset)
 }
 
 /// A C string's bytes, not copied; empty for nil.

@@ -45,6 +45,10 @@ public struct ServerConfiguration: Sendable {
     public var journalCapacity = RequestJournal.defaultCapacity
     /// Bytes of records the journal keeps at most (the oldest go first).
     public var journalMaxBytes = RequestJournal.defaultMaxBytes
+    /// Sessions alive at once (`POST /__mockapi/sessions` answers 429 past it).
+    public var maxSessions = SessionRegistry.Limits.defaultMaxSessions
+    /// Seconds without a request after which a session is gone.
+    public var sessionIdleTimeoutSeconds = SessionRegistry.Limits.defaultIdleTimeoutSeconds
     /// Journal and log credential headers as sent instead of redacted (`HeaderRedaction`).
     public var journalSecrets = false
     /// Headers redacted besides the usual credential ones (`--redact-header`).
@@ -85,6 +89,14 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// The sessions' bounds, and their journals' share of the journal's (`SessionRegistry.Limits`).
+    var sessionLimits: SessionRegistry.Limits {
+        SessionRegistry.Limits(
+            maxSessions: maxSessions, idleTimeoutSeconds: sessionIdleTimeoutSeconds, journalCapacity: journalCapacity,
+            journalMaxBytes: SessionRegistry.Limits.sessionJournalBytes(total: journalMaxBytes, maxSessions: maxSessions),
+            redaction: headerRedaction)
+    }
+
     /// The settings the responder decides answers with: `serving`, and what the rest of the
     /// configuration implies.
     var servingPolicy: ServingPolicy {
@@ -111,6 +123,8 @@ extension ServerConfiguration {
             ("--journal-size", Double(journalCapacity), .journalEntries),
             ("--journal-bytes", Double(journalMaxBytes), .bytes),
             ("--max-delay", maxDelayMilliseconds, .delayMilliseconds),
+            ("--max-sessions", Double(maxSessions), .sessions),
+            ("--session-idle-timeout", Double(sessionIdleTimeoutSeconds), .sessionIdleSeconds),
         ]
     }
 

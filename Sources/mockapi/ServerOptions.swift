@@ -43,6 +43,8 @@ struct ServerOptions: ParsableArguments {
         configuration.journalCapacity = journal.journalSize
         configuration.journalMaxBytes = journal.journalBytes
         configuration.maxDelayMilliseconds = Double(answers.maxDelay)
+        configuration.maxSessions = journal.maxSessions
+        configuration.sessionIdleTimeoutSeconds = journal.sessionIdleTimeout
         configuration.delay = answers.delay.flatMap { Latency($0) }
         return configuration
     }
@@ -145,6 +147,14 @@ struct JournalOptions: ParsableArguments {
 
     @Option(parsing: .unconditional, help: "Bytes of requests the journal keeps at most; the oldest go first.")
     var journalBytes = defaults.journalMaxBytes
+
+    @Option(
+        parsing: .unconditional,
+        help: "Sessions alive at once (POST /__mockapi/sessions; each has its own sequences and journal); past it, 429 with Retry-After.")
+    var maxSessions = defaults.maxSessions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds without a request after which a session ends (up to 86400).", valueName: "seconds"))
+    var sessionIdleTimeout = defaults.sessionIdleTimeoutSeconds
 
     @Flag(help: "Journal and log credential headers as sent (Authorization, Cookie, *token*, *secret*, *api-key*…: redacted by default).")
     var journalSecrets = false

@@ -161,6 +161,24 @@ import Testing
         }
     }
 
+    @Test func eachSessionHasItsOwnStore() async throws {
+        let set = try TemporaryContractSet(contracts: Self.drafts, fixtures: Self.fixtures)
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let first = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").object?["id"] as? String)
+            let second = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").object?["id"] as? String)
+            let created = try Self.curl(server, "POST", "/s/\(first)/v1/projects/7/drafts", json: #"{"title": "first's"}"#)
+            #expect(created.object?["id"] as? Int == 3)
+            #expect(Self.ids(try Self.curl(server, "GET", "/s/\(first)/v1/projects/7/drafts")) == [1, 2, 3])
+            #expect(Self.ids(try Self.curl(server, "GET", "/s/\(second)/v1/projects/7/drafts")) == [1, 2])
+            #expect(Self.ids(try Self.curl(server, "GET", "/v1/projects/7/drafts")) == [1, 2], "outside any session")
+            // The other session's create takes the same id: ids are per store.
+            #expect(try Self.curl(server, "POST", "/s/\(second)/v1/projects/7/drafts", json: #"{"title": "second's"}"#).object?["id"] as? Int == 3)
+            #expect(try Self.curl(server, "POST", "/__mockapi/sessions/\(first)/reset").status == 200)
+            #expect(Self.ids(try Self.curl(server, "GET", "/s/\(first)/v1/projects/7/drafts")) == [1, 2])
+            #expect(Self.ids(try Self.curl(server, "GET", "/s/\(second)/v1/projects/7/drafts")) == [1, 2, 3])
+        }
+    }
+
     @Test func uuidIdsAndStringIdsKeepTheirType() async throws {
         var contracts = Self.drafts
         contracts["create.json"] = contracts["create.json"]!.replacingOccurrences(of: #""resource": {"name": "drafts"}"#, with: #""resource": {"name": "drafts", "id": "uuid"}"#)

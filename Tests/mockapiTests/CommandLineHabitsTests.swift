@@ -92,6 +92,7 @@ struct CommandLineHabitsTests {
         let serveFlags = [
             "--max-body-bytes", "--max-json-bytes", "--max-buffered-bytes", "--min-body-rate", "--timeout", "--max-connections",
             "--max-connections-per-ip", "--header-timeout", "--threads", "--journal-size", "--journal-bytes", "--max-delay", "--proxy-timeout",
+            "--max-sessions", "--session-idle-timeout",
         ]
         for flag in serveFlags {
             let result = try CommandLineRunner.run(["serve", "--quiet", flag, "-5"])

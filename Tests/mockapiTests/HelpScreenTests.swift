@@ -114,6 +114,13 @@ struct HelpScreenTests {
               --journal-bytes <journal-bytes>
                                       Bytes of requests the journal keeps at most; the
                                       oldest go first. (default: 67108864)
+              --max-sessions <max-sessions>
+                                      Sessions alive at once (POST /__mockapi/sessions;
+                                      each has its own sequences and journal); past it, 429
+                                      with Retry-After. (default: 1000)
+              --session-idle-timeout <seconds>
+                                      Seconds without a request after which a session ends
+                                      (up to 86400). (default: 1800)
               --journal-secrets       Journal and log credential headers as sent
                                       (Authorization, Cookie, *token*, *secret*,
                                       *api-key*…: redacted by default).

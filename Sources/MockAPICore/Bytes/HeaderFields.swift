@@ -216,6 +216,33 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         return found
     }
 
+    /// What every request's head is checked for, in one walk: how many `Host` lines it has
+    /// (RFC 9112 wants one) and whether it names a session (`Mockapi-Session`). Folding the
+    /// second into the walk the first needed anyway keeps sessions off the cost of a request
+    /// without one: a length compare per header.
+    package func headScan() -> (hosts: Int, namesSession: Bool) {
+        var hosts = 0
+        var namesSession = false
+        withPackedBytes { buffer in
+            forEachField(in: buffer) { name, _ in
+                if name.count == 4 {
+                    if Self.equalsIgnoringCase(name, "host") { hosts += 1 }
+                } else if name.count == 15, Self.equalsIgnoringCase(name, "mockapi-session") {
+                    namesSession = true
+                }
+                return true
+            }
+        }
+        return (hosts, namesSession)
+    }
+
+    /// `name` is `lowercase` (ASCII letters and `-`), in any case.
+    private static func equalsIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
+        let wanted = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        for index in 0..<wanted.count where name[index] | 0x20 != wanted[index] { return false }
+        return true
+    }
+
     /// Every header as Strings, in arrival order.
     public var pairs: [(name: String, value: String)] {
         withPackedBytes { buffer in

@@ -75,7 +75,7 @@ package struct JournalQuery: Sendable, Equatable {
                 let headerValue = value[value.index(after: colon)...].drop { $0 == " " }
                 header = HTTPField(String(value[..<colon]), String(headerValue))
             default:
-                throw Invalid(message: "unknown parameter \"\(name)\" (known: since, limit, contract, method, path, status, unmatched, violations, header)")
+                throw Invalid(message: "unknown parameter \"\(name)\" (known: since, limit, contract, method, path, status, unmatched, violations, header, session)")
             }
         }
     }

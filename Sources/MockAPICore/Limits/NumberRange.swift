@@ -67,6 +67,10 @@ extension NumberRange {
     package static let connections = NumberRange(1, 1_000_000, "connections")
     /// `--threads`.
     package static let threads = NumberRange(1, 1_024, "threads")
+    /// `--max-sessions`.
+    package static let sessions = NumberRange(1, 100_000, "sessions")
+    /// `--session-idle-timeout`: a day at most, so a forgotten session cannot outlive a workday by much.
+    package static let sessionIdleSeconds = NumberRange(1, 86_400, "seconds")
     /// `--journal-size`.
     package static let journalEntries = NumberRange(1, 100_000_000, "entries")
 }

@@ -14,7 +14,8 @@ package struct Decision: Sendable {
         /// A response made for this request (a refusal, an admin answer).
         indirect case generated(GeneratedResponse)
         /// `GET /__mockapi/requests`, streamed page by page; `lastID` was read before any entry.
-        indirect case journal(JournalQuery, lastID: Int)
+        /// `session`: the journal of the session it names (`?session=ID`), nil for the server's.
+        indirect case journal(JournalQuery, lastID: Int, session: SessionState?)
         /// Run off the worker threads; its answer comes later (`answered(with:)`).
         case adminAction(AdminAction)
         /// Sent on to the real backend (`--proxy-unmatched`, `record`); its answer comes later.

@@ -56,11 +56,11 @@ extension Responder {
     /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
     /// agree): which one names the server is unknowable.
     package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
-        var hosts = 0
-        headers.forEachValue(of: "Host") { _ in
-            hosts += 1
-            return hosts < 2
-        }
+        decideHead(head, headers: headers, hosts: headers.headScan().hosts)
+    }
+
+    /// `decideHead` for a server that has counted the `Host` lines already (`HeaderFields.headScan`).
+    package func decideHead(_ head: RoutedHead, headers: HeaderFields, hosts: Int) -> HeadVerdict {
         if hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
         switch BodyFraming(headers: headers) {
         case .none, .chunked:
@@ -95,10 +95,11 @@ extension Responder {
     }
 
     /// The answer to a request whose body has arrived. `body` is read only when the answer
-    /// depends on it: a plain request to a fixed response never parses one.
+    /// depends on it: a plain request to a fixed response never parses one. `session`: the one the
+    /// request is served in (its sequences advance), nil for most.
     package func decide(
         _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
-        headers: HeaderFields, bodyBytes: Int, body: () -> Result<IncomingRequest.Body, MalformedBody>
+        headers: HeaderFields, bodyBytes: Int, session: SessionState? = nil, body: () -> Result<IncomingRequest.Body, MalformedBody>
     ) -> Decision {
         switch head.destination {
         case .admin:
@@ -120,11 +121,11 @@ extension Responder {
                 return refusal(ErrorResponses.malformed(malformed.reason, contract: set.contracts[index]), about: index)
             case .success(let body):
                 let request = IncomingRequest(query: query, headers: headers, contentType: head.contentType, body: body)
-                switch respond(toContract: index, request: request, prefer: prefer) {
+                switch respond(toContract: index, request: request, prefer: prefer, in: session) {
                 case .generated(let generated, let about):
                     return refusal(generated, about: about)
                 case .prepared(let contract, let response):
-                    if let (answer, answered) = resourceAnswer(contract: contract, response: response, path: path, body: body, store: resourceStore) {
+                    if let (answer, answered) = resourceAnswer(contract: contract, response: response, path: path, body: body, store: session?.resources ?? resourceStore) {
                         return decision(.generated(answer), journal: JournalNote(contract: contract, response: answered))
                     }
                     return timed(contract: contract, response: response, prefer: prefer)
@@ -165,14 +166,19 @@ extension Responder {
         switch respondAdmin(method: method, path: path, query: query, headers: headers) {
         case .response(let response):
             return decision(.generated(response), journal: nil)
-        case .journal(let query, let lastID):
-            return decision(.journal(query, lastID: lastID), journal: nil)
+        case .journal(let query, let lastID, let session):
+            return decision(.journal(query, lastID: lastID, session: session), journal: nil)
         case .reload:
             guard policy.canReload else {
                 return decision(.generated(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])), journal: nil)
             }
             return decision(.adminAction(.reload), journal: nil)
         }
+    }
+
+    /// A request naming a session that cannot serve it (`sessionScope`): answered at once, not journaled.
+    package func decideSessionRefused(_ response: GeneratedResponse) -> Decision {
+        decision(.generated(response), journal: nil)
     }
 
     /// A refusal (or any made answer) journaled as about contract `about`.

@@ -28,6 +28,8 @@ package final class Responder: Sendable {
     /// What resource operations (`resource` contracts) have written.
     package let resourceStore = ResourceStore()
     package let journal: RequestJournal
+    /// The live sessions (`/s/ID/…`), each with its own scenarios and journal; kept across reloads.
+    package let sessions: SessionRegistry
 
     /// On every answer about a contract: its name, so a client (and `verify`) sees which one matched.
     package static let contractHeader = "Mockapi-Contract"
@@ -63,9 +65,10 @@ package final class Responder: Sendable {
 
     package init(
         set: ContractSet, journal: RequestJournal = RequestJournal(), adminAccess: AdminAccess = AdminAccess(),
-        policy: ServingPolicy = ServingPolicy(), readiness: Readiness = Readiness()
+        policy: ServingPolicy = ServingPolicy(), readiness: Readiness = Readiness(), sessions: SessionRegistry = SessionRegistry()
     ) {
         self.set = set
+        self.sessions = sessions
         self.readiness = readiness
         self.journal = journal
         self.adminAccess = adminAccess
@@ -151,8 +154,8 @@ package final class Responder: Sendable {
     }
 
     /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
-    /// its `Prefer` header, read once.
-    package func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil)) -> Reply {
+    /// its `Prefer` header, read once. In a session, its own sequence positions are advanced.
+    package func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil), in session: SessionState? = nil) -> Reply {
         var index = routed
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         if let members = set.routes.discriminated[routed] {
@@ -166,7 +169,7 @@ package final class Responder: Sendable {
         if violations.isEmpty {
             switch ResponseSelector.select(
                 for: contract, index: index, query: request.query, body: body,
-                prefer: prefer.selection, scenarios: scenarios)
+                prefer: prefer.selection, scenarios: session?.scenarios ?? scenarios)
             {
             case .success(let response):
                 return .prepared(contract: index, response: response)

@@ -12,6 +12,8 @@ package struct ProblemDocument: Sendable, Equatable {
         case bodyTooLarge = "urn:mockapi:body-too-large"
         case bufferBudgetFull = "urn:mockapi:buffer-budget-full"
         case unsupportedTransferEncoding = "urn:mockapi:unsupported-transfer-encoding"
+        case unknownSession = "urn:mockapi:unknown-session"
+        case tooManySessions = "urn:mockapi:too-many-sessions"
     }
 
     /// A contract offered in place of the one a 404 request found none of: the nearest by path

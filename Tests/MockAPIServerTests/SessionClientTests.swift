@@ -1,0 +1,41 @@
+import Foundation
+import MockAPISessionClient
+import MockAPITestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `MockAPISession`, the Foundation-only client a UI test uses, against a real server.
+@Suite struct SessionClientTests {
+    @Test func createResetRequestsDelete() async throws {
+        let set = try TemporaryContractSet(contracts: ["steps.json": SessionTests.steps])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let first = try await MockAPISession.create(server: server.baseURL)
+            let second = try await MockAPISession.create(server: server.baseURL)
+            #expect(first.id != second.id)
+            #expect(first.baseURL.absoluteString == "\(server.baseURL.absoluteString)/s/\(first.id)")
+
+            func step(_ session: MockAPISession) async throws -> Int? {
+                let (data, _) = try await URLSession.shared.data(from: session.baseURL.appendingPathComponent("steps"))
+                return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["step"] as? Int
+            }
+            #expect(try await step(first) == 1)
+            #expect(try await step(first) == 2)
+            #expect(try await step(second) == 1)
+            #expect(try await first.requests(contract: "steps").map(\.path) == ["/steps", "/steps"])
+            #expect(try await first.requests(contract: "other").isEmpty)
+            #expect(try await second.requests().count == 1)
+
+            try await first.reset()
+            #expect(try await first.requests().isEmpty)
+            #expect(try await step(first) == 1)
+
+            try await first.delete()
+            await #expect(throws: MockAPISession.Failure.self) { try await first.requests() }
+            await #expect(throws: MockAPISession.Failure.self) { try await first.delete() }
+            #expect(try await step(second) == 2)
+        }
+    }
+}
