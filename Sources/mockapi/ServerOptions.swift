@@ -150,7 +150,7 @@ struct JournalOptions: ParsableArguments {
 
     @Option(
         parsing: .unconditional,
-        help: "Sessions alive at once (POST /__mockapi/sessions; each has its own sequences and journal); past it, 429 with Retry-After.")
+        help: "Sessions alive at once (POST /__mockapi/sessions; its own sequences, resources and journal); past it, 429 with Retry-After.")
     var maxSessions = defaults.maxSessions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds without a request after which a session ends (up to 86400).", valueName: "seconds"))

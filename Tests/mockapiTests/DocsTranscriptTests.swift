@@ -254,3 +254,17 @@ extension ReadmeTranscriptTests {
         expectPinned(varying(answer.stdout.trimmingCharacters(in: .newlines)), varying(documented.joined(separator: "\n")))
     }
 }
+
+extension ReadmeTranscriptTests {
+    /// docs/server.md's new session, its random id set aside.
+    @Test func aSessionIsMadeWithItsBaseURL() throws {
+        let server = try CommandLineRunner.Server(["--quiet"])
+        defer { _ = server.stop() }
+        let made = try Curl.run(["-s", "-X", "POST", "\(server.baseURL)/__mockapi/sessions"])
+        func varying(_ text: String) -> String {
+            Self.normalised(text).replacingOccurrences(of: #"\b[0-9a-f]{16}\b"#, with: "ID", options: .regularExpression)
+        }
+        let documented = Self.transcript("curl -s -X POST http://127.0.0.1:8080/__mockapi/sessions")
+        expectPinned(varying(made.stdout.trimmingCharacters(in: .newlines)), varying(documented.joined(separator: "\n")))
+    }
+}

@@ -115,8 +115,8 @@ struct HelpScreenTests {
                                       Bytes of requests the journal keeps at most; the
                                       oldest go first. (default: 67108864)
               --max-sessions <max-sessions>
-                                      Sessions alive at once (POST /__mockapi/sessions;
-                                      each has its own sequences and journal); past it, 429
+                                      Sessions alive at once (POST /__mockapi/sessions; its
+                                      own sequences, resources and journal); past it, 429
                                       with Retry-After. (default: 1000)
               --session-idle-timeout <seconds>
                                       Seconds without a request after which a session ends
