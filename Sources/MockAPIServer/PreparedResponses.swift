@@ -71,29 +71,36 @@ final class PreparedResponses: @unchecked Sendable {
         baseURLReady.store(true, ordering: .releasing)
     }
 
-    /// The prepared response and its status, or nil when this request needs its own (`render`).
-    func responseAndStatus(contract: Int, response: Int) -> (OpaquePointer, status: Int)? {
+    /// The prepared response and its status, or nil when this request needs its own (`render`):
+    /// one in a session (`inSession`) renders `{{baseURL}}` as the session's, so its links stay in it.
+    func responseAndStatus(contract: Int, response: Int, inSession: Bool = false) -> (OpaquePointer, status: Int)? {
         let slot = firstSlot[contract] + response
         switch kinds[slot] {
         case .ready: return slots[slot].map { ($0, statuses[slot]) }
-        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
+        case .needsBaseURL:
+            return !inSession && baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
         case .perAnswer: return nil
         }
     }
 
-    /// A templated response filled in for one request; `body` is read only by `{{body…}}`.
-    func render(contract index: Int, response: Int, path: String, query: [QueryArgument], body requestBody: EchoBody = .none) -> GeneratedResponse {
+    /// A templated response filled in for one request; `body` is read only by `{{body…}}`. In a
+    /// session, `{{baseURL}}` is the session's (`…/s/ID`), so a next-page link keeps the app in
+    /// it, and `{{counter}}` counts its answers.
+    func render(
+        contract index: Int, response: Int, path: String, query: [QueryArgument], body requestBody: EchoBody = .none, session: SessionState? = nil
+    ) -> GeneratedResponse {
         let contract = set.contracts[index]
         let definition = contract.responses[response]
         let slot = firstSlot[index] + response
         let body: [UInt8]
-        if kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
+        if session == nil, kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
             body = prepared
         } else {
             body =
                 definition.template?.render(
-                    baseURL: baseURL.withLock { $0 },
-                    pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody) ?? definition.body
+                    baseURL: baseURL.withLock { $0 } + (session.map { "/s/" + $0.id } ?? ""),
+                    pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody,
+                    counting: session?.answers ?? .process) ?? definition.body
         }
         return GeneratedResponse(
             status: definition.status, contentType: definition.contentType ?? "", body: body, headers: headers(definition, contract: contract))

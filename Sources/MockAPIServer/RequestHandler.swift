@@ -249,7 +249,7 @@ final class RequestHandler: Sendable {
                 response.body =
                     context.prepared.render(
                         contract: source.contract, response: source.response,
-                        path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody
+                        path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody, session: context.session
                     ).body
             }
             return queue(response, decision, context, connection, path: path)
@@ -269,10 +269,12 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }) else {
+        let inSession = context.scope != nil
+        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response, inSession: inSession) }) else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(
-                contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody)
+                contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
+                session: context.session)
             return queue(rendered, decision, context, connection, path: path, headersAdded: true)
         }
         let result = connection.queue(ready, status: status)

@@ -28,6 +28,37 @@ import Testing
         }
     }
 
+    /// A next-page link served in a session leads back into it: the app follows links, not ids.
+    @Test func linksServedInASessionStayInIt() async throws {
+        let set = try TemporaryContractSet(
+            contracts: [
+                "list.json": #"""
+                {"name": "list", "request": {"method": "GET", "path": "/v1/items", "query": {"page": {"type": "int", "required": false}}},
+                 "responses": {"default": {"status": 200, "fixture": "page.json"}}}
+                """#,
+                "echo.json": #"""
+                {"name": "echo", "request": {"method": "GET", "path": "/v1/items/{id}"},
+                 "responses": {"default": {"status": 200, "body": {"self": "{{baseURL}}/v1/items/{{path.id}}", "n": "{{counter}}"}}}}
+                """#,
+            ], fixtures: ["page.json": #"{"next": "{{baseURL}}/v1/items?page=2"}"#])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+            let made = try RawHTTP.request(server.port, "POST", "/__mockapi/sessions")
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(made.text.utf8)) as? [String: Any])?["id"] as? String)
+            let base = "http://127.0.0.1:\(server.port)"
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
+            #expect(try RawHTTP.request(server.port, "GET", "/s/\(id)/v1/items").text == #"{"next": "\#(base)/s/\#(id)/v1/items?page=2"}"#)
+            #expect(
+                try RawHTTP.request(server.port, "GET", "/v1/items", headers: ["Mockapi-Session": id]).text == #"{"next": "\#(base)/s/\#(id)/v1/items?page=2"}"#)
+            _ = try RawHTTP.request(server.port, "GET", "/v1/items/1")
+            let inSession = try RawHTTP.request(server.port, "GET", "/s/\(id)/v1/items/7").text
+            #expect(inSession.contains(#""\#(base)/s/\#(id)/v1/items/7""#))
+            // The session counts its own answers: its first is 1 whatever was answered outside it.
+            #expect(inSession.replacingOccurrences(of: " ", with: "").contains(#""n":1"#), "\(inSession)")
+            // Outside the session, the prepared answer is untouched by the rendered ones.
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
+        }
+    }
+
     /// A page the mock serves is same-origin with its journal: a request must not put a script in it.
     @Test func anHTMLFixtureServesTheQueryEscaped() async throws {
         let set = try TemporaryContractSet(

@@ -5,9 +5,8 @@ import SystemLibc
 /// each made at most once per answer, when the template first asks: every `{{uuid}}` of one
 /// answer is the same id (an `id` and the `href` that names it agree), the next answer gets another.
 struct AnswerValues {
-    /// One count for the whole process, every contract and reload: answers number 1, 2, 3, …
-    // Per process for now; once the server keeps sessions, a session's answers should count on their own.
-    private static let answers = Atomic<Int>(0)
+    /// What `{{counter}}` counts: the server's answers, or one session's.
+    private let counting: AnswerCounter
 
     private var madeUUID: String?
     private var madeCounter: Int?
@@ -31,10 +30,14 @@ struct AnswerValues {
         return made
     }
 
-    /// The process's next answer number, from 1.
+    init(counting: AnswerCounter) {
+        self.counting = counting
+    }
+
+    /// The next answer number, from 1.
     mutating func counter() -> Int {
         if let madeCounter { return madeCounter }
-        let made = Self.answers.add(1, ordering: .relaxed).newValue
+        let made = counting.next()
         madeCounter = made
         return made
     }
@@ -56,4 +59,15 @@ struct AnswerValues {
         let year = String(parts.tm_year + 1900)
         return "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
+}
+
+/// Answer numbers for `{{counter}}`: one count for the whole process (every contract and reload)
+/// outside sessions, and one per session, so a UI test sees 1, 2, 3 whatever runs beside it.
+package final class AnswerCounter: Sendable {
+    package static let process = AnswerCounter()
+    private let answers = Atomic<Int>(0)
+
+    package init() {}
+
+    func next() -> Int { answers.add(1, ordering: .relaxed).newValue }
 }

@@ -193,13 +193,17 @@ package struct ResponseTemplate: Sendable, Equatable {
         name.starts(with: "body.".utf8)
     }
 
-    /// The body for one server and, when the template needs it, one request and answer.
-    package func render(baseURL: String, pathParameters: [String: String] = [:], query: [QueryArgument] = [], body: EchoBody = .none) -> [UInt8] {
+    /// The body for one server and, when the template needs it, one request and answer;
+    /// `counting` numbers `{{counter}}` (a session's, or the process's).
+    package func render(
+        baseURL: String, pathParameters: [String: String] = [:], query: [QueryArgument] = [], body: EchoBody = .none,
+        counting: AnswerCounter = .process
+    ) -> [UInt8] {
         var out: [UInt8] = []
         // Hashing an index costs more than the check: most templates (JSON ones) percent-encode nothing.
         let encodesAny = !percentEncoded.isEmpty
         let anyWhole = !wholeValues.isEmpty
-        var made = AnswerValues()
+        var made = AnswerValues(counting: counting)
         // Read (and a JSON body checked) once, by the first placeholder that asks.
         var source: EchoSource?
         for (index, piece) in pieces.enumerated() {

@@ -18,6 +18,8 @@ package final class SessionState: Sendable {
     package let scenarios = ScenarioState()
     /// What this session's resource operations (`resource` contracts) have written.
     package let resources = ResourceStore()
+    /// What `{{counter}}` counts in this session's answers.
+    package let answers = AnswerCounter()
     /// The requests made in this session, and only those.
     ///
     /// Why a journal of its own rather than a session field in the server-wide journal's records:
