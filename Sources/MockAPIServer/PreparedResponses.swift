@@ -71,16 +71,20 @@ final class PreparedResponses: @unchecked Sendable {
         baseURLReady.store(true, ordering: .releasing)
     }
 
-    /// The prepared response and its status, or nil when this request needs its own (`render`):
-    /// one in a session (`inSession`) renders `{{baseURL}}` as the session's, so its links stay in it.
-    func responseAndStatus(contract: Int, response: Int, inSession: Bool = false) -> (OpaquePointer, status: Int)? {
+    /// The prepared response and its status, or nil when this request needs its own (`render`).
+    func responseAndStatus(contract: Int, response: Int) -> (OpaquePointer, status: Int)? {
         let slot = firstSlot[contract] + response
         switch kinds[slot] {
         case .ready: return slots[slot].map { ($0, statuses[slot]) }
-        case .needsBaseURL:
-            return !inSession && baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
+        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
         case .perAnswer: return nil
         }
+    }
+
+    /// Whether the response's prepared body holds `{{baseURL}}`: a request in a session renders
+    /// its own, with the session's URL, so its links stay in it.
+    func namesBaseURL(contract: Int, response: Int) -> Bool {
+        kinds[firstSlot[contract] + response] == .needsBaseURL
     }
 
     /// A templated response filled in for one request; `body` is read only by `{{body…}}`. In a

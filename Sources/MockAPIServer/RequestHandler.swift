@@ -269,8 +269,9 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        let inSession = context.scope != nil
-        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response, inSession: inSession) }) else {
+        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }),
+            context.scope == nil || !context.prepared.namesBaseURL(contract: index, response: response)
+        else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(
                 contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
