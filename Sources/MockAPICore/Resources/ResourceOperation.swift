@@ -1,5 +1,3 @@
-import Foundation
-
 /// One operation on one collection, run under the store's lock: create, list, read, replace
 /// (the body's keys over the item's), merge (RFC 7396) or remove.
 struct ResourceOperation {
@@ -58,7 +56,7 @@ struct ResourceOperation {
         let id: JSONValue
         switch resource.idStyle {
         case .uuid:
-            id = .string(UUID().uuidString.lowercased())
+            id = .string(AnswerValues.randomUUID())
         case .sequential:
             collection.lastID += 1
             // The id keeps the fixture's type: a client decoding `String` ids gets "7", not 7.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Resource operations: a contract with a `resource` answers its default response from the
 /// store instead of the fixture. The request has passed its contract by then, so a refused
 /// request changes nothing; a write that would change a stored item's shape is refused too.

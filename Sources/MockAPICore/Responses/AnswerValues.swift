@@ -12,9 +12,16 @@ struct AnswerValues {
     private var madeCounter: Int?
     private var madeSeconds: Int?
 
-    /// A random (version 4) UUID, lowercase as RFC 9562 writes them.
+    /// A random (version 4) UUID, lowercase as RFC 9562 writes them; the same one all answer long.
     mutating func uuid() -> String {
         if let madeUUID { return madeUUID }
+        let made = Self.randomUUID()
+        madeUUID = made
+        return made
+    }
+
+    /// A fresh random (version 4) UUID, lowercase as RFC 9562 writes them.
+    static func randomUUID() -> String {
         var generator = SystemRandomNumberGenerator()
         var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
         bytes[6] = bytes[6] & 0x0F | 0x40 // version 4
@@ -25,9 +32,7 @@ struct AnswerValues {
             if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
             text += [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
         }
-        let made = String(decoding: text, as: UTF8.self)
-        madeUUID = made
-        return made
+        return String(decoding: text, as: UTF8.self)
     }
 
     init(counting: AnswerCounter) {
