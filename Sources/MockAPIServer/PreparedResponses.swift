@@ -26,6 +26,9 @@ final class PreparedResponses: @unchecked Sendable {
     private let statuses: [Int]
     private let slots: UnsafeMutableBufferPointer<OpaquePointer?>
     private let baseURLReady = Atomic<Bool>(false)
+    /// Tells these responses from the ones a reload replaces them with, for what sessions keep.
+    private let generation = PreparedResponses.generations.add(1, ordering: .relaxed).newValue
+    private static let generations = Atomic<UInt64>(0)
     private let baseURL = Mutex("")
     /// The bodies built by `prepare(baseURL:)`, by slot, kept so `render` shares them instead of
     /// rendering again (a trickled answer sends from them).
@@ -72,19 +75,30 @@ final class PreparedResponses: @unchecked Sendable {
     }
 
     /// The prepared response and its status, or nil when this request needs its own (`render`).
-    func responseAndStatus(contract: Int, response: Int) -> (OpaquePointer, status: Int)? {
+    /// In a session, a `{{baseURL}}` body names the session's URL, so its links keep the app in
+    /// it: that one is built at the session's first request for it and kept in the session.
+    func responseAndStatus(contract: Int, response: Int, session: SessionState? = nil) -> (OpaquePointer, status: Int)? {
         let slot = firstSlot[contract] + response
         switch kinds[slot] {
         case .ready: return slots[slot].map { ($0, statuses[slot]) }
-        case .needsBaseURL: return baseURLReady.load(ordering: .acquiring) ? slots[slot].map { ($0, statuses[slot]) } : nil
+        case .needsBaseURL:
+            guard baseURLReady.load(ordering: .acquiring) else { return nil }
+            guard let session else { return slots[slot].map { ($0, statuses[slot]) } }
+            return (sessionResponse(slot: slot, contract: contract, response: response, session: session), statuses[slot])
         case .perAnswer: return nil
         }
     }
 
-    /// Whether the response's prepared body holds `{{baseURL}}`: a request in a session renders
-    /// its own, with the session's URL, so its links stay in it.
-    func namesBaseURL(contract: Int, response: Int) -> Bool {
-        kinds[firstSlot[contract] + response] == .needsBaseURL
+    private func sessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
+        session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
+            let contract = set.contracts[index]
+            let definition = contract.responses[response]
+            return make(definition, body: definition.template!.render(baseURL: sessionBaseURL(session)), contract: contract)
+        }
+    }
+
+    private func sessionBaseURL(_ session: SessionState) -> String {
+        baseURL.withLock { $0 } + "/s/" + session.id
     }
 
     /// A templated response filled in for one request; `body` is read only by `{{body…}}`. In a
@@ -102,7 +116,7 @@ final class PreparedResponses: @unchecked Sendable {
         } else {
             body =
                 definition.template?.render(
-                    baseURL: baseURL.withLock { $0 } + (session.map { "/s/" + $0.id } ?? ""),
+                    baseURL: session.map(sessionBaseURL) ?? baseURL.withLock { $0 },
                     pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody,
                     counting: session?.answers ?? .process) ?? definition.body
         }

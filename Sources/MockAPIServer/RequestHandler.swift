@@ -269,8 +269,7 @@ final class RequestHandler: Sendable {
         contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response) }),
-            context.scope == nil || !context.prepared.namesBaseURL(contract: index, response: response)
+        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response, session: context.session) })
         else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(

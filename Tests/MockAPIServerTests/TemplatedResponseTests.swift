@@ -41,7 +41,7 @@ import Testing
                  "responses": {"default": {"status": 200, "body": {"self": "{{baseURL}}/v1/items/{{path.id}}", "n": "{{counter}}"}}}}
                 """#,
             ], fixtures: ["page.json": #"{"next": "{{baseURL}}/v1/items?page=2"}"#])
-        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures, configure: { $0.reloadSource = (set.contracts.path, set.fixtures.path) }) { server in
             let made = try RawHTTP.request(server.port, "POST", "/__mockapi/sessions")
             let id = try #require((try JSONSerialization.jsonObject(with: Data(made.text.utf8)) as? [String: Any])?["id"] as? String)
             let base = "http://127.0.0.1:\(server.port)"
@@ -56,6 +56,16 @@ import Testing
             #expect(inSession.replacingOccurrences(of: " ", with: "").contains(#""n":1"#), "\(inSession)")
             // Outside the session, the prepared answer is untouched by the rendered ones.
             #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
+            // Each session keeps the answer built with its own URL: asked in turn, neither gets the other's.
+            let other = try #require((try JSONSerialization.jsonObject(with: Data(try RawHTTP.request(server.port, "POST", "/__mockapi/sessions").text.utf8)) as? [String: Any])?["id"] as? String)
+            for session in [other, id, other, id] {
+                #expect(try RawHTTP.request(server.port, "GET", "/s/\(session)/v1/items").text == #"{"next": "\#(base)/s/\#(session)/v1/items?page=2"}"#)
+            }
+            #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
+            // A reload replaces what the sessions kept: the edited fixture is served in them too.
+            try Data(#"{"next": "{{baseURL}}/v2/items"}"#.utf8).write(to: set.fixtures.appendingPathComponent("page.json"))
+            #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload").status == 200)
+            #expect(try RawHTTP.request(server.port, "GET", "/s/\(id)/v1/items").text == #"{"next": "\#(base)/s/\#(id)/v2/items"}"#)
         }
     }
 

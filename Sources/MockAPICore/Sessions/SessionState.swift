@@ -20,6 +20,8 @@ package final class SessionState: Sendable {
     package let resources = ResourceStore()
     /// What `{{counter}}` counts in this session's answers.
     package let answers = AnswerCounter()
+    /// Its `{{baseURL}}` answers, built once with its own URL.
+    package let responses = SessionResponseCache()
     /// The requests made in this session, and only those.
     ///
     /// Why a journal of its own rather than a session field in the server-wide journal's records:

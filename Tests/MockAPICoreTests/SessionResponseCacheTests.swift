@@ -1,0 +1,45 @@
+import MockAPICore
+import Synchronization
+import Testing
+
+/// What a session keeps of its `{{baseURL}}` answers is freed exactly once: when a reload replaces
+/// the responses it was built from, or when the session goes.
+@Suite struct SessionResponseCacheTests {
+    final class Freed: Sendable {
+        let pointers = Mutex<[Int]>([])
+        var release: SessionResponseCache.Release { { pointer in self.pointers.withLock { $0.append(Int(bitPattern: UnsafeRawPointer(pointer))) } } }
+        var all: [Int] { pointers.withLock { $0.sorted() } }
+    }
+
+    static func pointer(_ value: Int) -> OpaquePointer { OpaquePointer(bitPattern: value)! }
+
+    @Test func aResponseIsMadeOncePerSlotAndFreedWhenAReloadReplacesIt() {
+        let freed = Freed()
+        let cache = SessionResponseCache()
+        var made = 0
+        func lookup(generation: UInt64, slot: Int, value: Int) -> Int {
+            Int(
+                bitPattern: UnsafeRawPointer(
+                    cache.response(generation: generation, slot: slot, release: freed.release) {
+                        made += 1
+                        return Self.pointer(value)
+                    }))
+        }
+        #expect(lookup(generation: 1, slot: 0, value: 0x10) == 0x10)
+        #expect(lookup(generation: 1, slot: 0, value: 0x99) == 0x10)
+        #expect(lookup(generation: 1, slot: 3, value: 0x20) == 0x20)
+        #expect(made == 2 && cache.count == 2 && freed.all.isEmpty)
+        #expect(lookup(generation: 2, slot: 0, value: 0x30) == 0x30)
+        #expect(freed.all == [0x10, 0x20] && cache.count == 1)
+    }
+
+    @Test func whatASessionKeptIsFreedWhenItGoes() {
+        let freed = Freed()
+        do {
+            let cache = SessionResponseCache()
+            _ = cache.response(generation: 7, slot: 1, release: freed.release) { Self.pointer(0x40) }
+            _ = cache.response(generation: 7, slot: 2, release: freed.release) { Self.pointer(0x50) }
+        }
+        #expect(freed.all == [0x40, 0x50])
+    }
+}
