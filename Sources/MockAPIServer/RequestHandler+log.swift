@@ -9,7 +9,7 @@ extension RequestHandler {
         log.request(
             RequestLogEntry(
                 record: record, path: String(decoding: path, as: UTF8.self),
-                nanoseconds: System.monotonicNanoseconds() - context.started, verbose: verbose,
+                nanoseconds: System.monotonicNanoseconds() - context.started, session: context.session?.id, verbose: verbose,
                 redaction: journal.redaction, contracts: verbose ? context.responder.set : nil))
     }
 }

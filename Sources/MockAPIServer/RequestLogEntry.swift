@@ -6,6 +6,9 @@ struct RequestLogEntry: Sendable {
     var record: RequestRecord
     var path: String
     var nanoseconds: UInt64
+    /// The session the request was served in (`/s/ID/…` or `Mockapi-Session`); `path` is the
+    /// path the contracts saw, without the prefix.
+    var session: String? = nil
     /// Verbose lines show the request headers (redacted when formatted, as the journal does)…
     var verbose = false
     var redaction = HeaderRedaction.standard

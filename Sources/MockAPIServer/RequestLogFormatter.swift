@@ -10,11 +10,13 @@ enum RequestLogFormatter {
         }
     }
 
-    /// `21:30:01.123 GET /v1/activities?cursor=2 200 activities/page2 0.2ms`, then, for a refusal,
-    /// two spaces and why; verbose lines follow with `> request` and `< response` headers.
+    /// `21:30:01.123 GET /v1/activities?cursor=2 200 activities/page2 0.2ms`, then
+    /// `session=ID` for a request served in one, then, for a refusal, two spaces and why; verbose
+    /// lines follow with `> request` and `< response` headers.
     static func text(_ entry: RequestLogEntry, options: RequestLogOptions) -> String {
         let status = options.color ? colorized(entry.record.status) : String(entry.record.status)
         var line = "\(localTime(entry.record.receivedAt)) \(entry.record.method) \(target(entry)) \(status) \(servedAs(entry)) \(milliseconds(entry))ms"
+        if let session = entry.session { line += " session=" + session }
         if let problem = entry.record.problem { line += "  " + problem }
         guard options.verbose else { return line }
         for header in requestHeaders(entry) { line += "\n    > \(header.name): \(header.value)" }
@@ -28,6 +30,10 @@ enum RequestLogFormatter {
             ("time", .string(utcTime(entry.record.receivedAt))),
             ("method", .string(entry.record.method)),
             ("path", .string(entry.path)),
+        ]
+        // Only in a session's lines: the others keep the keys they always had.
+        if let session = entry.session { members.append(("session", .string(session))) }
+        members += [
             ("query", .string(JournalEntry.encodeQuery(entry.redaction.journaledQuery(entry.record.query)))),
             ("status", .int(entry.record.status)),
             ("contract", entry.record.contract.json),

@@ -29,4 +29,16 @@ struct RequestRecordTests {
             options: RequestLogOptions(verbose: true))
         #expect(verbose.contains("\n    > Authorization: token [redacted]"), "and the log as it formats")
     }
+
+    /// A request served in a session says which: its path is the one the contracts saw.
+    @Test func aSessionsLineNamesTheSession() {
+        let record = RequestRecord(
+            receivedAt: 1_700_000_000_123, method: "GET", query: [], headers: [], bodyBytes: 0, contract: "list_notes",
+            response: nil, status: 200, problem: nil)
+        let entry = RequestLogEntry(record: record, path: "/v1/notes", nanoseconds: 200_000, session: "0123456789abcdef")
+        #expect(RequestLogFormatter.text(entry, options: RequestLogOptions()).hasSuffix(" GET /v1/notes 200 list_notes 0.2ms session=0123456789abcdef"))
+        #expect(RequestLogFormatter.json(entry, verbose: false).serialized.contains(#""path":"/v1/notes","session":"0123456789abcdef","query":"#))
+        let outside = RequestLogEntry(record: record, path: "/v1/notes", nanoseconds: 200_000)
+        #expect(!RequestLogFormatter.json(outside, verbose: false).serialized.contains("session"))
+    }
 }
