@@ -50,11 +50,18 @@ import Testing
     ]
 
     /// The balancer's part of nginx.conf: the session key from the path, the query or the header,
-    /// and one upstream hashed on it. (docs/server.md shows the same block.)
+    /// and one upstream hashed on it. A request outside any session gets the key `-`, so all of
+    /// them go to one instance, which then keeps their sequences and journal as a lone server
+    /// would (an empty key would make nginx spread them round robin). docs/server.md shows the
+    /// same block.
     static func balancer(port: Int, instances: [String]) -> String {
         """
+            map $http_mockapi_session $session_from_header {
+                ""      "-";
+                default $http_mockapi_session;
+            }
             map $arg_session $session_from_query {
-                ""      $http_mockapi_session;
+                ""      $session_from_header;
                 default $arg_session;
             }
             map $uri $session_key {
@@ -168,8 +175,10 @@ import Testing
             check(client, "last list", client.ids(listed) == [2, 3] && client.titles(listed).last == "edited \(client.id)", listed)
         }
         #expect(failures.isEmpty, "leaks or failures: \(failures)")
-        // One request without a session: the server-wide journal of whichever instance nginx picked.
-        #expect(try Self.send("GET", nginx.baseURL + path).status == 200)
+        // Requests without a session: all on one instance, in its server-wide journal.
+        for _ in 0..<3 { #expect(try Self.send("GET", nginx.baseURL + path).status == 200) }
+        let plainCounts = try urls.map { url in try #require(try Self.send("GET", url + "/__mockapi/requests/count").object?["count"] as? Int) }
+        #expect(plainCounts.sorted() == [0, 0, 3], "\(plainCounts)")
 
         // Each session lives on exactly one instance, and all of its requests were journaled there.
         var placement: [String: Int] = [:]
@@ -197,21 +206,21 @@ import Testing
         #expect(coverage.status == 0, "\(coverage.stdout)\(coverage.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(coverage.stdout.utf8)) as? [String: Any])
         let summary = try #require(report["summary"] as? [String: Any])
-        #expect(summary["requests"] as? Int == clients.count * Self.flowRequests + 1)
+        #expect(summary["requests"] as? Int == clients.count * Self.flowRequests + 3)
         #expect(summary["uncoveredContracts"] as? [String] == ["publish_draft"])
         let served = Dictionary(
             uniqueKeysWithValues: ((report["contracts"] as? [[String: Any]]) ?? []).compactMap { use in
                 (use["name"] as? String).map { ($0, use["served"] as? Int ?? -1) }
             })
         var expected = Self.flowServes.mapValues { $0 * clients.count }
-        expected["list_drafts", default: 0] += 1
+        expected["list_drafts", default: 0] += 3
         expected["publish_draft"] = 0
         #expect(served == expected)
         #expect(report["target"] as? String == urls.joined(separator: ", ") + " (and all their sessions)")
 
-        // Without the sessions, only the one request made outside them.
+        // Without the sessions, only the three requests made outside them.
         let plain = try CommandLineRunner.run(["coverage", "--format", "json"] + urls.flatMap { ["--base-url", $0] })
         let plainSummary = try #require((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
-        #expect(plainSummary["requests"] as? Int == 1)
+        #expect(plainSummary["requests"] as? Int == 3)
     }
 }
