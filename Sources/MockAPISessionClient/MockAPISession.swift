@@ -33,9 +33,13 @@ public struct MockAPISession: Sendable {
         public var description: String { "mockapi answered \(status): \(body)" }
     }
 
-    /// Makes a new session (`POST /__mockapi/sessions`).
-    public static func create(server: URL, adminToken: String? = nil, urlSession: URLSession = .shared) async throws -> MockAPISession {
-        let (data, _) = try await send("POST", server.appendingPathComponent("__mockapi/sessions"), adminToken: adminToken, urlSession: urlSession, expecting: 201)
+    /// Makes a new session (`POST /__mockapi/sessions`), or with `id`, one with that id
+    /// (`PUT /__mockapi/sessions/ID`): behind a balancer that keeps each session on one
+    /// `mockapi serve` by its id, the server the id leads to is the one that makes it.
+    /// `id`: 16 lowercase hex digits (``randomID()``); one already in use fails with 409.
+    public static func create(server: URL, id: String? = nil, adminToken: String? = nil, urlSession: URLSession = .shared) async throws -> MockAPISession {
+        let endpoint = server.appendingPathComponent("__mockapi/sessions" + (id.map { "/\($0)" } ?? ""))
+        let (data, _) = try await send(id == nil ? "POST" : "PUT", endpoint, adminToken: adminToken, urlSession: urlSession, expecting: 201)
         struct Created: Decodable {
             var id: String
             var baseURL: String
@@ -43,6 +47,13 @@ public struct MockAPISession: Sendable {
         let created = try JSONDecoder().decode(Created.self, from: data)
         guard let baseURL = URL(string: created.baseURL) else { throw Failure(status: 201, body: "baseURL \(created.baseURL) is not a URL") }
         return MockAPISession(id: created.id, baseURL: baseURL, server: server, adminToken: adminToken, urlSession: urlSession)
+    }
+
+    /// A new session id: 16 random lowercase hex digits, for ``create(server:id:adminToken:urlSession:)``.
+    public static func randomID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let digits = String(generator.next() as UInt64, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Starts its sequences over and empties its journal.

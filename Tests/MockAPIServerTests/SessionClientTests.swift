@@ -36,6 +36,13 @@ import FoundationNetworking
             await #expect(throws: MockAPISession.Failure.self) { try await first.requests() }
             await #expect(throws: MockAPISession.Failure.self) { try await first.delete() }
             #expect(try await step(second) == 2)
+
+            // An id chosen here (a balancer routes by it before the session exists).
+            let id = MockAPISession.randomID()
+            let chosen = try await MockAPISession.create(server: server.baseURL, id: id)
+            #expect(chosen.id == id)
+            #expect(try await step(chosen) == 1)
+            await #expect(throws: MockAPISession.Failure.self) { try await MockAPISession.create(server: server.baseURL, id: id) }
         }
     }
 }

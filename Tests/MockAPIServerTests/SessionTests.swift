@@ -130,6 +130,37 @@ import Testing
         }
     }
 
+    /// `PUT /__mockapi/sessions/ID`: the client names the new session (a balancer routes by the
+    /// id before the session exists); a taken id is a 409, a malformed one a 400, neither makes one.
+    @Test func putMakesASessionWithTheIdTheClientChose() async throws {
+        try await Self.withStepsServer(configure: { $0.maxSessions = 2 }) { server in
+            let port = server.port
+            let id = "00000000000000a7"
+            let created = try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(id)", headers: ["Host": "localhost:\(port)"])
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.json as? [String: String] == ["id": id, "baseURL": "http://localhost:\(port)/s/\(id)"])
+            #expect(try Self.step(port, "/s/\(id)/steps") == 1)
+
+            let taken = try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(id)")
+            #expect(taken.status == 409)
+            #expect(taken.text.contains("session \(id) already exists"), "\(taken.text)")
+            #expect(try Self.step(port, "/s/\(id)/steps") == 2, "a refused PUT leaves the live session as it was")
+
+            for bad in ["00000000000000A7", "a7", "00000000000000a7x"] {
+                let response = try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(bad)")
+                #expect(response.status == 400, "\(bad): \(response.text)")
+            }
+            #expect(try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(id)/reset").status == 405)
+            _ = try Self.createSession(port)
+            let full = try RawHTTP.request(port, "PUT", "/__mockapi/sessions/00000000000000b8")
+            #expect(full.status == 429)
+            let listed = try #require(try RawHTTP.request(port, "GET", "/__mockapi/sessions").json as? [[String: Any]])
+            #expect(listed.count == 2)
+            #expect(try RawHTTP.request(port, "DELETE", "/__mockapi/sessions/\(id)").status == 204)
+            #expect(try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(id)").status == 201, "an ended session's id can be used again")
+        }
+    }
+
     @Test func adminPathsAreNotServedInsideASession() async throws {
         try await Self.withStepsServer { server in
             let session = try Self.createSession(server.port)

@@ -195,16 +195,23 @@ struct HelpScreenTests {
 
             Exit status: 0 when every journaled request kept a contract, 1 otherwise (also
             when no request reached the server, or, with --strict, when a contract was
-            never exercised), 2 when the server cannot be read.
+            never exercised), 2 when a server cannot be read.
 
-            USAGE: mockapi coverage [--format <format>] [--junit <junit>] --base-url <base-url> [--admin-token <admin-token>] [--since <since>] [--strict]
+            USAGE: mockapi coverage [--format <format>] [--junit <junit>] --base-url <base-url> ... [--session <id> ...] [--all-sessions] [--admin-token <admin-token>] [--since <since>] [--strict]
 
             OPTIONS:
               --format <format>       Report format on stdout: text or json. (values: text,
                                       json; default: text)
               --junit <junit>         Also write a JUnit XML report to this file (missing
                                       folders are created).
-              --base-url <base-url>   The running `mockapi serve` whose journal to read.
+              --base-url <base-url>   A running `mockapi serve` whose journal to read;
+                                      repeat it to read several instances (behind a
+                                      balancer) as one report.
+              --session <id>          Read this session's journal instead of the
+                                      server-wide one, from whichever --base-url has it
+                                      (repeatable).
+              --all-sessions          Read every live session's journal as well as the
+                                      server-wide one.
               --admin-token <admin-token>
                                       The server's --admin-token (sent as
                                       Mockapi-Admin-Token to its /__mockapi/ endpoints).

@@ -67,7 +67,7 @@ extension Responder {
                         "GET /__mockapi/requests", "GET /__mockapi/requests/count", "DELETE /__mockapi/requests",
                         "DELETE /__mockapi/scenarios", "GET /__mockapi/routes", "POST /__mockapi/reload",
                         "GET /__mockapi/health", "GET /__mockapi/ready", "POST /__mockapi/sessions", "GET /__mockapi/sessions",
-                        "GET /__mockapi/sessions/ID", "DELETE /__mockapi/sessions/ID", "POST /__mockapi/sessions/ID/reset",
+                        "PUT /__mockapi/sessions/ID", "GET /__mockapi/sessions/ID", "DELETE /__mockapi/sessions/ID", "POST /__mockapi/sessions/ID/reset",
                     ],
                 ])
         }

@@ -1,6 +1,8 @@
 /// The session endpoints: `POST /__mockapi/sessions` makes one, `GET` lists them,
-/// `GET`/`DELETE /__mockapi/sessions/ID` reads or ends one, `POST /__mockapi/sessions/ID/reset`
-/// starts its sequences over and empties its journal. Guarded like every admin endpoint.
+/// `PUT /__mockapi/sessions/ID` makes one with an id the client chose (behind a balancer that
+/// keeps a session on one server by its id), `GET`/`DELETE /__mockapi/sessions/ID` reads or ends
+/// one, `POST /__mockapi/sessions/ID/reset` starts its sequences over and empties its journal.
+/// Guarded like every admin endpoint.
 extension Responder {
     private static let sessionsPath = "/__mockapi/sessions"
 
@@ -38,7 +40,8 @@ extension Responder {
         let action = parts.count > 1 ? parts[1...].joined(separator: "/") : nil
         switch action {
         case nil:
-            guard method == "GET" || method == "DELETE" else { return Self.sessionMethodNotAllowed(method, path: path, allowed: "GET, DELETE") }
+            if method == "PUT" { return createSession(proposed: id, headers: headers) }
+            guard method == "GET" || method == "DELETE" else { return Self.sessionMethodNotAllowed(method, path: path, allowed: "GET, PUT, DELETE") }
             let session: SessionState
             switch liveSession(id) {
             case .success(let found): session = found
@@ -78,10 +81,21 @@ extension Responder {
         return .success(session)
     }
 
-    private func createSession(headers: HeaderFields) -> GeneratedResponse {
-        switch sessions.create() {
-        case .failure(let full):
-            return ErrorResponses.tooManySessions(max: sessions.limits.maxSessions, retryAfterSeconds: full.retryAfterSeconds)
+    /// `proposed`: the id a `PUT` names, which must be well formed and not a live session's (the
+    /// client chose it, typically at random, so that a balancer could route by it beforehand).
+    private func createSession(proposed: String? = nil, headers: HeaderFields) -> GeneratedResponse {
+        var key: UInt64?
+        if let proposed {
+            guard let value = SessionID.value(proposed) else { return ErrorResponses.malformedSession(proposed, source: "admin path") }
+            key = value
+        }
+        switch sessions.create(key: key) {
+        case .failure(.full(let retryAfterSeconds)):
+            return ErrorResponses.tooManySessions(max: sessions.limits.maxSessions, retryAfterSeconds: retryAfterSeconds)
+        case .failure(.taken):
+            return GeneratedResponse(
+                status: 409,
+                json: ["error": .string("session \(proposed ?? "") already exists: PUT /__mockapi/sessions/ID makes a new one; choose another id (16 random lowercase hex digits)")])
         case .success(let session):
             let base = sessionBaseURL(session.id, host: headers.value(of: "Host"))
             return GeneratedResponse(

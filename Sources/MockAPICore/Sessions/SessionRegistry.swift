@@ -59,26 +59,33 @@ package final class SessionRegistry: Sendable {
 
     private var idleNanoseconds: UInt64 { UInt64(limits.idleTimeoutSeconds) * 1_000_000_000 }
 
-    /// Why a session could not be made: the registry is full, and when the first of its sessions
-    /// would expire if left alone (seconds, for `Retry-After`).
-    package struct Full: Error, Sendable {
-        package var retryAfterSeconds: Int
+    /// Why a session could not be made.
+    package enum Refusal: Error, Sendable, Equatable {
+        /// `maxSessions` are alive; the first of them would expire, if left alone, in this many
+        /// seconds (for `Retry-After`).
+        case full(retryAfterSeconds: Int)
+        /// The id the client proposed is a live session's.
+        case taken
     }
 
-    /// A new session, or `Full` when `maxSessions` are alive (expired ones are dropped first).
-    package func create() -> Result<SessionState, Full> {
+    /// A new session, with a random id or, when the client proposed one, that id (`key`: a
+    /// balancer in front of several servers then picks the server by the id before the session
+    /// exists, `PUT /__mockapi/sessions/ID`). Refused when `maxSessions` are alive (expired ones
+    /// are dropped first) or the proposed id is taken.
+    package func create(key proposed: UInt64? = nil) -> Result<SessionState, Refusal> {
         let now = SessionClock.now()
         let journal = RequestJournal(
             capacity: limits.journalCapacity, maxBytes: limits.journalMaxBytes, redaction: limits.redaction, shards: 1)
-        return sessions.withLock { sessions -> Result<SessionState, Full> in
+        return sessions.withLock { sessions -> Result<SessionState, Refusal> in
             dropExpired(&sessions, at: now)
+            if let proposed, sessions[proposed] != nil { return .failure(.taken) }
             guard sessions.count < limits.maxSessions else {
                 let longestIdle = sessions.values.map { $0.idleNanoseconds(at: now.monotonicNanoseconds) }.max() ?? 0
                 let left = idleNanoseconds > longestIdle ? idleNanoseconds - longestIdle : 0
-                return .failure(Full(retryAfterSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000))))
+                return .failure(.full(retryAfterSeconds: max(1, Int((left + 999_999_999) / 1_000_000_000))))
             }
-            var key = SessionID.make()
-            while sessions[key] != nil { key = SessionID.make() }
+            var key = proposed ?? SessionID.make()
+            while proposed == nil, sessions[key] != nil { key = SessionID.make() }
             let session = SessionState(key: key, journal: journal, now: now)
             sessions[key] = session
             return .success(session)

@@ -12,6 +12,12 @@ package struct CoverageReport: Sendable, Equatable {
         package var contract: String?
         /// Why it was refused, as the journal says.
         package var problem: String
+        /// Where it was journaled, when the report read several journals (servers, sessions),
+        /// whose ids overlap: `http://127.0.0.1:8081` or `http://127.0.0.1:8081/s/ID`.
+        package var journal: String? = nil
+
+        /// `#2`, or with several journals `#2 at http://127.0.0.1:8081/s/ID`.
+        package var reference: String { journal.map { "#\(id) at \($0)" } ?? "#\(id)" }
     }
 
     /// One contract and how many journaled requests it served.

@@ -22,11 +22,11 @@ package enum TextCoverageReport {
                 let first = group.refusals[0]
                 let contract = first.contract.map { " (contract \($0))" } ?? ""
                 guard group.refusals.count > 1 else {
-                    lines.append(capped("      #\(first.id) \(first.method) \(first.target) → \(first.status)\(contract): \(first.problem)"))
+                    lines.append(capped("      \(first.reference) \(first.method) \(first.target) → \(first.status)\(contract): \(first.problem)"))
                     continue
                 }
                 lines.append(capped("      \(group.refusals.count) × \(group.shape) → \(first.status)\(contract): \(first.problem)"))
-                let examples = group.refusals.prefix(examplesPerGroup).map { "#\($0.id) \($0.method) \($0.target)" }
+                let examples = group.refusals.prefix(examplesPerGroup).map { "\($0.reference) \($0.method) \($0.target)" }
                 let more = group.refusals.count - examples.count
                 lines.append(capped("          e.g. \(examples.joined(separator: ", "))\(more > 0 ? ", and \(more) more" : "")"))
             }
@@ -39,7 +39,7 @@ package enum TextCoverageReport {
         list(report.unmatched.count == 1 ? "request matched no contract" : "requests matched no contract", report.unmatched)
         list(report.violations.count == 1 ? "request broke its contract" : "requests broke their contracts", report.violations)
         if !report.browsing.isEmpty {
-            let requests = report.browsing.map { "#\($0.id) \($0.method) \($0.target) → \($0.status)" }
+            let requests = report.browsing.map { "\($0.reference) \($0.method) \($0.target) → \($0.status)" }
             let lead = "note  \(report.browsing.count) request\(report.browsing.count == 1 ? "" : "s") from a browser, not counted: "
             lines.append(capped(lead + namesFitting(requests, after: lead)))
             lines.append("")
@@ -107,10 +107,13 @@ package enum JSONCoverageReport {
         func refusals(_ list: [CoverageReport.Refusal]) -> JSONValue {
             .array(
                 list.map {
-                    [
-                        "id": .int($0.id), "method": .string($0.method), "target": .string($0.target), "status": .int($0.status),
-                        "contract": $0.contract.map(JSONValue.string) ?? nil, "problem": .string($0.problem),
-                    ]
+                    var refusal = JSONObject([
+                        ("id", .int($0.id)), ("method", .string($0.method)), ("target", .string($0.target)), ("status", .int($0.status)),
+                        ("contract", $0.contract.map(JSONValue.string) ?? .null), ("problem", .string($0.problem)),
+                    ])
+                    // Only when several journals were read: one journal's report keeps its shape.
+                    if let journal = $0.journal { refusal["journal"] = .string(journal) }
+                    return JSONValue.object(refusal)
                 })
         }
         let document: JSONValue = [
@@ -155,7 +158,7 @@ package enum JUnitCoverageReport {
             cases.append(#"    <testcase classname="mockapi.coverage.journal" name="requests"><failure type="no-requests" message="\#(JUnitReport.escape(noRequestsSentence))"/></testcase>"#)
         }
         for refusal in report.unmatched + report.violations {
-            let name = "#\(refusal.id) \(refusal.method) \(refusal.target)"
+            let name = "\(refusal.reference) \(refusal.method) \(refusal.target)"
             let kind = refusal.contract == nil ? "unmatched" : "violation"
             cases.append(
                 #"    <testcase classname="mockapi.coverage.requests" name="\#(JUnitReport.escape(name))"><failure type="\#(kind)" message="\#(JUnitReport.escape(refusal.problem))">\#(JUnitReport.escape("status \(refusal.status): \(refusal.problem)"))</failure></testcase>"#
