@@ -115,7 +115,7 @@ let package = Package(
         // (scripts/public-api-check builds the same files from a package of its own).
         .testTarget(
             name: "PublicAPITests",
-            dependencies: ["ClientKit", "MockAPITestSupport", "MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand"],
+            dependencies: ["ClientKit", "MockAPISessionClient", "MockAPITestSupport", "MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand"],
             packageAccess: false),
         // The README's ClientKit blocks, compiled and run.
         .testTarget(name: "ReadmeClientKitTests", dependencies: ["ClientKit", "MockAPICore", "MockAPITestSupport", "MockAPIVerifyClientKit"]),

@@ -1,5 +1,6 @@
 import ClientKit
 import Foundation
+import MockAPISessionClient
 import MockAPITestSupport
 import MockAPIVerify
 import MockAPIVerifyClientKit
@@ -198,5 +199,13 @@ enum DocumentedEntryPoints {
         // documented: `.exponential(initial:multiplier:max:)`
         // documented: `.custom`
         [.immediate, .constant(.milliseconds(100)), .exponential(initial: .milliseconds(200), multiplier: 2, max: .seconds(2)), .custom { .seconds($0) }]
+    }
+
+    /// A UI test's session (docs/recipes.md): reset mid-test, or ended when nothing gates on it.
+    static func restartAndEnd(_ session: MockAPISession) async throws {
+        // documented: `session.reset()`
+        try await session.reset()
+        // documented: `session.delete()`
+        try await session.delete()
     }
 }
