@@ -95,10 +95,61 @@ struct header_copy {
     size_t used;
 };
 
+// RFC 9110 §5.6.2 `tchar`: what a header name may be made of.
+static const uint8_t token_byte[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['*'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1,
+    ['^'] = 1, ['_'] = 1, ['`'] = 1, ['|'] = 1, ['~'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
+};
+
+// Why a check here: MHD 0.9.75 takes a header line that starts with a space or tab (obs-fold,
+// RFC 9112 §5.2) as a continuation and appends it to the previous header's *name*
+// (`X-Fold: a\r\n b` becomes `X-Foldb: a`), accepts any byte but the colon in a name (`X Y`,
+// `X(a)`), and keeps a bare CR or other control bytes in a value; the proxy would send all of it
+// on. Such a header is copied as a record with an empty name and, as its value, why it is
+// malformed, and the request is refused with 400 (`HeaderFields.headScan`).
+//
+// A fold is recognised by where MHD left the name: it ends the name by writing NUL over the
+// colon and points the value past the colon and the blanks after it, in the same line, so the
+// two are adjacent. A folded name was grown (in place, over the value, or moved elsewhere in the
+// connection's pool), so the value no longer starts right after it. Both pointers are in that one
+// pool, so reading between them stays in it; the scan stops at the first byte that is not blank.
+static const char *malformation(const char *key, size_t key_size, const char *value, size_t value_size) {
+    const char *end = key + key_size;
+    if (key_size == 0) return "a header line has an empty name";
+    if (value <= end || *end != '\0') return "a header line continues on the next (obs-fold, RFC 9112 §5.2)";
+    for (const char *between = end + 1; between < value; between++) {
+        if (*between != ' ' && *between != '\t') return "a header line continues on the next (obs-fold, RFC 9112 §5.2)";
+    }
+    unsigned char not_token = 0;
+    for (size_t i = 0; i < key_size; i++) not_token |= (unsigned char)(token_byte[(uint8_t)key[i]] ^ 1);
+    if (not_token) return "a header name holds a byte that is not a token character (RFC 9110 §5.1)";
+    // No early exit, so the compiler can check many bytes at once: a value is mostly plain text.
+    unsigned char control = 0;
+    for (size_t i = 0; i < value_size; i++) {
+        uint8_t byte = (uint8_t)value[i];
+        control |= (unsigned char)((byte < 0x20 && byte != '\t') | (byte == 0x7f));
+    }
+    if (control) return "a header value holds a control byte (CR, LF, NUL or another; RFC 9110 §5.5)";
+    return NULL;
+}
+
 static enum MHD_Result copy_header(void *context, enum MHD_ValueKind kind, const char *key, size_t key_size,
                                    const char *value, size_t value_size) {
     (void)kind;
     struct header_copy *copy = context;
+    const char *malformed = malformation(key, key_size, value, value_size);
+    if (malformed) {
+        key_size = 0;
+        value = malformed;
+        value_size = strlen(malformed);
+    }
     size_t record = 2 * sizeof(uint32_t) + key_size + value_size;
     if (copy->used + record <= copy->capacity) {
         uint32_t lengths[2] = {(uint32_t)key_size, (uint32_t)value_size};
