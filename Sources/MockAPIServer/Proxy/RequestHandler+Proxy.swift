@@ -36,7 +36,11 @@ extension RequestHandler {
                         problem: "proxied to \(target): \(error)")
                 } else {
                     let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-                    let kept = answer.headers.filter { !Self.answerHeadersDropped.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
+                    let named = Forwarder.connectionOptions(answer.headers)
+                    let kept = answer.headers.filter { header in
+                        let name = header.name.lowercased()
+                        return !Self.answerHeadersDropped.contains(name) && !named.contains(name) && name != "content-type"
+                    }
                     generated = GeneratedResponse(
                         status: answer.status, contentType: contentType, body: answer.body, headers: kept,
                         problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
