@@ -1,5 +1,6 @@
 #include "CCurlShims.h"
 #include <curl/curl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,15 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
     size_t length = size * count;
     // A new status line (after a 100 Continue) starts the block over: keep the final response's.
     if (length >= 5 && memcmp(data, "HTTP/", 5) == 0) answer->headers.count = 0;
+    // Why a bound: the client's answer is written from libmicrohttpd's per-connection memory
+    // (32 KiB, shared with the request), and a head that does not fit there made it close the
+    // connection without a byte (20,000 headers). Past the bound the exchange ends, and the
+    // client gets a 502 saying why.
+    if (answer->headers.count + length > CCurlShims_max_header_bytes) {
+        snprintf(answer->error, sizeof(answer->error), "its answer's header block is over %d bytes, more than can be sent on",
+                 CCurlShims_max_header_bytes);
+        return 0;
+    }
     return append(&answer->headers, data, length) ? length : 0;
 }
 
@@ -51,6 +61,17 @@ static size_t on_read(char *buffer, size_t size, size_t count, void *user) {
     memcpy(buffer, upload->bytes + upload->sent, take);
     upload->sent += take;
     return take;
+}
+
+// Why: libcurl sends a request again on a fresh connection when the kept one turns out closed
+// (a backend that drops idle keep-alive connections); with an upload it must rewind the body
+// first, and without a seek callback that fails ("rewinding of the data stream failed", a 502).
+// The body is in memory, so any offset can be had again.
+static int on_seek(void *user, curl_off_t offset, int origin) {
+    Upload *upload = user;
+    if (origin != SEEK_SET || offset < 0 || (size_t)offset > upload->length) return CURL_SEEKFUNC_CANTSEEK;
+    upload->sent = (size_t)offset;
+    return CURL_SEEKFUNC_OK;
 }
 
 int CCurlShims_perform(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
@@ -81,13 +102,16 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
         curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
         curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
         curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
+        curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, on_seek);
+        curl_easy_setopt(curl, CURLOPT_SEEKDATA, &upload);
         curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)body_length);
     }
     if (ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file);
     CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(list);
     if (code != CURLE_OK) {
-        strncpy(answer->error, curl_easy_strerror(code), sizeof(answer->error) - 1);
+        // A callback's own reason (a bound) says more than libcurl's "failed writing".
+        if (answer->error[0] == '\0') strncpy(answer->error, curl_easy_strerror(code), sizeof(answer->error) - 1);
         answer->status = 0;
         return (int)code;
     }

@@ -50,17 +50,40 @@ package final class FileWatcher: Sendable {
 
     deinit { stop() }
 
-    /// Every folder under `roots`, roots included (symlinked folders are not followed).
+    /// Every folder under `roots`, roots included, by their real paths: a root or a folder in it
+    /// that is a symlink is followed (a `fixtures` linked to a shared checkout), each real folder
+    /// listed once, so a link back up the tree ends there.
     static func folders(under roots: [String]) -> [String] {
         var found: [String] = []
-        for root in roots {
+        var seen: Set<String> = []
+        var pending = roots.map(realFolder)
+        while let root = pending.popLast() {
+            guard seen.insert(root).inserted else { continue }
             found.append(root)
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             while let relative = walker.nextObject() as? String {
-                if (walker.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { found.append(root + "/" + relative) }
+                switch walker.fileAttributes?[.type] as? FileAttributeType {
+                case .typeDirectory?:
+                    let folder = root + "/" + relative
+                    if seen.insert(folder).inserted { found.append(folder) }
+                case .typeSymbolicLink?:
+                    // Walked as a root of its own: the enumerator does not go through links.
+                    var isFolder: ObjCBool = false
+                    let link = root + "/" + relative
+                    if FileManager.default.fileExists(atPath: link, isDirectory: &isFolder), isFolder.boolValue { pending.append(realFolder(link)) }
+                default:
+                    break
+                }
             }
         }
         return found
+    }
+
+    /// `path` with every symlink in it resolved (itself when it cannot be: a missing folder).
+    static func realFolder(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Quiet time that ends a burst of changes, and the longest a burst delays its reload.
@@ -124,7 +147,7 @@ package final class FileWatcher: Sendable {
             // A root deleted whole raises nothing when it comes back (its parent is not watched):
             // look for it twice a second while it is missing, and reload once it is back, since
             // its files may have been copied in before the watch.
-            if now() - lastRootCheck > 500_000_000, roots.contains(where: { !watched.values.contains($0) }) {
+            if now() - lastRootCheck > 500_000_000, roots.contains(where: { !watched.values.contains(realFolder($0)) }) {
                 lastRootCheck = now()
                 if watchNewFolders() { burst = (burst?.first ?? now(), now()) }
             }

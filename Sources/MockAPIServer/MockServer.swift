@@ -90,7 +90,7 @@ package final class MockServer: Sendable {
             // MHD's 32 KiB deliberately: MHD 0.9.75 zeroes the whole pool before every keep-alive
             // request (64 KiB would cost ~1.5% of GET throughput), and query arguments, which
             // used to exhaust it, no longer live there (`CMicroHTTPDShims_take_query`).
-            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: 32 * 1024, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: RequestHandler.connectionMemory, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: configuration.maxConnectionsPerIP, ptr_value: nil),
             // Strict: an HTTP/1.1 request without Host gets 400 (RFC 9112 §3.2), as does a space in the target.

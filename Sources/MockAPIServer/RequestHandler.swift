@@ -133,9 +133,12 @@ final class RequestHandler: Sendable {
         let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
             let scan = context.headers.headScan()
-            if scan.namesSession, context.scope == nil { context.enter(responder.sessionScope(path: path, headers: context.headers).scope) }
-            if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
-            switch responder.decideHead(context.head, headers: context.headers, hosts: scan.hosts) {
+            // A malformed header line is refused before its session is looked for.
+            if !scan.malformed {
+                if scan.namesSession, context.scope == nil { context.enter(responder.sessionScope(path: path, headers: context.headers).scope) }
+                if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
+            }
+            switch responder.decideHead(context.head, headers: context.headers, hosts: scan.hosts, malformedHeader: scan.malformed) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
                 return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)

@@ -30,6 +30,21 @@ import Testing
         }
     }
 
+    /// Two token lines: whichever one a guard took, a proxy in front may have checked the other.
+    @Test func twoTokenLinesAreRefusedWhicheverComesFirst() async throws {
+        try await withMockServer(configure: { $0.adminToken = "s3cret" }) { server in
+            for tokens in [["s3cret", "wrong"], ["wrong", "s3cret"], ["s3cret", "s3cret"]] {
+                let client = try RawHTTP(port: server.port)
+                try client.send(
+                    "GET /__mockapi/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nMockapi-Admin-Token: \(tokens[0])\r\n"
+                        + "Mockapi-Admin-Token: \(tokens[1])\r\nConnection: close\r\n\r\n")
+                let response = try #require(try client.readResponse())
+                #expect(response.status == 400, "\(tokens)")
+                #expect((response.json as? [String: Any])?["error"] as? String == "Mockapi-Admin-Token is given more than once: send it once")
+            }
+        }
+    }
+
     @Test func beyondLoopbackWithoutTokenAnswersNoAdminRequest() {
         let open = AdminAccess(token: nil, listensOnLoopbackOnly: AdminAccess.isLoopback("0.0.0.0"))
         #expect(open.refusal(method: "GET", headers: [("Host", "127.0.0.1:8080")])?.status == 403)

@@ -38,6 +38,31 @@ import Testing
         }
     }
 
+    /// libmicrohttpd 0.9.75 appends a folded line to the header's *name* (`X-Foldsecondthird:
+    /// first`), takes a name with a space or a parenthesis, and keeps a bare CR in a value: each
+    /// was journaled so and sent on by the proxy. RFC 9112 §5.2 and RFC 9110 §5.5 allow a 400.
+    @Test(arguments: [
+        ("X-Fold: first\r\n second\r\n\tthird", "a header line continues on the next (obs-fold, RFC 9112 §5.2)"),
+        ("X-Fold: first\r\n second third", "a header line continues on the next (obs-fold, RFC 9112 §5.2)"),
+        ("X-Fold:\r\n second", "a header line continues on the next (obs-fold, RFC 9112 §5.2)"),
+        ("X Space: v", "a header name holds a byte that is not a token character (RFC 9110 §5.1)"),
+        ("X-Before : v", "a header name holds a byte that is not a token character (RFC 9110 §5.1)"),
+        ("X(a): v", "a header name holds a byte that is not a token character (RFC 9110 §5.1)"),
+        ("X-Cr: a\rb", "a header value holds a control byte (CR, LF, NUL or another; RFC 9110 §5.5)"),
+        ("X-Ctl: a\u{1}b", "a header value holds a control byte (CR, LF, NUL or another; RFC 9110 §5.5)"),
+    ])
+    func malformedHeaderLinesAre400(line: String, detail: String) async throws {
+        try await withMockServer { server in
+            let client = try RawHTTP(port: server.port)
+            try client.send("GET /v1/categories HTTP/1.1\r\nHost: 127.0.0.1\r\n\(line)\r\nConnection: close\r\n\r\n")
+            let response = try #require(try client.readResponse())
+            #expect(response.status == 400)
+            #expect((response.json as? [String: Any])?["detail"] as? String == detail)
+            let tab = try RawHTTP.request(server.port, "GET", "/v1/categories", headers: ["X-Tab": "a\tb", "X-Text": "café"])
+            #expect(tab.status == 200, "a tab and non-ASCII text in a value are fine")
+        }
+    }
+
     /// Echoed, 16 KiB of requested header names did not fit the connection's memory and the
     /// preflight got no answer at all.
     @Test func aCORSPreflightAskingForHugeHeadersIsAnswered() async throws {

@@ -127,6 +127,21 @@ func curlStatus(_ arguments: String...) throws -> String {
         #expect(try within(5) { try body(url).contains("Card Games") }, "and so is the next one")
     }
 
+    /// A `fixtures` that is a symlink to a folder elsewhere (a shared checkout): its subfolders
+    /// were never watched, as the walk did not go through the link.
+    @Test func editsInASymlinkedFixturesFolderAreSeen() throws {
+        let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let real = set.fixtures.deletingLastPathComponent().appendingPathComponent("fixtures-real")
+        try FileManager.default.moveItem(at: set.fixtures, to: real)
+        try FileManager.default.createSymbolicLink(at: set.fixtures, withDestinationURL: real)
+        let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
+        defer { _ = server.stop() }
+        let url = server.baseURL + "/v1/categories/34"
+        #expect(try body(url).contains("Tabletop Games"))
+        try category("Board Games").write(to: real.appendingPathComponent("categories/category.json"), atomically: true, encoding: .utf8)
+        #expect(try within(3) { try body(url).contains("Board Games") }, "an edit under the link's target is served within 3 s")
+    }
+
     @Test func fileRewrittenWithoutPauseStillReloads() throws {
         let set = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
         let server = try CommandLineRunner.Server(["--quiet", "--watch", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])

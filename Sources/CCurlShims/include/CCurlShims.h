@@ -20,6 +20,10 @@ typedef struct {
     char error[256];
 } CCurlShims_Answer;
 
+/// The most bytes the final response's status line and header lines may take; a larger head
+/// ends the exchange with `error` saying so (libmicrohttpd could not send it on).
+enum { CCurlShims_max_header_bytes = 16 * 1024 };
+
 /// libcurl's process-wide setup; call once before any other function.
 int CCurlShims_global_init(void);
 

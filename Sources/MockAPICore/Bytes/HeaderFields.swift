@@ -217,23 +217,41 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     }
 
     /// What every request's head is checked for, in one walk: how many `Host` lines it has
-    /// (RFC 9112 wants one) and whether it names a session (`Mockapi-Session`). Folding the
-    /// second into the walk the first needed anyway keeps sessions off the cost of a request
-    /// without one: a length compare per header.
-    package func headScan() -> (hosts: Int, namesSession: Bool) {
+    /// (RFC 9112 wants one), whether it names a session (`Mockapi-Session`), and whether a header
+    /// line was malformed (the server's copy gives such a line an empty name: `malformation`).
+    /// Folding these into the walk the first needed anyway keeps them off the cost of a request:
+    /// a length compare per header.
+    package func headScan() -> (hosts: Int, namesSession: Bool, malformed: Bool) {
         var hosts = 0
         var namesSession = false
+        var malformed = false
         withPackedBytes { buffer in
             forEachField(in: buffer) { name, _ in
                 if name.count == 4 {
                     if Self.equalsIgnoringCase(name, "host") { hosts += 1 }
                 } else if name.count == 15, Self.equalsIgnoringCase(name, "mockapi-session") {
                     namesSession = true
+                } else if name.count == 0 {
+                    malformed = true
                 }
                 return true
             }
         }
-        return (hosts, namesSession)
+        return (hosts, namesSession, malformed)
+    }
+
+    /// Why the first malformed header line is (the value the server's copy gave it in place of the
+    /// line: an obs-fold, a name that is not a token, a control byte in a value), or nil.
+    package var malformation: String? {
+        withPackedBytes { buffer in
+            var found: String?
+            forEachField(in: buffer) { name, value in
+                guard name.count == 0 else { return true }
+                found = String(decoding: value, as: UTF8.self)
+                return false
+            }
+            return found
+        }
     }
 
     /// `name` is `lowercase` (ASCII letters and `-`), in any case.

@@ -3,7 +3,8 @@
 ///
 /// - Every admin request must carry a `Host` (an HTTP/1.0 request may leave it out; a browser
 ///   never does, so its absence says nothing good).
-/// - With a token, a request must carry `Mockapi-Admin-Token: <token>`, compared byte for byte.
+/// - With a token, a request must carry `Mockapi-Admin-Token: <token>` once (two are refused with
+///   400, never first-wins), compared byte for byte.
 /// - Without one, a server that listens on loopback answers admin requests whose `Host` is
 ///   `localhost` or a loopback address literal (a web page that rebinds its own DNS name to
 ///   127.0.0.1 sends its own name as Host, and is refused); a server that listens beyond loopback
@@ -46,6 +47,10 @@ package struct AdminAccess: Sendable {
             return Self.forbidden("admin requests must carry a Host header")
         }
         if let token {
+            // Two tokens: which one the guard reads is a choice a proxy in front may make otherwise.
+            guard Self.tokenCount(in: headers) <= 1 else {
+                return GeneratedResponse(status: 400, json: ["error": .string("\(Self.tokenHeader) is given more than once: send it once")])
+            }
             guard Self.carries(token: token, in: headers) else {
                 return Self.forbidden("admin endpoints need the header \(Self.tokenHeader) with the server's --admin-token")
             }
@@ -81,6 +86,16 @@ package struct AdminAccess: Sendable {
         guard !name.isEmpty else { return nil }
         guard rest.isEmpty || (rest.first == ":" && rest.utf8.dropFirst().allSatisfy { ASCII.isDigit($0) }) else { return nil }
         return String(name)
+    }
+
+    /// How many `Mockapi-Admin-Token` lines the request has.
+    static func tokenCount(in headers: HeaderFields) -> Int {
+        var count = 0
+        headers.forEachValue(of: "Mockapi-Admin-Token") { _ in
+            count += 1
+            return true
+        }
+        return count
     }
 
     /// `Mockapi-Admin-Token` equals the token byte for byte (UTF-8, no Unicode equivalence), in a

@@ -5,7 +5,12 @@ extension Responder {
 
     /// An admin endpoint's answer: a whole response, or the journal entries a query asks for,
     /// which the server streams page by page instead of rendering them all at once.
-    package enum AdminAnswer: Sendable {
+    ///
+    /// Why indirect: inline, the cases' payloads differ in size and the tag lives in the spare
+    /// bits of a word that the `.response` case never writes whole; reading the tag then branched
+    /// on uninitialised bits (valgrind, on every `GET /__mockapi/requests/count`). Boxed, each case
+    /// is one pointer written whole; an allocation per admin request is nothing.
+    package indirect enum AdminAnswer: Sendable {
         case response(GeneratedResponse)
         /// `lastID` was read before any entry, so a reader paging with `since` never skips one
         /// recorded meanwhile. `session`: whose journal (`?session=ID`), nil for the server's.

@@ -55,12 +55,19 @@ extension Responder {
     /// Framing refused outright, and a declared body over the limit, are answered before any of
     /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
     /// agree): which one names the server is unknowable.
+    /// So is a malformed header line (RFC 9112 §5.2, RFC 9110 §5.5): what MHD made of it is not
+    /// what the client sent, and the proxy must never send it on.
     package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
-        decideHead(head, headers: headers, hosts: headers.headScan().hosts)
+        let scan = headers.headScan()
+        return decideHead(head, headers: headers, hosts: scan.hosts, malformedHeader: scan.malformed)
     }
 
-    /// `decideHead` for a server that has counted the `Host` lines already (`HeaderFields.headScan`).
-    package func decideHead(_ head: RoutedHead, headers: HeaderFields, hosts: Int) -> HeadVerdict {
+    /// `decideHead` for a server that has scanned the headers already (`HeaderFields.headScan`).
+    package func decideHead(_ head: RoutedHead, headers: HeaderFields, hosts: Int, malformedHeader: Bool = false) -> HeadVerdict {
+        if malformedHeader {
+            let reason = headers.malformation ?? "a header line is malformed"
+            return headRefusal(ErrorResponses.malformed(reason, contract: nil), head)
+        }
         if hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
         switch BodyFraming(headers: headers) {
         case .none, .chunked:

@@ -99,9 +99,10 @@ final class Forwarder: Sendable {
             return Answer(status: 0, headers: [], body: [], error: "libcurl could not start")
         }
         defer { handles.withLock { $0.append(HandleBox(pointer: handle)) } }
+        let named = Self.connectionOptions(request.headers)
         var kept = request.headers.filter { header in
             let name = header.name.lowercased()
-            return !Self.hopByHop.contains(name) && !(configuration.identityEncoding && name == "accept-encoding")
+            return !Self.hopByHop.contains(name) && !named.contains(name) && !(configuration.identityEncoding && name == "accept-encoding")
         }
         // An empty value stops libcurl adding its own `Accept: */*`: the target sees what the client sent.
         if !kept.contains(where: { $0.name.lowercased() == "accept" }) { kept.append(HTTPField("Accept", "")) }
@@ -124,6 +125,19 @@ final class Forwarder: Sendable {
         let body = answer.body.count > 0 ? Array(UnsafeBufferPointer(start: answer.body.bytes, count: answer.body.count)) : []
         let head = answer.headers.count > 0 ? String(decoding: UnsafeBufferPointer(start: answer.headers.bytes, count: answer.headers.count), as: UTF8.self) : ""
         return Answer(status: answer.status, headers: Self.headers(head), body: body, error: nil)
+    }
+
+    /// The headers a message's `Connection` names (lowercased): they belong to that connection,
+    /// like the hop-by-hop ones, and are never sent on (RFC 9110 §7.6.1).
+    static func connectionOptions(_ headers: [HTTPField]) -> Set<String> {
+        var named: Set<String> = []
+        for header in headers where header.name.lowercased() == "connection" {
+            for option in header.value.split(separator: ",") {
+                let name = option.trimmingCharacters(in: .whitespaces).lowercased()
+                if !name.isEmpty { named.insert(name) }
+            }
+        }
+        return named
     }
 
     /// `Name: value` lines after the status line.

@@ -10,6 +10,27 @@ extension RequestHandler {
     /// ones libmicrohttpd writes itself.
     static let answerHeadersDropped: Set<String> = Forwarder.hopByHop.union(["date"])
 
+    /// libmicrohttpd's memory per connection (`MHD_OPTION_CONNECTION_MEMORY_LIMIT`): the request's
+    /// head and the answer's head must fit in it together.
+    static let connectionMemory = 32 * 1024
+
+    /// What a request's head takes of its connection's memory, near enough: its bytes plus, per
+    /// header, the record libmicrohttpd keeps (measured: about 64 bytes), and the request line.
+    static func headFootprint(packedHeaderBytes: Int, headerCount: Int, target: String) -> Int {
+        packedHeaderBytes + 72 * headerCount + target.utf8.count + 64
+    }
+
+    /// Why an answer head cannot be sent on beside the request's, or nil. libmicrohttpd writes the
+    /// head from the connection's memory; when it does not fit there, it closes the connection
+    /// without a byte (and the log would say the backend's status), so the client gets a 502.
+    static func headTooLarge(_ headers: [HTTPField], contentType: String, requestFootprint: Int) -> String? {
+        // The status line, Date, Connection and Content-Length, which libmicrohttpd adds.
+        let answerHead = headers.reduce(128 + contentType.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+        // A margin for what libmicrohttpd keeps besides the two heads.
+        guard requestFootprint + answerHead > connectionMemory - 1024 else { return nil }
+        return "its answer's headers (\(answerHead) bytes) do not fit beside the request's in a connection's \(connectionMemory / 1024) KiB"
+    }
+
     func startForwarding(_ decision: Decision, _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard let forwarder else { return .NO } // the responder forwards only on a server that proxies
         if let refusal = Self.notOriginForm(path) {
@@ -21,6 +42,8 @@ extension RequestHandler {
         let pathText = Self.percentEncodedPath(path)
         let pathAndQuery = pathText + (context.rawQuery.map { "?" + $0 } ?? "")
         let headers = context.headers.fields
+        let requestFootprint = Self.headFootprint(
+            packedHeaderBytes: context.headers.packedByteCount, headerCount: headers.count, target: pathAndQuery)
         let request = Forwarder.Request(method: context.method, pathAndQuery: pathAndQuery, headers: headers, body: context.rawBody)
         let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).fields
         let redactedHeaders = configuration.journalSecrets ? [] : headers.filter { HeaderRedaction.standard.redacts($0.name) }
@@ -36,11 +59,21 @@ extension RequestHandler {
                         problem: "proxied to \(target): \(error)")
                 } else {
                     let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-                    let kept = answer.headers.filter { !Self.answerHeadersDropped.contains($0.name.lowercased()) && $0.name.lowercased() != "content-type" }
-                    generated = GeneratedResponse(
-                        status: answer.status, contentType: contentType, body: answer.body, headers: kept,
-                        problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
-                    generated.framing = Self.framing(of: answer, method: request.method)
+                    let named = Forwarder.connectionOptions(answer.headers)
+                    let kept = answer.headers.filter { header in
+                        let name = header.name.lowercased()
+                        return !Self.answerHeadersDropped.contains(name) && !named.contains(name) && name != "content-type"
+                    }
+                    if let tooLarge = Self.headTooLarge(kept, contentType: contentType, requestFootprint: requestFootprint) {
+                        generated = GeneratedResponse(
+                            status: 502, json: ["error": .string("\(target) answered \(request.method) \(pathAndQuery) with \(answer.status), but \(tooLarge)")],
+                            problem: "proxied to \(target): \(tooLarge)")
+                    } else {
+                        generated = GeneratedResponse(
+                            status: answer.status, contentType: contentType, body: answer.body, headers: kept,
+                            problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+                        generated.framing = Self.framing(of: answer, method: request.method)
+                    }
                 }
                 forwarder.configuration.observer?(
                     ProxiedExchange(
