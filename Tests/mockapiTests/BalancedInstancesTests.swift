@@ -49,40 +49,22 @@ import Testing
         "draft.json": #"{"id": 1, "title": "First"}"#,
     ]
 
-    /// The balancer's part of nginx.conf: the session key from the path, the query or the header,
-    /// and one upstream hashed on it. A request outside any session gets the key `-`, so all of
-    /// them go to one instance, which then keeps their sequences and journal as a lone server
-    /// would (an empty key would make nginx spread them round robin). docs/server.md shows the
-    /// same block.
-    static func balancer(port: Int, instances: [String]) -> String {
-        """
-            map $http_mockapi_session $session_from_header {
-                ""      "-";
-                default $http_mockapi_session;
-            }
-            map $arg_session $session_from_query {
-                ""      $session_from_header;
-                default $arg_session;
-            }
-            map $uri $session_key {
-                ~^/s/(?<path_session>[^/]+)                    $path_session;
-                ~^/__mockapi/sessions/(?<admin_session>[^/]+)  $admin_session;
-                default                                        $session_from_query;
-            }
-            upstream mockapi {
-                hash $session_key consistent;
-        \(instances.map { "        server \($0.replacingOccurrences(of: "http://", with: ""));" }.joined(separator: "\n"))
-            }
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    proxy_pass http://mockapi;
-                    proxy_set_header Host $http_host;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                }
-            }
-        """
+    /// The balancer's part of nginx.conf, as docs/server.md gives it (so the docs show the block
+    /// this test runs): the session key from the path, the query or the header, and one upstream
+    /// hashed on it. A request outside any session gets the key `-`, so all of them go to one
+    /// instance, which then keeps their sequences and journal as a lone server would (an empty
+    /// key would make nginx spread them round robin). The docs' three `server` lines and `listen`
+    /// become this test's instances and port.
+    static func balancer(port: Int, instances: [String]) throws -> String {
+        let page = try String(contentsOf: BundledAPI.root.appendingPathComponent("docs/server.md"), encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```nginx\n").dropFirst().first?.components(separatedBy: "\n```").first)
+        let documented = ["server 127.0.0.1:8081;", "server 127.0.0.1:8082;", "server 127.0.0.1:8083;", "listen 8080;"]
+        for line in documented { #expect(block.contains(line), "docs/server.md's nginx block has \(line)") }
+        var configuration = block
+        for (line, url) in zip(documented, instances) {
+            configuration = configuration.replacingOccurrences(of: line, with: "server \(url.replacingOccurrences(of: "http://", with: ""));")
+        }
+        return configuration.replacingOccurrences(of: "listen 8080;", with: "listen 127.0.0.1:\(port);")
     }
 
     struct Answer {
@@ -127,7 +109,7 @@ import Testing
         }
         defer { for instance in instances { _ = instance.stop() } }
         let urls = instances.map(\.baseURL)
-        let nginx = try Nginx { Self.balancer(port: $0, instances: urls) }
+        let nginx = try Nginx { try Self.balancer(port: $0, instances: urls) }
         defer { nginx.stop() }
 
         // Twelve sessions, ids chosen here, made through nginx: the instance the id hashes to holds it.

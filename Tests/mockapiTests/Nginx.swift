@@ -27,7 +27,7 @@ final class Nginx {
     /// Starts nginx with `http` as its `http { … }` block, the listen port given as `{{port}}`,
     /// and waits until it answers. Retries with another free port when the one picked was taken
     /// meanwhile.
-    init(http: (_ port: Int) -> String) throws {
+    init(http: (_ port: Int) throws -> String) throws {
         guard let executable = Self.executable else { throw Failure(description: "nginx is not installed: run scripts/setup") }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapi-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -35,6 +35,7 @@ final class Nginx {
         while true {
             attempt += 1
             let port = try Self.freePort()
+            let balancer = try http(port)
             let configuration = """
                 master_process off;
                 worker_processes 1;
@@ -49,7 +50,7 @@ final class Nginx {
                     scgi_temp_path \(folder.path)/scgi;
                     log_format upstream '$upstream_addr $request_method $request_uri';
                     access_log \(folder.path)/access.log upstream;
-                \(http(port))
+                \(balancer)
                 }
 
                 """
