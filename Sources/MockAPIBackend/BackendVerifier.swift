@@ -78,8 +78,9 @@ package struct BackendVerifier: Sendable {
 
     /// The contract's result, and whether the request got no answer at all.
     private func check(_ contract: Contract) async -> (BackendResult, Bool) {
-        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets)
-        let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
+        let built = ConformingRequest(contract: contract, headers: options.headers, secrets: options.secrets)
+        let request = built.urlRequest(baseURL: baseURL, timeout: options.timeout)
+        let label = "\(contract.request.method.rawValue) \(request.url?.absoluteString ?? "")"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
         guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
             result.outcome = .skipped
@@ -105,7 +106,7 @@ package struct BackendVerifier: Sendable {
         let started = Date()
         do {
             // `--timeout` bounds the whole exchange, not only the silences within it.
-            let (data, http, cut) = try await BoundedExchange.send(built.request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+            let (data, http, cut) = try await BoundedExchange.send(request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
             result.seconds = Date().timeIntervalSince(started)
             result.status = http.statusCode
             if cut {

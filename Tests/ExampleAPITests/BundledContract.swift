@@ -21,17 +21,15 @@ struct BundledContract {
     }
 
     private static func load(_ file: URL) throws -> BundledContract {
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any] ?? [:]
-        let responses = json["responses"] as? [String: [String: Any]] ?? [:]
-        return BundledContract(
-            name: json["name"] as? String ?? file.lastPathComponent,
-            responses: try responses.mapValues { response in
-                if let fixture = response["fixture"] as? String {
-                    return try Data(contentsOf: BundledAPI.fixtures.appendingPathComponent(fixture))
-                }
-                guard let body = response["body"] else { return Data() }
-                return try JSONSerialization.data(withJSONObject: body)
+        let json = try JSONParser.parse(Data(contentsOf: file)).objectValue ?? JSONObject()
+        var responses: [String: Data] = [:]
+        for (name, response) in json["responses"]?.objectValue?.members ?? [] {
+            if let fixture = response.objectValue?["fixture"]?.stringValue {
+                responses[name] = try Data(contentsOf: BundledAPI.fixtures.appendingPathComponent(fixture))
+            } else {
+                responses[name] = response.objectValue?["body"].map { Data($0.serialized.utf8) } ?? Data()
             }
-        )
+        }
+        return BundledContract(name: json["name"]?.stringValue ?? file.lastPathComponent, responses: responses)
     }
 }

@@ -95,18 +95,20 @@ import FoundationNetworking
 
     /// Every non-null key path in a JSON document: `.project.creator.id`, `.activities[].id`.
     private func keyPaths(in data: Data) throws -> Set<String> {
-        func walk(_ value: Any, _ prefix: String) -> Set<String> {
-            if let object = value as? [String: Any] {
-                return object.filter { !($0.value is NSNull) }.reduce(into: []) { paths, member in
+        func walk(_ value: JSONValue, _ prefix: String) -> Set<String> {
+            switch value {
+            case .object(let object):
+                return object.members.reduce(into: []) { paths, member in
+                    if case .null = member.value { return }
                     paths.insert(prefix + "." + member.key)
                     paths.formUnion(walk(member.value, prefix + "." + member.key))
                 }
+            case .array(let items):
+                return items.reduce(into: []) { $0.formUnion(walk($1, prefix + "[]")) }
+            default:
+                return []
             }
-            if let array = value as? [Any] {
-                return array.reduce(into: []) { $0.formUnion(walk($1, prefix + "[]")) }
-            }
-            return []
         }
-        return walk(try JSONSerialization.jsonObject(with: data), "")
+        return walk(try JSONParser.parse(data), "")
     }
 }

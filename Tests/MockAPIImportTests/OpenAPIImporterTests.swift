@@ -1,5 +1,6 @@
 import Foundation
 import MockAPICore
+import MockAPITestSupport
 import Testing
 
 @testable import MockAPIImport
@@ -47,17 +48,18 @@ struct OpenAPIImporterTests {
         let create = try #require(set.contract("create_pet"))
         #expect(create.request.json?.map { "\($0.key):\($0.type.rawValue):\($0.required)" } == ["name:string:true", "tag:string:false", "status:string:false", "birthDate:string:false"])
         #expect(create.request.json?.last?.schema.nullable == true) // `nullable: true`: a date string or null
-        #expect(
-            try scratch.text("fixtures/pets/create_pet.json") == """
-                {
-                  "id": 1,
-                  "name": "Rex",
-                  "tag": "string",
-                  "status": "available",
-                  "birthDate": "2024-01-01"
-                }
+        expectPinned(
+            try scratch.text("fixtures/pets/create_pet.json"),
+            """
+            {
+              "id": 1,
+              "name": "Rex",
+              "tag": "string",
+              "status": "available",
+              "birthDate": "2024-01-01"
+            }
 
-                """)
+            """)
 
         let upload = try #require(set.contract("upload_pet_photo"))
         #expect(

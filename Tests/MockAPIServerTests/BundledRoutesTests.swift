@@ -33,8 +33,7 @@ struct BundledRoutesTests {
     @Test func nextPageURLOfTheActivitiesIsItselfServed() async throws {
         try await withMockServer { server in
             let first = try RawHTTP.request(server.port, "GET", "/v1/activities")
-            let urls = (first.json as? [String: Any])?["urls"] as? [String: Any]
-            let next = try #require((urls?["api"] as? [String: Any])?["more_activities"] as? String)
+            let next = try first.decoded(ActivityPage.self, keys: .convertFromSnakeCase).urls.api.moreActivities
             #expect(next == "http://127.0.0.1:\(server.port)/v1/activities?cursor=2", "{{baseURL}} is this server, port 0 resolved")
             let second = try RawHTTP.request(server.port, "GET", String(next.dropFirst("http://127.0.0.1:\(server.port)".count)))
             #expect(second.status == 200)
@@ -53,4 +52,14 @@ struct BundledRoutesTests {
             #expect(second.headers["mockapi-contract"] == "category")
         }
     }
+}
+
+/// The bundled activities page (fixtures/activities/page1.json), as far as these tests read it.
+private struct ActivityPage: Decodable {
+    struct URLs: Decodable {
+        struct API: Decodable { var moreActivities: String }
+        var api: API
+    }
+
+    var urls: URLs
 }

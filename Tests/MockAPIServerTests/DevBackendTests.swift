@@ -36,13 +36,13 @@ import FoundationNetworking
                 to: "fixtures/categories/category.json")
             let reloaded = try RawHTTP.request(server.port, "POST", "/__mockapi/reload")
             #expect(reloaded.status == 200)
-            #expect((reloaded.json as? [String: Any])?["routes"] as? Int == 19)
+            #expect(try reloaded.decoded(ReloadAnswer.self).routes == 19)
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories/34").text.contains("Board Games"))
 
             try set.write("{broken", to: "contracts/broken.json")
             let refused = try RawHTTP.request(server.port, "POST", "/__mockapi/reload")
             #expect(refused.status == 422)
-            #expect(((refused.json as? [String: Any])?["problems"] as? [String])?.first?.hasSuffix("broken.json:1:2: not valid JSON: unexpected 'b', expected a string key") == true)
+            #expect(try refused.decoded(ReloadAnswer.self).problems?.first?.hasSuffix("broken.json:1:2: not valid JSON: unexpected 'b', expected a string key") == true)
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories/34").text.contains("Board Games"), "the previous set still serves")
             #expect(server.journal().count == 3, "the journal is kept across reloads")
         }
@@ -213,4 +213,10 @@ private final class Tally: Sendable {
     let failures = Mutex<[String]>([])
     let answered = Atomic<Int>(0)
     let finished = Atomic<Int>(0)
+}
+
+/// `POST /__mockapi/reload`'s answer: the routes served after a reload, or why it was refused.
+private struct ReloadAnswer: Decodable {
+    var routes: Int?
+    var problems: [String]?
 }

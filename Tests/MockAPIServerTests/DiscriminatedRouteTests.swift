@@ -45,7 +45,7 @@ import Testing
             let neither = try put(#"{"access_token": "t", "intent": "merge"}"#)
             #expect(neither.status == 404)
             #expect(
-                (neither.json as? [String: Any])?["error"] as? String == "the request fits the path of facebook_login, facebook_signup, "
+                ProblemDocument(body: neither.body)?.error == "the request fits the path of facebook_login, facebook_signup, "
                     + #"but none of their match rules: facebook_login wants json.intent = "login", the request has "merge"; "#
                     + #"facebook_signup wants json.intent = "register", the request has "merge""#)
             let plainText = try RawHTTP.request(
@@ -53,7 +53,7 @@ import Testing
                 body: Data(#"{"access_token": "t", "intent": "register"}"#.utf8))
             #expect(plainText.status == 404)
             #expect(
-                (plainText.json as? [String: Any])?["error"] as? String == "the request fits the path of facebook_login, facebook_signup, "
+                ProblemDocument(body: plainText.body)?.error == "the request fits the path of facebook_login, facebook_signup, "
                     + "but none of their match rules: facebook_login wants json.intent = \"login\", the request has no JSON object body; "
                     + "facebook_signup wants json.intent = \"register\", the request has no JSON object body "
                     + "(the body of 43 bytes came with Content-Type: text/plain, so it was not read as JSON: send Content-Type: application/json)")
@@ -87,7 +87,7 @@ import Testing
             let neither = try RawHTTP.request(server.port, "GET", "/v1/users/self/friends/find?count=7")
             #expect(neither.status == 404)
             #expect(
-                (neither.json as? [String: Any])?["error"] as? String == "the request fits the path of find_friends, friend_stats, but none of "
+                ProblemDocument(body: neither.body)?.error == "the request fits the path of find_friends, friend_stats, but none of "
                     + #"their match rules: find_friends wants query.count = "10", the request has "7"; friend_stats wants query.count = "0", the request has "7""#)
         }
     }

@@ -6,7 +6,7 @@ import Testing
 
 /// Answers that echo the request's body and make values of their own, over real sockets; what
 /// they send is read back by other parsers than ours (Python's `json` and `html.parser`,
-/// Foundation's `JSONSerialization`, `UUID` and `ISO8601DateFormatter`).
+/// Foundation's `JSONDecoder`, `UUID` and `ISO8601DateFormatter`).
 @Suite struct EchoedAnswerTests {
     /// A contract that names no body rules: the server keeps its body all the same, for the echo.
     static let contracts = [
@@ -68,17 +68,16 @@ import Testing
                 server.port, "POST", "/echo", headers: ["Content-Type": "application/json"], body: Data(#"{"id": 42, "value": {"a": [1, 2.5, "x"]}}"#.utf8))
             #expect(first.status == 201)
             #expect(first.headers["mockapi-contract"] == "echo")
-            let object = try #require(first.json as? [String: Any], "\(first.text)")
-            #expect((object["id"] as? NSNumber)?.intValue == 42, "a number stays a number")
-            let array = try #require((object["value"] as? [String: Any])?["a"] as? [Any], "an object stays an object")
-            #expect(array.count == 3 && (array[0] as? NSNumber)?.intValue == 1 && (array[1] as? NSNumber)?.doubleValue == 2.5 && array[2] as? String == "x")
-            #expect(object["said"] as? String == #"said: {"a":[1,2.5,"x"]}"#)
-            #expect(object["missing"] is NSNull)
+            // Decoding fails unless `id` is a number, `value` an object and `missing` null.
+            let object = try first.decoded(Echo<Int, EchoedObject>.self)
+            #expect(object.id == 42, "a number stays a number")
+            #expect(object.value.a == [.int(1), .double(2.5), .string("x")], "an object stays an object")
+            #expect(object.said == #"said: {"a":[1,2.5,"x"]}"#)
             // A form, on a contract that names no body rules: kept too, its values JSON strings.
             let form = try RawHTTP.request(
                 server.port, "POST", "/echo", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("id=5&value=%22x%22+%3C%2Fscript%3E".utf8))
-            let fields = try #require(form.json as? [String: Any], "\(form.text)")
-            #expect(fields["id"] as? String == "5" && fields["value"] as? String == #""x" </script>"# && fields["said"] as? String == #"said: "x" </script>"#)
+            let fields = try form.decoded(Echo<String, String>.self)
+            #expect(fields.id == "5" && fields.value == #""x" </script>"# && fields.said == #"said: "x" </script>"#)
 
             var pairs = ""
             for value in Self.hostileValues {
@@ -106,9 +105,9 @@ import Testing
             let answer = try RawHTTP.request(
                 server.port, "POST", "/echo", headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"], body: Data(body.utf8))
             #expect(answer.status == 201)
-            let object = try #require(answer.json as? [String: Any], "\(answer.text)")
-            #expect(object["value"] as? String == #"Löwe "</script>""# && object["said"] as? String == #"said: Löwe "</script>""#)
-            #expect(object["id"] is NSNull, "a file part is not echoed")
+            // Decoding fails unless `id` is null: a file part is not echoed.
+            let object = try answer.decoded(Echo<Null, String>.self)
+            #expect(object.value == #"Löwe "</script>""# && object.said == #"said: Löwe "</script>""#)
             #expect(server.journal().last?.parts.map(\.name) == ["value", "id"])
         }
     }
@@ -119,9 +118,9 @@ import Testing
             for (headers, body) in [([:], ""), (["Content-Type": "application/json"], #"{"id": "#), (["Content-Type": "text/plain"], #"{"id": 1}"#)] {
                 let answer = try RawHTTP.request(server.port, "POST", "/echo", headers: headers, body: Data(body.utf8))
                 #expect(answer.status == 201)
-                let object = try #require(answer.json as? [String: Any], "\(answer.text)")
-                #expect(object["id"] is NSNull && object["value"] is NSNull && object["missing"] is NSNull, "\(body): \(answer.text)")
-                #expect(object["said"] as? String == "said: ")
+                // Decoding fails unless `id`, `value` and `missing` are null.
+                let object = try answer.decoded(Echo<Null, Null>.self)
+                #expect(object.said == "said: ", "\(body): \(answer.text)")
             }
         }
     }
@@ -134,16 +133,14 @@ import Testing
             let parser = ISO8601DateFormatter()
             for _ in 0..<100 {
                 let answer = try RawHTTP.request(server.port, "POST", "/echo", headers: ["Content-Type": "application/json"], body: Data("{}".utf8))
-                let object = try #require(answer.json as? [String: Any], "\(answer.text)")
-                let uuid = try #require(object["uuid"] as? String)
-                #expect(UUID(uuidString: uuid) != nil, "\(uuid)")
-                #expect(object["self"] as? String == "http://127.0.0.1:\(server.port)/items/\(uuid)", "one uuid per answer")
-                uuids.insert(uuid)
-                let written = try #require(object["at"] as? String)
-                let at = try #require(parser.date(from: written), "\(written)")
+                let object = try answer.decoded(MadeValues.self)
+                #expect(UUID(uuidString: object.uuid) != nil, "\(object.uuid)")
+                #expect(object.link == "http://127.0.0.1:\(server.port)/items/\(object.uuid)", "one uuid per answer")
+                uuids.insert(object.uuid)
+                let at = try #require(parser.date(from: object.at), "\(object.at)")
                 #expect(abs(at.timeIntervalSinceNow) < 60)
-                #expect((object["unix"] as? NSNumber)?.intValue == Int(at.timeIntervalSince1970))
-                counters.append(try #require((object["n"] as? NSNumber)?.intValue))
+                #expect(object.unix == Int(at.timeIntervalSince1970))
+                counters.append(object.n)
             }
             #expect(uuids.count == 100)
             // One count per process, which other tests' answers share: rising, not consecutive.
@@ -185,4 +182,52 @@ import Testing
             }
         }
     }
+}
+
+/// JSON null, and only null: a member of this type must be there and be null.
+private struct Null: Decodable {
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        guard value.decodeNil() else { throw DecodingError.typeMismatch(Null.self, .init(codingPath: decoder.codingPath, debugDescription: "not null")) }
+    }
+}
+
+/// The echo fixture's answer: `id` and `value` of the types the request's were (`Null` where it
+/// had none), `missing` null.
+private struct Echo<ID: Decodable, Value: Decodable>: Decodable {
+    var id: ID
+    var value: Value
+    var said: String
+    var missing: Null
+}
+
+/// `{"a": [1, 2.5, "x"]}` echoed: each element of the type sent.
+private struct EchoedObject: Decodable {
+    enum Scalar: Decodable, Equatable {
+        case int(Int), double(Double), string(String)
+
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let int = try? value.decode(Int.self) {
+                self = .int(int)
+            } else if let double = try? value.decode(Double.self) {
+                self = .double(double)
+            } else {
+                self = .string(try value.decode(String.self))
+            }
+        }
+    }
+
+    var a: [Scalar]
+}
+
+/// The values an answer makes of its own.
+private struct MadeValues: Decodable {
+    var uuid: String
+    var link: String
+    var at: String
+    var unix: Int
+    var n: Int
+
+    enum CodingKeys: String, CodingKey { case uuid, link = "self", at, unix, n }
 }

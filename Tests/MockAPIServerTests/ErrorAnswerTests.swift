@@ -9,11 +9,11 @@ struct ErrorAnswerTests {
         try await withMockServer { server in
             let response = try RawHTTP.request(server.port, "GET", "/v1/projects/1/backer/2")
             #expect(response.status == 404)
-            let body = try #require(response.json as? [String: Any])
-            #expect(body["error"] as? String == "no contract matches GET /v1/projects/1/backer/2")
-            let nearest = try #require(body["nearest"] as? [[String: Any]])
-            #expect(nearest.first?["contract"] as? String == "backing")
-            #expect(nearest.first?["reason"] as? String == #"segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers""#)
+            let body = try #require(ProblemDocument(body: response.body), "\(response.text)")
+            #expect(body.error == "no contract matches GET /v1/projects/1/backer/2")
+            let nearest = try #require(body.nearest)
+            #expect(nearest.first?.contract == "backing")
+            #expect(nearest.first?.reason == #"segment 4 is "backer", /v1/projects/{projectId:int}/backers/{backerId:int} expects "backers""#)
             #expect(server.journal().last?.contract == nil)
             #expect(server.journal().last?.status == 404)
         }
@@ -23,7 +23,7 @@ struct ErrorAnswerTests {
         try await withMockServer { server in
             let root = try RawHTTP.request(server.port, "GET", "/")
             #expect(root.status == 404)
-            let hint = (root.json as? [String: Any])?["hint"] as? String
+            let hint = ProblemDocument(body: root.body)?.hint
             #expect(hint == "this is mockapi serving 19 contracts: GET /__mockapi/routes lists them")
             #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/routes").status == 200)
         }
@@ -33,9 +33,9 @@ struct ErrorAnswerTests {
         try await withMockServer { server in
             let response = try RawHTTP.request(server.port, "GET", "/v1/categories/")
             #expect(response.status == 404)
-            let nearest = try #require((response.json as? [String: Any])?["nearest"] as? [[String: Any]])
-            #expect(nearest.first?["contract"] as? String == "categories")
-            #expect(nearest.first?["reason"] as? String == "trailing slash: the contract's path is /v1/categories")
+            let nearest = try #require(ProblemDocument(body: response.body)?.nearest, "\(response.text)")
+            #expect(nearest.first?.contract == "categories")
+            #expect(nearest.first?.reason == "trailing slash: the contract's path is /v1/categories")
         }
     }
 
@@ -55,8 +55,8 @@ struct ErrorAnswerTests {
             #expect(response.status == 422)
             #expect(response.headers["content-type"] == "application/problem+json")
             #expect(response.headers["mockapi-contract"] == "update_backing")
-            let body = try #require(response.json as? [String: Any])
-            let violations = (body["violations"] as? [[String: String]] ?? []).map { "\($0["location"]!): \($0["message"]!)" }
+            let body = try #require(ProblemDocument(body: response.body), "\(response.text)")
+            let violations = (body.violations ?? []).map { "\($0.location): \($0.message)" }
             #expect(
                 violations == [
                     "query.x: unexpected query key (the contract names: client_id)",
@@ -71,7 +71,7 @@ struct ErrorAnswerTests {
         try await withMockServer { server in
             let byName = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "example=not_found"])
             #expect(byName.status == 404)
-            #expect((byName.json as? [String: Any])?["ksr_code"] != nil)
+            #expect(try byName.decoded(ErrorEnvelope.self).ksrCode == "not_found")
             let byCode = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "code=404"])
             #expect(byCode.status == 404)
             let unknown = try RawHTTP.request(server.port, "GET", "/v1/projects/1", headers: ["Prefer": "example=teapot"])
@@ -102,4 +102,10 @@ struct ErrorAnswerTests {
             #expect(try RawHTTP.request(server.port, "GET", "/flaky").status == 503)
         }
     }
+}
+
+/// The bundled API's error body (fixtures/errors/*.json), as far as these tests read it.
+private struct ErrorEnvelope: Decodable {
+    var ksrCode: String
+    enum CodingKeys: String, CodingKey { case ksrCode = "ksr_code" }
 }

@@ -32,7 +32,7 @@ import Testing
                 try client.send("GET /v1/categories HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: \(second)\r\nConnection: close\r\n\r\n")
                 let response = try #require(try client.readResponse())
                 #expect(response.status == 400)
-                #expect((response.json as? [String: Any])?["detail"] as? String == "Host is given more than once (RFC 9112 §3.2)")
+                #expect(ProblemDocument(body: response.body)?.detail == "Host is given more than once (RFC 9112 §3.2)")
             }
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
         }

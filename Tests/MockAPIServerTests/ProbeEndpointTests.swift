@@ -7,17 +7,17 @@ import Testing
 /// `GET /__mockapi/health` and `GET /__mockapi/ready` over real sockets: what a container's
 /// health check and an orchestrator's probes see, whatever the admin guard and the journal do.
 @Suite struct ProbeEndpointTests {
-    private func status(_ response: RawHTTP.Response) -> String? { (response.json as? [String: Any])?["status"] as? String }
+    private func status(_ response: RawHTTP.Response) -> String? { (try? response.decoded([String: String].self))?["status"] }
 
     @Test func healthAndReadyAnswer200WithAStatusWordOnly() async throws {
         try await withMockServer { (server: RunningMockServer) async throws in
             let health = try RawHTTP.request(server.port, "GET", "/__mockapi/health")
             #expect(health.status == 200)
-            #expect(health.json as? [String: String] == ["status": "ok"])
+            #expect(try health.decoded([String: String].self) == ["status": "ok"])
             #expect(health.headers["cache-control"] == "no-store")
             let ready = try RawHTTP.request(server.port, "GET", "/__mockapi/ready")
             #expect(ready.status == 200)
-            #expect(ready.json as? [String: String] == ["status": "ready"])
+            #expect(try ready.decoded([String: String].self) == ["status": "ready"])
             #expect(ready.headers["mockapi-contract"] == nil)
         }
     }
@@ -58,7 +58,7 @@ import Testing
             _ = try RawHTTP.request(server.port, "GET", "/v1/categories")
             #expect(server.journal().map(\.path) == ["/v1/categories"])
             let count = try RawHTTP.request(server.port, "GET", "/__mockapi/requests/count")
-            #expect((count.json as? [String: Int])?["count"] == 1)
+            #expect(try count.decoded([String: Int].self)["count"] == 1)
         }
     }
 
@@ -72,7 +72,7 @@ import Testing
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload").status == 422)
             let failed = try RawHTTP.request(server.port, "GET", "/__mockapi/ready")
             #expect(failed.status == 503)
-            #expect(failed.json as? [String: String] == ["status": "reload failed"], "the status only: no file, no problem")
+            #expect(try failed.decoded([String: String].self) == ["status": "reload failed"], "the status only: no file, no problem")
             #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/health").status == 200, "alive all the same")
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200, "the previous set still serves")
 

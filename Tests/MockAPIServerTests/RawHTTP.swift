@@ -10,6 +10,14 @@ final class RawHTTP {
         var body: Data
         var text: String { String(decoding: body, as: UTF8.self) }
         var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+
+        /// The body decoded as `type` by Foundation's decoder: typed, and independent of the
+        /// server's own JSON code under test.
+        func decoded<Value: Decodable>(_ type: Value.Type, keys: JSONDecoder.KeyDecodingStrategy = .useDefaultKeys) throws -> Value {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = keys
+            return try decoder.decode(type, from: body)
+        }
     }
 
     struct Failure: Error, CustomStringConvertible { var description: String }

@@ -51,12 +51,43 @@ import Testing
 
     struct Answer {
         var status: Int
-        var json: Any?
+        /// Nil when the body is not JSON of `Body`'s shape.
+        var json: Body?
+        var text: String
         var headers: String
-        var object: [String: Any]? { json as? [String: Any] }
     }
 
-    /// One exchange with curl, the body parsed by JSONSerialization (neither is mockapi's code).
+    /// Every body these tests read, in one shape: a draft, a page of drafts, an error, a
+    /// refusal's violations, a made session.
+    struct Body: Decodable {
+        /// An item's id: a number from the store's counter, or text (`"id": "uuid"`, a session's).
+        enum ID: Decodable, Equatable {
+            case number(Int), text(String)
+
+            init(from decoder: any Decoder) throws {
+                let value = try decoder.singleValueContainer()
+                self = try (try? value.decode(Int.self)).map(ID.number) ?? .text(value.decode(String.self))
+            }
+
+            var text: String? { if case .text(let text) = self { text } else { nil } }
+        }
+
+        struct Violation: Decodable {
+            var location: String
+            var message: String
+        }
+
+        var id: ID?
+        var title: String?
+        var body: String?
+        var published: Bool?
+        var data: [Body]?
+        var total: Int?
+        var error: String?
+        var violations: [Violation]?
+    }
+
+    /// One exchange with curl, the body decoded by Foundation's JSONDecoder (neither is mockapi's code).
     static func curl(_ server: RunningMockServer, _ method: String, _ path: String, json: String? = nil, type: String = "application/json") throws -> Answer {
         var arguments = ["curl", "-s", "-D", "-", "-X", method, "\(server.baseURL.absoluteString)\(path)"]
         if let json { arguments += ["-H", "Content-Type: \(type)", "--data-binary", json] }
@@ -65,11 +96,11 @@ import Testing
         let head = parts[0]
         let status = Int(head.split(separator: " ")[1]) ?? 0
         let body = parts.dropFirst().joined(separator: "\r\n\r\n")
-        return Answer(status: status, json: try? JSONSerialization.jsonObject(with: Data(body.utf8)), headers: head.lowercased())
+        return Answer(status: status, json: try? JSONDecoder().decode(Body.self, from: Data(body.utf8)), text: body, headers: head.lowercased())
     }
 
     static func ids(_ answer: Answer) -> [Int] {
-        ((answer.object?["data"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int }
+        (answer.json?.data ?? []).compactMap { if case .number(let id)? = $0.id { id } else { nil } }
     }
 
     @Test func aCreatedItemIsListedReadEditedAndRemoved() async throws {
@@ -81,24 +112,24 @@ import Testing
             #expect(created.status == 201)
             #expect(created.headers.contains("x-created: yes"))
             #expect(created.headers.contains("mockapi-contract: create_draft"))
-            #expect(created.object?["id"] as? Int == 3)
-            #expect(created.object?["title"] as? String == "Trip \"report\" ✓")
+            #expect(created.json?.id == .number(3))
+            #expect(created.json?.title == "Trip \"report\" ✓")
             // Keys the client did not send keep the fixture's values: the item has its whole shape.
-            #expect(created.object?["published"] as? Bool == false)
+            #expect(created.json?.published == false)
 
             let listed = try Self.curl(server, "GET", "/v1/projects/7/drafts")
             #expect(Self.ids(listed) == [1, 2, 3])
-            #expect(listed.object?["total"] as? Int == 2, "the envelope around the items is the fixture's")
-            #expect(try Self.curl(server, "GET", "/v1/projects/7/drafts/3").object?["title"] as? String == "Trip \"report\" ✓")
+            #expect(listed.json?.total == 2, "the envelope around the items is the fixture's")
+            #expect(try Self.curl(server, "GET", "/v1/projects/7/drafts/3").json?.title == "Trip \"report\" ✓")
 
             let merged = try Self.curl(server, "PATCH", "/v1/projects/7/drafts/3", json: #"{"published": true, "id": 99}"#, type: "application/merge-patch+json")
             #expect(merged.status == 200)
-            #expect(merged.object?["published"] as? Bool == true)
-            #expect(merged.object?["id"] as? Int == 3, "the id is the path's, whatever the body says")
+            #expect(merged.json?.published == true)
+            #expect(merged.json?.id == .number(3), "the id is the path's, whatever the body says")
 
             let replaced = try Self.curl(server, "PUT", "/v1/projects/7/drafts/3", json: #"{"title": "Renamed", "body": "text"}"#)
-            #expect(replaced.object?["title"] as? String == "Renamed")
-            #expect(replaced.object?["published"] as? Bool == true)
+            #expect(replaced.json?.title == "Renamed")
+            #expect(replaced.json?.published == true)
 
             let removed = try Self.curl(server, "DELETE", "/v1/projects/7/drafts/1")
             #expect(removed.status == 204)
@@ -106,7 +137,7 @@ import Testing
             // The contract's own 404 answers an id that is not there.
             let gone = try Self.curl(server, "GET", "/v1/projects/7/drafts/1")
             #expect(gone.status == 404)
-            #expect(gone.object?["error"] as? String == "no such draft")
+            #expect(gone.json?.error == "no such draft")
             #expect(try Self.curl(server, "DELETE", "/v1/projects/7/drafts/1").status == 404)
 
             // Every exchange is in the journal under its contract, the refusals with why.
@@ -125,9 +156,9 @@ import Testing
             // Passes the contract but would break the stored shape: null for a key every draft has.
             let nulled = try Self.curl(server, "PATCH", "/v1/projects/7/drafts/2", json: #"{"body": null}"#, type: "application/merge-patch+json")
             #expect(nulled.status == 422)
-            let violations = nulled.object?["violations"] as? [[String: Any]]
-            #expect(violations?.first?["location"] as? String == "body.body", "\(String(describing: nulled.json))")
-            #expect(violations?.first?["message"] as? String == "key body would be removed from the stored item: drafts items keep the shape of their fixture")
+            let violations = nulled.json?.violations
+            #expect(violations?.first?.location == "body.body", "\(nulled.text)")
+            #expect(violations?.first?.message == "key body would be removed from the stored item: drafts items keep the shape of their fixture")
             let typeChange = try Self.curl(server, "PATCH", "/v1/projects/7/drafts/2", json: #"{"published": "yes"}"#, type: "application/merge-patch+json")
             #expect(typeChange.status == 422)
             let notJSON = try Self.curl(server, "POST", "/v1/projects/7/drafts", json: #"{"title": "#)
@@ -135,10 +166,10 @@ import Testing
 
             let listed = try Self.curl(server, "GET", "/v1/projects/7/drafts")
             #expect(Self.ids(listed) == [1, 2])
-            let second = try Self.curl(server, "GET", "/v1/projects/7/drafts/2").object
-            #expect(second?["body"] as? String == "b" && second?["published"] as? Bool == false)
+            let second = try Self.curl(server, "GET", "/v1/projects/7/drafts/2").json
+            #expect(second?.body == "b" && second?.published == false)
             // The next id is still 3: a refused create takes none.
-            #expect(try Self.curl(server, "POST", "/v1/projects/7/drafts", json: #"{"title": "x"}"#).object?["id"] as? Int == 3)
+            #expect(try Self.curl(server, "POST", "/v1/projects/7/drafts", json: #"{"title": "x"}"#).json?.id == .number(3))
         }
     }
 
@@ -164,15 +195,15 @@ import Testing
     @Test func eachSessionHasItsOwnStore() async throws {
         let set = try TemporaryContractSet(contracts: Self.drafts, fixtures: Self.fixtures)
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
-            let first = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").object?["id"] as? String)
-            let second = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").object?["id"] as? String)
+            let first = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").json?.id?.text)
+            let second = try #require(try Self.curl(server, "POST", "/__mockapi/sessions").json?.id?.text)
             let created = try Self.curl(server, "POST", "/s/\(first)/v1/projects/7/drafts", json: #"{"title": "first's"}"#)
-            #expect(created.object?["id"] as? Int == 3)
+            #expect(created.json?.id == .number(3))
             #expect(Self.ids(try Self.curl(server, "GET", "/s/\(first)/v1/projects/7/drafts")) == [1, 2, 3])
             #expect(Self.ids(try Self.curl(server, "GET", "/s/\(second)/v1/projects/7/drafts")) == [1, 2])
             #expect(Self.ids(try Self.curl(server, "GET", "/v1/projects/7/drafts")) == [1, 2], "outside any session")
             // The other session's create takes the same id: ids are per store.
-            #expect(try Self.curl(server, "POST", "/s/\(second)/v1/projects/7/drafts", json: #"{"title": "second's"}"#).object?["id"] as? Int == 3)
+            #expect(try Self.curl(server, "POST", "/s/\(second)/v1/projects/7/drafts", json: #"{"title": "second's"}"#).json?.id == .number(3))
             #expect(try Self.curl(server, "POST", "/__mockapi/sessions/\(first)/reset").status == 200)
             #expect(Self.ids(try Self.curl(server, "GET", "/s/\(first)/v1/projects/7/drafts")) == [1, 2])
             #expect(Self.ids(try Self.curl(server, "GET", "/s/\(second)/v1/projects/7/drafts")) == [1, 2, 3])
@@ -189,14 +220,14 @@ import Testing
         let set = try TemporaryContractSet(contracts: contracts, fixtures: textualFixtures)
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures) { server in
             let created = try Self.curl(server, "POST", "/v1/projects/7/drafts", json: #"{"title": "u"}"#)
-            let id = try #require(created.object?["id"] as? String)
+            let id = try #require(created.json?.id?.text)
             #expect(UUID(uuidString: id) != nil && id == id.lowercased())
-            #expect(try Self.curl(server, "GET", "/v1/projects/7/drafts/\(id)").object?["title"] as? String == "u")
+            #expect(try Self.curl(server, "GET", "/v1/projects/7/drafts/\(id)").json?.title == "u")
         }
         let textual = try TemporaryContractSet(contracts: Self.drafts, fixtures: textualFixtures)
         try await withMockServer(contracts: textual.contracts, fixtures: textual.fixtures) { server in
             let created = try Self.curl(server, "POST", "/v1/projects/7/drafts", json: #"{"title": "s"}"#)
-            #expect(created.object?["id"] as? String == "3")
+            #expect(created.json?.id == .text("3"))
         }
     }
 

@@ -39,18 +39,15 @@ struct ServedUploadTests {
             body.parts = [("image", "cover.png", "image/png", Data("png bytes".utf8))]
             _ = try RawHTTP.request(server.port, "POST", Self.uploadPath, headers: ["Content-Type": body.contentType], body: body.data)
             let journal = try RawHTTP.request(server.port, "GET", "/__mockapi/requests")
-            let entries = try #require(journal.json as? [[String: Any]])
+            let entries = try JournalEntry.page(from: journal.body)
             #expect(entries.count == 1, "admin requests are not journaled")
-            let part = try #require((entries[0]["parts"] as? [[String: Any]])?.first)
-            #expect(part["name"] as? String == "image")
-            #expect(part["filename"] as? String == "cover.png")
-            #expect(part["contentType"] as? String == "image/png")
-            #expect(part["bytes"] as? Int == 9)
-            #expect(part["sha256"] as? String == SHA256.hex(of: Array("png bytes".utf8)))
-            #expect(entries[0]["status"] as? Int == 200)
-            #expect(entries[0]["contract"] as? String == "upload_draft_image")
+            #expect(
+                entries.first?.parts
+                    == [ReceivedPart(name: "image", filename: "cover.png", contentType: "image/png", bytes: 9, sha256: SHA256.hex(of: Array("png bytes".utf8)))])
+            #expect(entries.first?.status == 200)
+            #expect(entries.first?.contract == "upload_draft_image")
             #expect(try RawHTTP.request(server.port, "DELETE", "/__mockapi/requests").status == 200)
-            #expect((try RawHTTP.request(server.port, "GET", "/__mockapi/requests").json as? [Any])?.isEmpty == true)
+            #expect(try JournalEntry.page(from: RawHTTP.request(server.port, "GET", "/__mockapi/requests").body).isEmpty)
         }
     }
 

@@ -43,7 +43,7 @@ import Testing
             ], fixtures: ["page.json": #"{"next": "{{baseURL}}/v1/items?page=2"}"#])
         try await withMockServer(contracts: set.contracts, fixtures: set.fixtures, configure: { $0.reloadSource = (set.contracts.path, set.fixtures.path) }) { server in
             let made = try RawHTTP.request(server.port, "POST", "/__mockapi/sessions")
-            let id = try #require((try JSONSerialization.jsonObject(with: Data(made.text.utf8)) as? [String: Any])?["id"] as? String)
+            let id = try made.decoded(MadeSession.self).id
             let base = "http://127.0.0.1:\(server.port)"
             #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
             #expect(try RawHTTP.request(server.port, "GET", "/s/\(id)/v1/items").text == #"{"next": "\#(base)/s/\#(id)/v1/items?page=2"}"#)
@@ -86,3 +86,6 @@ import Testing
         }
     }
 }
+
+/// `POST /__mockapi/sessions`'s answer, as far as these tests read it.
+private struct MadeSession: Decodable { var id: String }

@@ -29,9 +29,13 @@ struct DiffCommandTests {
 
         let allowed = try CommandLineRunner.run(["diff", "--rev", "HEAD", "--allow", "discover:request.query.page", "--format", "json"] + folders)
         #expect(allowed.status == 0)
-        let json = try JSONSerialization.jsonObject(with: Data(allowed.stdout.utf8)) as? [String: Any]
-        #expect(json?["breaking"] as? Int == 0)
-        #expect(json?["allowed"] as? Int == 1)
+        struct Counts: Decodable {
+            var breaking: Int
+            var allowed: Int
+        }
+        let counts = try JSONDecoder().decode(Counts.self, from: Data(allowed.stdout.utf8))
+        #expect(counts.breaking == 0)
+        #expect(counts.allowed == 1)
 
         // A typo would otherwise be accepted silently, and the gate would stay red for no said reason.
         let typo = try CommandLineRunner.run(["diff", "--rev", "HEAD", "--allow", "nosuch", "--allow", "discover"] + folders)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MockAPITestSupport
 import MockAPIVerifyCommand
 import Testing
 

@@ -77,9 +77,9 @@ struct ImportCommandTests {
     @Test func exportOpenAPIPrintsTheBundledSetAsOpenAPI31() throws {
         let result = try CommandLineRunner.run(["export", "openapi"])
         #expect(result.status == 0, "\(result.stderr)")
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(document["openapi"] as? String == "3.1.0")
-        #expect((document["paths"] as? [String: Any])?.count == 16)
+        let document = try #require(try JSONParser.parse(result.stdout).objectValue)
+        #expect(document["openapi"] == "3.1.0")
+        #expect(document["paths"]?.objectValue?.keys.count == 16)
     }
 
     /// Runs `mockapi` and kills it (by its PID) if it has not ended after `seconds`; nil then.

@@ -58,8 +58,7 @@ import Testing
         #expect(result.stderr.hasSuffix("mockapi lint: 1 warning under --strict\n"), "\(result.stderr)")
 
         let json = try CommandLineRunner.run(["lint", "--format", "json", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        let warnings = try #require(report["warnings"] as? [[String: Any]])
-        #expect(warnings.filter { $0["kind"] as? String == "dead-link" }.count == 3)
+        let warnings = try LintDocument(json.stdout).warnings
+        #expect(warnings.filter { $0.kind == "dead-link" }.count == 3)
     }
 }

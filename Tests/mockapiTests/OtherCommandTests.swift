@@ -100,10 +100,16 @@ struct OtherCommandTests {
         defer { _ = server.stop() }
         let result = try CommandLineRunner.run(["verify", "--base-url", server.baseURL, "--format", "json"])
         #expect(result.status == 0)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        let summary = try #require(json["summary"] as? [String: Any])
-        #expect(summary["passed"] as? Int == 19)
-        #expect(summary["failed"] as? Int == 0)
+        struct Report: Decodable {
+            struct Summary: Decodable {
+                var passed: Int
+                var failed: Int
+            }
+            var summary: Summary
+        }
+        let summary = try JSONDecoder().decode(Report.self, from: Data(result.stdout.utf8)).summary
+        #expect(summary.passed == 19)
+        #expect(summary.failed == 0)
     }
 
     @Test func verifyExitsTwoWhenInputsAreUnusable() throws {
@@ -127,8 +133,8 @@ struct OtherCommandTests {
         for (arguments, error) in cases {
             let result = try CommandLineRunner.run(["verify", "--format", "json"] + arguments)
             #expect(result.status == 2)
-            let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-            #expect((document?["error"] as? String)?.contains(error) == true, "\(arguments): \(result.stdout)")
+            let document = try? JSONDecoder().decode([String: String].self, from: Data(result.stdout.utf8))
+            #expect(document?["error"]?.contains(error) == true, "\(arguments): \(result.stdout)")
         }
     }
 

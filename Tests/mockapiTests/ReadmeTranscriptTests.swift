@@ -200,7 +200,8 @@ import Testing
         let journal = try Curl.run(["-s", "\(base)/__mockapi/requests"])
 
         let uploadCommand = #"curl -s -F "image=@cover.jpg;type=image/jpeg" http://127.0.0.1:8080/v1/projects/42/updates/draft/images"#
-        #expect(Self.transcript(uploadCommand).map(local) == upload.stdout.components(separatedBy: "\n").map(local).filter { !$0.isEmpty })
-        #expect(Self.transcript("curl -s http://127.0.0.1:8080/__mockapi/requests").map(local) == journal.stdout.components(separatedBy: "\n").map(local).filter { !$0.isEmpty })
+        func lines(_ output: String) -> String { output.components(separatedBy: "\n").map(local).filter { !$0.isEmpty }.joined(separator: "\n") }
+        expectPinned(lines(upload.stdout), Self.transcript(uploadCommand).map(local).joined(separator: "\n"))
+        expectPinned(lines(journal.stdout), Self.transcript("curl -s http://127.0.0.1:8080/__mockapi/requests").map(local).joined(separator: "\n"))
     }
 }

@@ -35,19 +35,19 @@ struct RequestLogCommandTests {
         // The server's own messages (listening, stopped) are objects of their own; the requests' lines are these.
         let lines = server.stop().stderr.split(separator: "\n").filter { $0.hasPrefix(#"{"time""#) && $0.contains(#""method""#) }
         try #require(lines.count == 2)
-        let refused = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let refused = try #require(try JSONParser.parse(String(lines[0])).objectValue)
         #expect(Set(refused.keys) == ["time", "method", "path", "query", "status", "contract", "response", "ms", "problem"])
-        #expect((refused["time"] as? String)?.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/) != nil)
-        #expect(refused["path"] as? String == "/v1/discover")
-        #expect(refused["query"] as? String == "page=x")
-        #expect(refused["status"] as? Int == 422)
-        #expect(refused["contract"] as? String == "discover")
-        #expect(refused["response"] is NSNull)
-        #expect(refused["problem"] as? String == #"query.page: expected int, found "x""#)
-        let served = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
-        #expect(served["response"] as? String == "default")
-        #expect(served["problem"] is NSNull)
-        #expect(served["ms"] is Double)
+        #expect(refused["time"]?.stringValue?.wholeMatch(of: /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/) != nil)
+        #expect(refused["path"] == "/v1/discover")
+        #expect(refused["query"] == "page=x")
+        #expect(refused["status"] == 422)
+        #expect(refused["contract"] == "discover")
+        #expect(refused["response"] == .null)
+        #expect(refused["problem"] == #"query.page: expected int, found "x""#)
+        let served = try #require(try JSONParser.parse(String(lines[1])).objectValue)
+        #expect(served["response"] == "default")
+        #expect(served["problem"] == .null)
+        #expect(["int", "number"].contains(served["ms"]?.typeName), "a number of milliseconds")
     }
 
     /// With `--log-format json` nothing on stderr is a plain line: the server's own messages
@@ -63,15 +63,15 @@ struct RequestLogCommandTests {
         let stderr = server.stop().stderr
 
         let lines = stderr.split(separator: "\n")
-        let objects = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let objects = lines.compactMap { try? JSONParser.parse(String($0)).objectValue }
         #expect(objects.count == lines.count, "plain lines: \(lines.filter { !$0.hasPrefix("{") })")
         let messages = objects.filter { $0["message"] != nil }
         #expect(messages.allSatisfy { Set($0.keys) == ["time", "level", "message"] })
-        #expect(messages.first?["message"] as? String == "watching \(set.contracts.path)/ and \(set.fixtures.path)/ for changes")
-        #expect(messages.contains { ($0["message"] as? String)?.hasPrefix("mockapi listening on \(server.baseURL) (19 routes)") == true && $0["level"] as? String == "info" })
-        #expect(messages.contains { $0["message"] as? String == "reloaded (20 routes)" && $0["level"] as? String == "info" }, "\(stderr)")
-        #expect(messages.last?["message"] as? String == "SIGTERM, stopped")
-        #expect(objects.contains { $0["method"] as? String == "GET" && $0["path"] as? String == "/v1/categories" })
+        #expect(messages.first?["message"] == .string("watching \(set.contracts.path)/ and \(set.fixtures.path)/ for changes"))
+        #expect(messages.contains { $0["message"]?.stringValue?.hasPrefix("mockapi listening on \(server.baseURL) (19 routes)") == true && $0["level"] == "info" })
+        #expect(messages.contains { $0["message"] == "reloaded (20 routes)" && $0["level"] == "info" }, "\(stderr)")
+        #expect(messages.last?["message"] == "SIGTERM, stopped")
+        #expect(objects.contains { $0["method"] == "GET" && $0["path"] == "/v1/categories" })
     }
 
     @Test func verboseShowsRequestHeadersRedactedAndTheHeadersTheResponseSets() throws {

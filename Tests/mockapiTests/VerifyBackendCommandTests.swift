@@ -63,9 +63,13 @@ struct VerifyBackendCommandTests {
         let result = try withStandIn(["--stringify", "backing:amount"]) {
             try CommandLineRunner.run(["verify-backend", "--base-url", $0, "--format", "json", "--junit", junit.path])
         }
-        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(json?["failed"] as? Int == 1)
-        #expect(json?["passed"] as? Int == 9)
+        struct Counts: Decodable {
+            var passed: Int
+            var failed: Int
+        }
+        let counts = try JSONDecoder().decode(Counts.self, from: Data(result.stdout.utf8))
+        #expect(counts.failed == 1)
+        #expect(counts.passed == 9)
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains(#"<testsuite name="mockapi verify-backend" tests="19" failures="1" errors="0" skipped="9""#))
         #expect(xml.contains(#"<failure type="backend" message="$.amount: type changed from number to string (fixture backings/backing.json)">"#))

@@ -1,19 +1,21 @@
-import Testing
+// Swift Testing, for `Issue.record`: this target is linked only into test targets (ours and a team's).
+package import Testing
 
-/// Checks text pinned in a test; a mismatch is reported as a line diff (`-` pinned, `+` actual,
-/// two lines of context), not as two whole strings to compare by eye.
-func expectPinned(_ actual: String, _ pinned: String, sourceLocation: SourceLocation = #_sourceLocation) {
+/// Checks text pinned in a test (a help screen, a documented transcript, a message); a mismatch
+/// is reported as a line diff (`-` pinned, `+` actual, two lines of context), not as two whole
+/// strings to compare by eye.
+package func expectPinned(_ actual: String, _ pinned: String, sourceLocation: SourceLocation = #_sourceLocation) {
     guard actual != pinned else { return }
     Issue.record(Comment(rawValue: "pinned text differs (- pinned, + actual):\n" + LineDiff.render(from: pinned, to: actual)), sourceLocation: sourceLocation)
 }
 
 /// A line diff by longest common subsequence (help screens and reports are short).
-enum LineDiff {
-    enum Line: Equatable {
+package enum LineDiff {
+    package enum Line: Equatable {
         case same(String), removed(String), added(String)
     }
 
-    static func lines(from old: [Substring], to new: [Substring]) -> [Line] {
+    package static func lines(from old: [Substring], to new: [Substring]) -> [Line] {
         // common[i][j]: the longest common subsequence of old[i...] and new[j...].
         var common = Array(repeating: Array(repeating: 0, count: new.count + 1), count: old.count + 1)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
@@ -35,7 +37,7 @@ enum LineDiff {
     }
 
     /// The changed lines with `context` unchanged lines around each run; `…` where lines are left out.
-    static func render(from old: String, to new: String, context: Int = 2) -> String {
+    package static func render(from old: String, to new: String, context: Int = 2) -> String {
         let diff = lines(
             from: old.split(separator: "\n", omittingEmptySubsequences: false),
             to: new.split(separator: "\n", omittingEmptySubsequences: false))
@@ -57,7 +59,7 @@ enum LineDiff {
 }
 
 extension LineDiff.Line {
-    var text: String {
+    package var text: String {
         switch self {
         case .same(let text), .removed(let text), .added(let text): text
         }

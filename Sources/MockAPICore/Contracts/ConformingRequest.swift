@@ -1,25 +1,43 @@
-import Foundation
-import MockAPICore
+package import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// The request `verify-backend` sends for one contract: its `request.example` where the contract
-/// has one, otherwise values the contract itself allows (an enum's first value, `1` for an int),
-/// with every guess noted so a failure caused by one (a 404 for a made-up id) is easy to read.
-struct BackendRequest {
-    var request: URLRequest
+/// A request that satisfies a contract, made from the contract alone: its `request.example` where
+/// the contract has one, otherwise values the contract itself allows (an enum's first value, `1`
+/// for an int), with every guess noted so a failure caused by one (a 404 for a made-up id) is easy
+/// to read. What `verify-backend` sends, what the server tests send to every bundled route, and
+/// what the verify benchmark's gate asks for: one builder, so the three agree.
+package struct ConformingRequest: Sendable {
+    package var method: RequestMethod
+    /// From the leading `/`, each path value percent-encoded.
+    package var path: String
+    /// In order, not yet encoded.
+    package var query: [HTTPField]
+    /// In order, one per name (compared without case), as `URLRequest.setValue` leaves them.
+    package var headers: [HTTPField]
+    package var body: Data?
     /// What had to be made up: "path projectId = 1 (no request.example)".
-    var guesses: [String]
+    package var guesses: [String]
     /// The environment variables a `[redacted]` value of the example needed and did not find
     /// (`MOCKAPI_SECRET_PASSWORD`): the request must not be sent, or the backend would take the
     /// marker for data (a password changed to `[redacted]`).
-    var missingSecrets: [String] = []
+    package var missingSecrets: [String] = []
 
-    /// - Parameter secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what
-    ///   `record` and `import har` wrote as `[redacted]`.
-    init(contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval, secrets: [String: String] = [:]) {
+    /// The path and the encoded query, as a request line names them: `/v1/items/1?page=2`.
+    package var target: String {
+        guard !query.isEmpty else { return path }
+        var components = URLComponents()
+        components.queryItems = query.map { URLQueryItem(name: $0.name, value: $0.value) }
+        return path + "?" + (components.percentEncodedQuery ?? "")
+    }
+
+    /// - Parameters:
+    ///   - extraHeaders: sent first and never replaced by a made-up value (`--header`).
+    ///   - secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what `record` and
+    ///     `import har` wrote as `[redacted]`.
+    ///   - partContent: the bytes of every multipart part.
+    package init(
+        contract: Contract, headers extraHeaders: [HTTPField] = [], secrets: [String: String] = [:],
+        partContent: Data = Data("example".utf8), boundary: String = "mockapi-verify-backend-\(UUID().uuidString)"
+    ) {
         let expectation = contract.request
         var example = expectation.example
         var guesses: [String] = []
@@ -54,12 +72,12 @@ struct BackendRequest {
         }
         if expectation.path.segments.isEmpty { path = "/" }
 
-        var query: [URLQueryItem] = example?.query.map { URLQueryItem(name: $0.name, value: $0.value) } ?? []
+        var query: [HTTPField] = example?.query ?? []
         for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name || $0.name.hasPrefix(key.name + "[") }) {
             let value = Self.sample(key)
             let name = Self.sentName(key)
             guesses.append("query \(name) = \(value)")
-            query.append(URLQueryItem(name: name, value: value))
+            query.append(HTTPField(name, value))
         }
 
         // One of several credentials: the first, unless --header or the example gives one.
@@ -72,49 +90,55 @@ struct BackendRequest {
         {
             let value = (first.prefix ?? "") + "example"
             guesses.append("\(first.place.rawValue) \(first.name) = \(value) (pass a real credential with --header)")
-            if first.place == .query { query.append(URLQueryItem(name: first.name, value: value)) } else { credentialHeader = HTTPField(first.name, value) }
+            if first.place == .query { query.append(HTTPField(first.name, value)) } else { credentialHeader = HTTPField(first.name, value) }
         }
 
-        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
-        components.percentEncodedPath = components.percentEncodedPath.trimmingSuffix("/") + path
-        components.queryItems = query.isEmpty ? nil : query
-        var request = URLRequest(url: components.url!, timeoutInterval: timeout)
-        request.httpMethod = expectation.method.rawValue
-
+        var headers: [HTTPField] = []
+        func set(_ name: String, _ value: String) {
+            if let index = headers.firstIndex(where: { $0.name.lowercased() == name.lowercased() }) {
+                headers[index].value = value
+            } else {
+                headers.append(HTTPField(name, value))
+            }
+        }
         var sent: Set<String> = []
         for header in extraHeaders + (example?.headers ?? []) where !sent.contains(header.name.lowercased()) {
-            request.setValue(header.value, forHTTPHeaderField: header.name)
+            set(header.name, header.value)
             sent.insert(header.name.lowercased())
         }
-        if let credentialHeader { request.setValue(credentialHeader.value, forHTTPHeaderField: credentialHeader.name) }
+        if let credentialHeader { set(credentialHeader.name, credentialHeader.value) }
         for header in expectation.headers where header.required && !sent.contains(header.name.lowercased()) {
             let value = header.enumValues?.first ?? (header.prefixes.first.map { $0 + "example" } ?? "example")
             guesses.append("header \(header.name) = \(value) (pass a real one with --header)")
-            request.setValue(value, forHTTPHeaderField: header.name)
+            set(header.name, value)
         }
 
+        var body: Data?
         let types = expectation.body.contentTypes
         let jsonType = types.map { $0.first(where: expectation.body.readsJSON) } ?? "application/json"
         if let keys = expectation.json, let jsonType {
-            let body = example?.json ?? Self.sample(keys)
+            let json = example?.json ?? Self.sample(keys)
             if example?.json == nil { guesses.append("JSON body made from the contract's keys") }
-            request.setValue(jsonType, forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.serialized.utf8)
+            set("Content-Type", jsonType)
+            body = Data(json.serialized.utf8)
         } else if let keys = expectation.json, types?.contains(MediaType.form) == true {
             guesses.append("form body made from the contract's keys")
-            request.setValue(MediaType.form, forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(Self.form(example?.json ?? Self.sample(keys)).utf8)
+            set("Content-Type", MediaType.form)
+            body = Data(Self.form(example?.json ?? Self.sample(keys)).utf8)
         } else if expectation.multipart == nil, let type = types?.first {
             guesses.append("\(type) body made up (\"example\")")
-            request.setValue(type, forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data("example".utf8)
+            set("Content-Type", type)
+            body = Data("example".utf8)
         } else if let parts = expectation.multipart {
-            let boundary = "mockapi-verify-backend-\(UUID().uuidString)"
-            request.setValue("multipart/form-data; boundary=\(boundary)", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Self.multipart(parts, boundary: boundary)
+            set("Content-Type", "multipart/form-data; boundary=\(boundary)")
+            body = Self.multipart(parts, content: partContent, boundary: boundary)
             guesses.append("multipart parts made from the contract (a few bytes each)")
         }
-        self.request = request
+        method = expectation.method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
         self.guesses = guesses
         var distinct: [String] = []
         for name in missing where !distinct.contains(name) { distinct.append(name) }
@@ -165,7 +189,7 @@ struct BackendRequest {
     }
 
     /// An object with every required key, each a value its schema allows.
-    static func sample(_ keys: [JSONKeyExpectation]) -> JSONValue {
+    private static func sample(_ keys: [JSONKeyExpectation]) -> JSONValue {
         .object(JSONObject(keys.filter(\.required).map { ($0.key, sample($0.schema)) }))
     }
 
@@ -192,18 +216,15 @@ struct BackendRequest {
         }.joined(separator: "&")
     }
 
-    private static func multipart(_ parts: [PartExpectation], boundary: String) -> Data {
+    private static func multipart(_ parts: [PartExpectation], content: Data, boundary: String) -> Data {
         var body = Data()
         for part in parts where part.required {
             let type = part.contentTypes?.first ?? "application/octet-stream"
             let filename = part.filename ? "; filename=\"example.\(type.split(separator: "/").last ?? "bin")\"" : ""
-            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\nContent-Type: \(type)\r\n\r\nexample\r\n".utf8)
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\"\(filename)\r\nContent-Type: \(type)\r\n\r\n".utf8)
+            body += content + Data("\r\n".utf8)
         }
         body += Data("--\(boundary)--\r\n".utf8)
         return body
     }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
