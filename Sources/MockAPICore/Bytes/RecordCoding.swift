@@ -1,19 +1,55 @@
-/// Writes a journal record as bytes: integers as 8 unaligned bytes, byte strings as their length
-/// then their bytes, a missing string as length -1. `size(of:)` says how many bytes a string takes,
-/// so a record is sized before it is written without writing it twice.
-struct RecordWriter {
+/// Where a journal record's fields go, in the record's order: `RecordWriter` writes them,
+/// `RecordSizer` counts the bytes the writer will take. One encoder drives both
+/// (`RequestJournal.record`), so a record's size is what it writes by construction, not a second
+/// hand-kept sum. Integers are 8 unaligned bytes, byte strings their length then their bytes, a
+/// missing string length -1; `RecordReader` reads them back.
+protocol RecordSink {
+    mutating func int(_ value: Int)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension RecordSink {
+    @inline(__always)
+    mutating func string(_ text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(text.utf8).withUnsafeBytes { bytes($0) } // a bridged string: copy it contiguous first
+        }
+    }
+
+    /// Bytes written as `optionalString` writes a String, so they read back as one.
+    @inline(__always)
+    mutating func optionalBytes(_ bytes: UnsafeRawBufferPointer?) {
+        if let bytes { self.bytes(bytes) } else { int(-1) }
+    }
+
+    @inline(__always)
+    mutating func optionalString(_ text: String?) {
+        if let text { string(text) } else { int(-1) }
+    }
+}
+
+/// Counts the bytes a record takes, writing nothing.
+struct RecordSizer: RecordSink {
+    private(set) var size = 0
+
+    @inline(__always)
+    mutating func int(_ value: Int) {
+        size += MemoryLayout<Int>.size
+    }
+
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        size += MemoryLayout<Int>.size + bytes.count
+    }
+}
+
+/// Writes a record's bytes from `base`, which holds the size `RecordSizer` counted.
+struct RecordWriter: RecordSink {
     private let base: UnsafeMutableRawPointer
     private(set) var size = 0
 
-    static let intSize = MemoryLayout<Int>.size
-
     init(base: UnsafeMutableRawPointer) {
         self.base = base
-    }
-
-    /// The bytes `string` writes for `text` (`optionalString`, when nil: a length only).
-    static func size(of text: String?) -> Int {
-        intSize + (text?.utf8.count ?? 0)
     }
 
     @inline(__always)
@@ -27,26 +63,6 @@ struct RecordWriter {
         int(bytes.count)
         if let source = bytes.baseAddress { (base + size).copyMemory(from: source, byteCount: bytes.count) }
         size += bytes.count
-    }
-
-    mutating func string(_ text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ bytes(UnsafeRawBufferPointer($0)) }) == nil {
-            Array(text.utf8).withUnsafeBytes { bytes($0) } // a bridged string: copy it contiguous first
-        }
-    }
-
-    /// Bytes written as `optionalString` writes a String, so they read back as one.
-    mutating func optionalBytes(_ bytes: UnsafeRawBufferPointer?) {
-        if let bytes { self.bytes(bytes) } else { int(-1) }
-    }
-
-    /// The bytes `optionalBytes` writes.
-    static func size(of bytes: UnsafeRawBufferPointer?) -> Int {
-        intSize + (bytes?.count ?? 0)
-    }
-
-    mutating func optionalString(_ text: String?) {
-        if let text { string(text) } else { int(-1) }
     }
 }
 

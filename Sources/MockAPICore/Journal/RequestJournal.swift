@@ -89,7 +89,8 @@ package final class RequestJournal: Sendable {
             return headers.withPackedBytes(body)
         }
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
-        func encode(_ writer: inout RecordWriter, id: Int) {
+        // Run twice: once to size the record (`RecordSizer`), once to write it.
+        func encode<Sink: RecordSink>(_ writer: inout Sink, id: Int) {
             writer.int(id)
             writer.int(Int(receivedAt))
             writer.int(status)
@@ -118,20 +119,9 @@ package final class RequestJournal: Sendable {
             }
             writer.optionalString(problem)
         }
-        // The size, summed without the writer: what `encode` writes, field by field.
-        var size =
-            8 * RecordWriter.intSize + path.count + RecordWriter.size(of: method) + withJournaledHeaders { $0.count }
-            + RecordWriter.size(of: contract) + RecordWriter.size(of: response) + RecordWriter.size(of: problem)
-        if let journaledQuery {
-            for argument in journaledQuery { size += RecordWriter.size(of: argument.name) + RecordWriter.size(of: argument.value) }
-        }
-        if !parts.isEmpty {
-            for part in parts {
-                size +=
-                    RecordWriter.size(of: part.name) + RecordWriter.size(of: part.filename) + RecordWriter.size(of: part.contentType)
-                    + RecordWriter.intSize + RecordWriter.size(of: part.sha256)
-            }
-        }
+        var sizer = RecordSizer()
+        encode(&sizer, id: 0)
+        let size = sizer.size
         if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
         borrowedShards[threadSlot % borrowedShards.count]._withUnsafeGuaranteedRef {
             $0.arena.withLock { arena in
@@ -147,7 +137,6 @@ package final class RequestJournal: Sendable {
                 if freed > 0 { heldBytes.subtract(freed, ordering: .relaxed) }
                 var writer = RecordWriter(base: arena.append(id: id, size: size))
                 encode(&writer, id: id)
-                assert(writer.size == size, "the journal record's size was summed wrong")
             }
         }
     }
