@@ -17,9 +17,10 @@ extension HTTPBinReplayTests {
 
     static func bodySession(file: URL) -> [Sent] {
         [
-            Sent(path: "/anything"),
+            // The query first: the GET without one still gets its own answer.
             Sent(path: "/anything?page=2"),
             Sent(path: "/anything"),
+            Sent(path: "/anything?page=3"),
             Sent(method: "POST", path: "/anything", curl: ["-H", "Content-Type: application/json", "--data-binary", #"{"kind": "a"}"#]),
             Sent(method: "POST", path: "/anything", curl: ["-H", "Content-Type: application/json", "--data-binary", #"{"kind": "b"}"#]),
             Sent(method: "POST", path: "/anything", curl: ["--data", "kind=a"]),

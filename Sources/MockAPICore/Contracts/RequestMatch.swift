@@ -29,7 +29,7 @@ package struct RequestMatch: Sendable, Equatable {
     /// Whether the request carries every value. `contentType` is the request's `Content-Type` as sent.
     package func admits(query pairs: [QueryArgument], body: IncomingRequest.Body, contentType sent: String? = nil) -> Bool {
         query.allSatisfy { wanted in pairs.contains { $0.name == wanted.name && $0.value == wanted.value } }
-            && json.allSatisfy { wanted in Self.value(of: wanted.key, in: body).map { Self.same($0, wanted.value) } ?? false }
+            && json.allSatisfy { wanted in Self.holds(wanted.key, wanted.value, in: body) }
             && (contentType == nil || sent.map(MediaType.essence) == contentType)
     }
 
@@ -38,22 +38,21 @@ package struct RequestMatch: Sendable, Equatable {
         admits(query: pairs, body: body.map(IncomingRequest.Body.json) ?? .none)
     }
 
-    /// A top-level JSON member, or a form field's text.
-    private static func value(of key: String, in body: IncomingRequest.Body) -> JSONValue? {
+    /// A JSON member equal to the value; a form field whose text is a string's text, or a
+    /// number's or bool's JSON spelling (`2`, `true`).
+    private static func holds(_ key: String, _ wanted: JSONValue, in body: IncomingRequest.Body) -> Bool {
         switch body {
-        case .json(.object(let object)): object[key]
-        case .form(let fields): fields.first { $0.name == key }.map { .string($0.value ?? "") }
-        default: nil
-        }
-    }
-
-    /// A form field's text equals a number or bool by its JSON spelling (`2`, `true`).
-    private static func same(_ had: JSONValue, _ wanted: JSONValue) -> Bool {
-        if had == wanted { return true }
-        guard case .string(let text) = had, wanted.stringValue == nil else { return false }
-        switch wanted {
-        case .int, .double, .bool: return text == wanted.serialized
-        default: return false
+        case .json(.object(let object)):
+            return object[key] == wanted
+        case .form(let fields):
+            guard let field = fields.first(where: { $0.name == key }) else { return false }
+            switch wanted {
+            case .string(let text): return (field.value ?? "") == text
+            case .int, .double, .bool: return field.value == wanted.serialized
+            default: return false
+            }
+        default:
+            return false
         }
     }
 
