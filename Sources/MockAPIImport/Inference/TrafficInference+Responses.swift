@@ -55,77 +55,143 @@ extension TrafficInference {
     static func responses(for entries: [Observed], folder: String, contract: String, scrubber: SecretScrubber)
         -> ([ContractDraft.Response], [String]?, [ImportedSet.Fixture])
     {
-        var answers: [(answer: Answer, entries: [Observed])] = []
-        for entry in entries {
-            if let index = answers.firstIndex(where: { $0.answer == entry.answer }) { answers[index].entries.append(entry) } else { answers.append((entry.answer, [entry])) }
+        // Answers by index, each with its requests' indices: a capture may hold thousands.
+        var answers: [(answer: Answer, members: [Int])] = []
+        var answerOf: [Int] = []
+        var byKey: [Answer.Key: Int] = [:]
+        for (index, entry) in entries.enumerated() {
+            let key = entry.answer.key
+            if let known = byKey[key] {
+                answers[known].members.append(index)
+                answerOf.append(known)
+            } else {
+                byKey[key] = answers.count
+                answerOf.append(answers.count)
+                answers.append((entry.answer, [index]))
+            }
         }
         guard answers.count > 1 else {
             return finish([(entries[0].answer, ContractDraft.Response(name: "default", status: entries[0].answer.status))], sequence: nil, folder: folder, contract: contract)
         }
-        let discriminator = discriminator(entries, scrubber: scrubber)
-        func others(_ answer: Answer) -> [Observed] { entries.filter { $0.answer != answer } }
-        let rules = answers.map { rule(for: $0.entries, against: others($0.answer), discriminator: discriminator, scrubber: scrubber) }
+        let candidates = RuleCandidates(entries, answerOf: answerOf, scrubber: scrubber, discriminator: discriminator(entries, scrubber: scrubber))
+        let rules = answers.indices.map { candidates.rule(for: answers[$0].members, answer: $0) }
         // The default answers what no rule picks: an answer with no rule of its own, else the first success.
         let unruled = answers.indices.filter { rules[$0] == nil }
         let defaultIndex =
             unruled.first { (200..<300).contains(answers[$0].answer.status) } ?? unruled.first
             ?? answers.firstIndex { (200..<300).contains($0.answer.status) } ?? 0
-        let defaultAnswer = answers[defaultIndex].answer
+        let defaultStatus = answers[defaultIndex].answer.status
 
         var taken: Set<String> = ["default"]
-        var named: [(answer: Answer, response: ContractDraft.Response)] = [(defaultAnswer, ContractDraft.Response(name: "default", status: defaultAnswer.status))]
-        for (index, (answer, group)) in answers.enumerated() where index != defaultIndex {
+        var named: [(answer: Answer, response: ContractDraft.Response)] = [(answers[defaultIndex].answer, ContractDraft.Response(name: "default", status: defaultStatus))]
+        // The name of the response that answers each request no rule picks: its sequence step.
+        var stepName: [Int: String] = [defaultIndex: "default"]
+        var rulesOf: [Int: [RequestMatch]] = [:]
+        for (index, (answer, members)) in answers.enumerated() where index != defaultIndex {
             // A rule for the whole answer, else one for each kind of its requests that has one.
-            var ruled: [(RequestMatch, [Observed])] = []
+            var ruled: [(match: RequestMatch, members: [Int])] = []
             if let whole = rules[index] {
-                ruled = [(whole, group)]
+                ruled = [(whole, members)]
             } else {
-                var kinds: [[Observed]] = []
-                for entry in group {
-                    let features = conditions(of: entry, scrubber: scrubber)
-                    if let kind = kinds.firstIndex(where: { conditions(of: $0[0], scrubber: scrubber) == features }) { kinds[kind].append(entry) } else { kinds.append([entry]) }
+                var kinds: [[Int]] = []
+                for member in members {
+                    if let kind = kinds.firstIndex(where: { candidates.conditions[$0[0]] == candidates.conditions[member] }) { kinds[kind].append(member) } else { kinds.append([member]) }
                 }
                 for kind in kinds {
-                    if let match = rule(for: kind, against: others(answer), discriminator: discriminator, scrubber: scrubber) { ruled.append((match, kind)) }
+                    if let match = candidates.rule(for: kind, answer: index) { ruled.append((match, kind)) }
                 }
             }
+            rulesOf[index] = ruled.map(\.match)
             for (match, _) in ruled {
-                let name = Naming.unique(ruleName(match, answer: answer, defaultStatus: defaultAnswer.status, discriminator: discriminator), in: &taken)
-                var response = ContractDraft.Response(name: name, status: answer.status)
+                var response = ContractDraft.Response(
+                    name: Naming.unique(ruleName(match, answer: answer, defaultStatus: defaultStatus, discriminator: candidates.discriminator), in: &taken), status: answer.status)
                 response.when = match
                 named.append((answer, response))
             }
-            if ruled.reduce(0, { $0 + $1.1.count }) < group.count {
+            if ruled.reduce(0, { $0 + $1.members.count }) < members.count {
                 // Some requests of this answer only time tells apart: a step of the sequence.
                 let name = Naming.unique(stateName(answer) ?? Naming.responseName(forStatus: answer.status), in: &taken)
                 named.append((answer, ContractDraft.Response(name: name, status: answer.status)))
+                stepName[index] = name
             }
         }
-        // What the mock does with each request, as `ResponseSelector` does: the first `when` that
-        // holds, else the sequence's next step.
-        var steps: [String] = []
-        var replayed = true
-        for entry in entries {
-            if let picked = named.first(where: { $0.response.when?.admits(query: entry.arguments, body: entry.body, contentType: entry.contentType) == true }) {
-                replayed = replayed && picked.answer == entry.answer
-            } else if let step = named.first(where: { $0.answer == entry.answer && $0.response.when == nil }) {
-                steps.append(step.response.name)
-            } else {
-                replayed = false
-            }
-        }
-        guard replayed else {
-            // Not expected (every rule keeps out the other answers' requests); should it happen,
-            // every answer in the recorded order still replays.
-            var plain: [(answer: Answer, response: ContractDraft.Response)] = []
-            var names: Set<String> = ["default"]
-            for (offset, (answer, _)) in answers.enumerated() {
-                let name = offset == 0 ? "default" : Naming.unique(stateName(answer) ?? Naming.responseName(forStatus: answer.status), in: &names)
-                plain.append((answer, ContractDraft.Response(name: name, status: answer.status)))
-            }
-            return finish(plain, sequence: entries.map { entry in plain.first { $0.answer == entry.answer }!.response.name }, folder: folder, contract: contract)
-        }
+        // A rule keeps out every request of another answer (`RuleCandidates.rule`), so the mock
+        // answers a request a rule picks as recorded; the others get the sequence's next step,
+        // in the recorded order (a `when` does not advance it).
+        let steps = entries.indices.filter { index in !(rulesOf[answerOf[index]] ?? []).contains { candidates.admits($0, index) } }
+            .map { stepName[answerOf[$0]] ?? "default" }
         return finish(named, sequence: Set(steps).count > 1 ? steps : nil, folder: folder, contract: contract)
+    }
+
+    /// What `when` rules may be made of for one contract's requests: each request's conditions,
+    /// found once, and which requests hold each value (a capture may hold thousands of pages).
+    struct RuleCandidates {
+        /// Each request as `RequestMatch.admits` reads it (not the whole `Observed`, which every
+        /// look would copy).
+        let requests: [(arguments: [QueryArgument], body: IncomingRequest.Body, contentType: String?)]
+        let conditions: [[Condition]]
+        /// The answer (its index) each request got, and how many requests got each.
+        let answerOf: [Int]
+        let answerCounts: [Int: Int]
+        /// By `Condition.key`: the requests that may keep the condition (every one that does).
+        let holders: [String: [Int]]
+        /// A body key that usually says what a request is for (`intent`): preferred on a tie.
+        let discriminator: String?
+
+        init(_ entries: [Observed], answerOf: [Int], scrubber: SecretScrubber, discriminator: String?) {
+            requests = entries.map { ($0.arguments, $0.body, $0.contentType) }
+            conditions = entries.map { TrafficInference.conditions(of: $0, scrubber: scrubber) }
+            self.answerOf = answerOf
+            answerCounts = answerOf.reduce(into: [:]) { $0[$1, default: 0] += 1 }
+            var holders: [String: [Int]] = [:]
+            for (index, found) in conditions.enumerated() {
+                for condition in found { holders[condition.key, default: []].append(index) }
+            }
+            self.holders = holders
+            self.discriminator = discriminator
+        }
+
+        func admits(_ match: RequestMatch, _ index: Int) -> Bool {
+            match.admits(query: requests[index].arguments, body: requests[index].body, contentType: requests[index].contentType)
+        }
+
+        /// The fewest conditions every request of `group` keeps and no request with another answer
+        /// than `answer` keeps together; nil when they cannot tell the group apart. Each step takes
+        /// the condition that keeps out the most requests left, the discriminator first on a tie.
+        func rule(for group: [Int], answer: Int) -> RequestMatch? {
+            let othersCount = answerOf.count - (answerCounts[answer] ?? 0)
+            guard let first = group.first, othersCount > 0 else { return nil }
+            var shared = conditions[first].filter { condition in
+                let match = condition.match
+                return group.allSatisfy { admits(match, $0) }
+            }
+            if let discriminator, let index = shared.firstIndex(where: { if case .body(discriminator, _) = $0 { true } else { false } }) {
+                shared.insert(shared.remove(at: index), at: 0)
+            }
+            // The first condition against every other request: only those holding its value can keep it.
+            let kept = shared.map { condition in
+                let match = condition.match
+                return (holders[condition.key] ?? []).filter { answerOf[$0] != answer && admits(match, $0) }
+            }
+            guard let best = kept.indices.min(by: { kept[$0].count < kept[$1].count || (kept[$0].count == kept[$1].count && $0 < $1) }),
+                kept[best].count < othersCount
+            else { return nil }
+            var chosen = RequestMatch()
+            var left = kept[best]
+            chosen.add(shared.remove(at: best))
+            while !left.isEmpty {
+                let excluded = shared.map { condition in
+                    let match = condition.match
+                    return left.count(where: { !admits(match, $0) })
+                }
+                guard let next = excluded.indices.max(by: { excluded[$0] < excluded[$1] || (excluded[$0] == excluded[$1] && $0 > $1) }), excluded[next] > 0 else {
+                    return nil
+                }
+                chosen.add(shared.remove(at: next))
+                left = left.filter { admits(chosen, $0) }
+            }
+            return chosen
+        }
     }
 
     /// One value a request carries that a `when` may name: never a credential's key nor a
@@ -134,6 +200,16 @@ extension TrafficInference {
         case query(String, String)
         case body(String, JSONValue)
         case contentType(String)
+
+        /// Equal for a condition and every request that may keep it: a form field's text and a
+        /// JSON value of the same spelling share one (`RequestMatch.admits` then decides).
+        var key: String {
+            switch self {
+            case .query(let name, let value): "q\u{0}\(name)\u{0}\(value)"
+            case .body(let key, let value): "b\u{0}\(key)\u{0}\(value.stringValue ?? value.serialized)"
+            case .contentType(let type): "t\u{0}\(type)"
+            }
+        }
 
         var match: RequestMatch {
             switch self {
@@ -163,40 +239,14 @@ extension TrafficInference {
                 }
             }
         case .form(let fields):
-            for field in fields {
-                if let value = field.value, usable(field.name, value), !found.contains(where: { if case .body(field.name, _) = $0 { true } else { false } }) {
-                    found.append(.body(field.name, .string(value)))
-                }
+            // The first field of a name is the one a rule reads.
+            for (offset, field) in fields.enumerated() where !fields[..<offset].contains(where: { $0.name == field.name }) {
+                if usable(field.name, field.value ?? "") { found.append(.body(field.name, .string(field.value ?? ""))) }
             }
         default: break
         }
         if let type = entry.contentType.map(MediaType.essence), !type.isEmpty { found.append(.contentType(type)) }
         return found
-    }
-
-    /// The fewest conditions every request of `group` keeps and none of `others` keeps together;
-    /// nil when they cannot tell the group apart. Each step takes the condition that keeps out the
-    /// most requests left, a known discriminator (`intent`) first on a tie.
-    static func rule(for group: [Observed], against others: [Observed], discriminator: String?, scrubber: SecretScrubber) -> RequestMatch? {
-        guard let first = group.first, !others.isEmpty else { return nil }
-        var shared = conditions(of: first, scrubber: scrubber).filter { condition in
-            group.allSatisfy { condition.match.admits(query: $0.arguments, body: $0.body, contentType: $0.contentType) }
-        }
-        if let discriminator, let index = shared.firstIndex(where: { if case .body(discriminator, _) = $0 { true } else { false } }) {
-            shared.insert(shared.remove(at: index), at: 0)
-        }
-        var chosen = RequestMatch(), left = others
-        while !left.isEmpty {
-            let excluded = shared.map { condition in left.filter { !condition.match.admits(query: $0.arguments, body: $0.body, contentType: $0.contentType) }.count }
-            guard let best = excluded.indices.max(by: { excluded[$0] < excluded[$1] || (excluded[$0] == excluded[$1] && $0 > $1) }), excluded[best] > 0 else { return nil }
-            switch shared.remove(at: best) {
-            case .query(let name, let value): chosen.query.append((name, value))
-            case .body(let key, let value): chosen.json.append((key, value))
-            case .contentType(let type): chosen.contentType = type
-            }
-            left = left.filter { chosen.admits(query: $0.arguments, body: $0.body, contentType: $0.contentType) }
-        }
-        return chosen
     }
 
     /// `page_2` for a page of the default's status, `intent_login` for a discriminator, `form` for
@@ -264,6 +314,17 @@ extension TrafficInference {
         case "video/quicktime": "mov"
         case "application/pdf": "pdf"
         default: "bin"
+        }
+    }
+}
+
+extension RequestMatch {
+    /// The condition as one more rule.
+    fileprivate mutating func add(_ condition: TrafficInference.Condition) {
+        switch condition {
+        case .query(let name, let value): query.append((name, value))
+        case .body(let key, let value): json.append((key, value))
+        case .contentType(let type): contentType = type
         }
     }
 }

@@ -63,6 +63,15 @@ package struct TrafficInference {
             lhs.status == rhs.status && lhs.fixture == rhs.fixture && lhs.identity == rhs.identity
         }
 
+        /// What `==` compares, as a dictionary key: a capture may hold thousands of answers.
+        var key: Key { Key(status: status, fixture: fixture, identity: identity) }
+
+        struct Key: Hashable {
+            var status: Int
+            var fixture: [UInt8]
+            var identity: [String]
+        }
+
         private var identity: [String] {
             headers.filter { TrafficInference.identifyingHeaders.contains($0.name.lowercased()) }.map { "\($0.name.lowercased()): \($0.value)" }
         }
