@@ -154,7 +154,10 @@ package enum ContractGenerator {
         if Bool.random(using: &random) {
             response.headers = [.init("X-Reason", "deleted"), .init("Set-Cookie", "a=[redacted]; Path=/"), .init("Set-Cookie", "b=2"), .init("Link", "<a>; rel=\"next\"")]
         }
-        if Bool.random(using: &random) { response.when = RequestMatch(query: [("page", "2")], json: [("intent", "signup")]) }
+        if Bool.random(using: &random) {
+            response.when = RequestMatch(
+                query: [("page", "2")], json: [("intent", "signup")], contentType: Bool.random(using: &random) ? "application/x-www-form-urlencoded" : nil)
+        }
         response.delay = [nil, .fixed(800), .fixed(12.5), .uniform(min: 200, max: 800), .logNormal(median: 300, sigma: 0.5)].randomElement(using: &random)!
         response.fault = Bool.random(using: &random) ? Fault.allCases.randomElement(using: &random) : nil
         return response

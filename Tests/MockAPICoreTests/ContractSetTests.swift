@@ -25,6 +25,16 @@ struct ContractSetTests {
         }
     }
 
+    @Test func aWhensContentTypeIsAMediaTypeAsAContentTypeNamesIt() throws {
+        let responses = #"{"default": {"status": 200}, "form": {"status": 400, "when": {"contentType": "Application/X-WWW-Form-Urlencoded; charset=utf-8"}}}"#
+        #expect(
+            try problems(contracts: ["ping.json": Self.contract(method: "POST", responses: responses)]) == [
+                #"contracts/ping.json: $.responses.form.when.contentType: "Application/X-WWW-Form-Urlencoded; charset=utf-8" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards"#
+            ])
+        let good = #"{"default": {"status": 200}, "form": {"status": 400, "when": {"contentType": "application/x-www-form-urlencoded"}}}"#
+        #expect(try problems(contracts: ["ping.json": Self.contract(method: "POST", responses: good)]) == [])
+    }
+
     @Test func validSetLoadsWithItsRoutesAndFixtureBytes() throws {
         let folder = try TestFolder(contracts: ["ping.json": Self.contract()], fixtures: Self.okFixture)
         let set = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)

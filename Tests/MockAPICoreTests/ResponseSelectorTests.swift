@@ -51,4 +51,29 @@ struct ResponseSelectorTests {
         #expect(select(contract, prefer: "example=default", scenarios: scenarios) == "default")
         #expect(select(contract, scenarios: scenarios) == "unavailable", "Prefer does not advance the sequence")
     }
+
+    /// A `when` on the body's type tells a form from a JSON post; its `json` keys also hold for a
+    /// form's fields (a number by its spelling), as `request.json` checks both.
+    @Test func whenTellsBodyKindsAndFormFieldsApart() throws {
+        let contract = try Contract.make(responses: [
+            ResponseDefinition(name: "default", status: 200, body: [], contentType: nil),
+            ResponseDefinition(name: "carol", status: 403, body: [], contentType: nil, when: RequestMatch(json: [("user", "carol")])),
+            ResponseDefinition(name: "form", status: 400, body: [], contentType: nil, when: RequestMatch(contentType: MediaType.form)),
+            ResponseDefinition(name: "second", status: 201, body: [], contentType: nil, when: RequestMatch(json: [("n", 2)])),
+        ])
+        func select(_ body: IncomingRequest.Body, _ type: String?) -> String {
+            guard case .success(let index) = ResponseSelector.select(for: contract, index: 0, query: [], body: body, contentType: type, prefer: nil, scenarios: ScenarioState())
+            else { return "refused" }
+            return contract.responses[index].name
+        }
+        let form = "application/x-www-form-urlencoded; charset=utf-8"
+        #expect(select(.form([QueryArgument("user", "carol")]), form) == "carol")
+        #expect(select(.form([QueryArgument("user", "bob")]), form) == "form")
+        #expect(select(.json(["user": "carol"]), "application/json") == "carol")
+        #expect(select(.json(["n": 2]), "application/json") == "second")
+        #expect(select(.form([QueryArgument("n", "2")]), "text/plain") == "second")
+        #expect(select(.json(["n": "2"]), "application/json") == "default", "a JSON string is not the number")
+        #expect(select(.multipart([]), "multipart/form-data; boundary=x") == "default")
+        #expect(select(.none, nil) == "default")
+    }
 }

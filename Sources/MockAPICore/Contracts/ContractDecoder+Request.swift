@@ -24,7 +24,7 @@ extension ContractDecoder {
             problem(at: path, "a \(method.rawValue) request has no body; remove \"json\"/\"multipart\"/\"body\"")
         }
         contract.match = object["match"].flatMap { decodeMatch($0, at: "\(path).match") }
-        if let match = contract.match, match.query.isEmpty && match.json.isEmpty {
+        if let match = contract.match, match.query.isEmpty && match.json.isEmpty && match.contentType == nil {
             problem(at: "\(path).match", "an empty match tells nothing apart")
         }
         contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
@@ -182,7 +182,8 @@ extension ContractDecoder {
         }
     }
 
-    /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}}`: a request's `match` or a response's `when`.
+    /// `{"query": {"count": "0"}, "json": {"provider": "facebook"}, "contentType": "application/json"}`: a
+    /// request's `match` or a response's `when`.
     mutating func decodeMatch(_ value: JSONValue, at path: String) -> RequestMatch? {
         guard let object = expectObject(value, at: path) else { return nil }
         checkKeys(object, MatchKey.self, at: path)
@@ -200,6 +201,14 @@ extension ContractDecoder {
         }
         if let json = object["json"], let jsonObject = expectObject(json, at: "\(path).json") {
             match.json = jsonObject.members.map { ($0.key, $0.value) }
+        }
+        if let type = optionalString(object, "contentType", at: path) {
+            let halves = type.split(separator: "/", omittingEmptySubsequences: false)
+            if type != MediaType.essence(of: type) || halves.count != 2 || halves.contains(where: \.isEmpty) || type.contains("*") {
+                problem(at: "\(path).contentType", "\"\(type)\" is not a media type as a Content-Type names it: lowercase type/subtype, no parameters or wildcards")
+            } else {
+                match.contentType = type
+            }
         }
         return match
     }
@@ -271,4 +280,5 @@ package enum PartKey: String, FormatKey {
 package enum MatchKey: String, FormatKey {
     case query
     case json
+    case contentType
 }

@@ -169,6 +169,7 @@ extension RequestMatch {
         var spec = FormatObject<MatchKey>()
         if !query.isEmpty { spec[.query] = .object(JSONObject(query.map { ($0.name, .string($0.value)) })) }
         if !json.isEmpty { spec[.json] = .object(JSONObject(json.map { ($0.key, $0.value) })) }
+        spec[.contentType] = contentType.map(JSONValue.string)
         return spec.json
     }
 }

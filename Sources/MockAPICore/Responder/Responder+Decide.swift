@@ -13,7 +13,7 @@ extension Responder {
             if let expectation = bodyExpectations[index] {
                 contentType = headers.value(for: "Content-Type")
                 plan = Self.bodyPlan(expecting: expectation, contentType: contentType)
-                if plan == .discard, echoesBody[index] { plan = Self.echoPlan(contentType: contentType) }
+                if plan == .discard, echoesBody[index] || rulesReadBody[index] { plan = Self.echoPlan(contentType: contentType) }
             }
         case .notFound, .methodNotAllowed:
             // Only a request no contract takes, on a server that forwards those, keeps its body.

@@ -52,6 +52,9 @@ package final class Responder: Sendable {
     /// body, which is then kept when it is JSON, a form or multipart (its text parts) even if the
     /// contract checks no body.
     let echoesBody: [Bool]
+    /// Per contract, whether a response's `when` (or a `match` of its discriminated group) looks
+    /// at the body or its type: the body is then kept as for an echo, and the `Content-Type` read.
+    let rulesReadBody: [Bool]
     /// The contracts' and responses' names as bytes, for the journal.
     package let names: NameBytes
 
@@ -81,13 +84,21 @@ package final class Responder: Sendable {
             }
         }
         self.echoesBody = echoesBody
+        let rulesReadBody = set.contracts.indices.map { index in
+            (set.routes.discriminated[index] ?? [index]).contains { member in
+                set.contracts[member].request.match?.readsBody == true || set.contracts[member].responses.contains { $0.when?.readsBody == true }
+            }
+        }
+        self.rulesReadBody = rulesReadBody
         bodyExpectations = set.contracts.indices.map { index in
             let expectation = Self.contractForBody(routedTo: index, in: set).request
-            return expectation.checksBody || echoesBody[index] ? expectation : nil
+            return expectation.checksBody || echoesBody[index] || rulesReadBody[index] ? expectation : nil
         }
         plainResponses = set.contracts.enumerated().map { index, contract in
             // A request routed to a discriminated group is only placed once its body is in.
+            // A `when` on the type holds for a request that states one with no body.
             guard contract.sequence == nil, set.routes.discriminated[index] == nil, set.resources.operation(of: index) == nil,
+                !contract.responses.contains(where: { $0.when?.contentType != nil }),
                 RequestValidator.violations(of: IncomingRequest(), against: contract.request).isEmpty,
                 case .success(let response) = ResponseSelector.select(
                     for: contract, index: index, query: [], prefer: nil,
@@ -157,9 +168,12 @@ package final class Responder: Sendable {
     /// its `Prefer` header, read once. In a session, its own sequence positions are advanced.
     package func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil), in session: SessionState? = nil) -> Reply {
         var index = routed
-        let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         if let members = set.routes.discriminated[routed] {
-            guard let chosen = members.first(where: { set.contracts[$0].request.match!.admits(query: request.query, body: body) }) else {
+            guard
+                let chosen = members.first(where: {
+                    set.contracts[$0].request.match!.admits(query: request.query, body: request.body, contentType: request.contentType)
+                })
+            else {
                 return .generated(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, request: request, set: set), contract: nil)
             }
             index = chosen
@@ -168,7 +182,7 @@ package final class Responder: Sendable {
         var violations = RequestValidator.violations(of: request, against: contract.request)
         if violations.isEmpty {
             switch ResponseSelector.select(
-                for: contract, index: index, query: request.query, body: body,
+                for: contract, index: index, query: request.query, body: request.body, contentType: request.contentType,
                 prefer: prefer.selection, scenarios: session?.scenarios ?? scenarios)
             {
             case .success(let response):

@@ -34,7 +34,7 @@ package enum ErrorResponses {
         let names = candidates.map(\.name).joined(separator: ", ")
         let body: JSONValue? = if case .json(let value) = request.body { value } else { nil }
         let unmet = candidates.flatMap { contract in
-            (contract.request.match?.unmet(query: request.query, body: body) ?? []).map { "\(contract.name) wants \($0)" }
+            (contract.request.match?.unmet(query: request.query, body: body, contentType: request.contentType) ?? []).map { "\(contract.name) wants \($0)" }
         }
         var error = "the request fits the path of \(names), but none of their match rules"
         if !unmet.isEmpty { error += ": " + unmet.joined(separator: "; ") }

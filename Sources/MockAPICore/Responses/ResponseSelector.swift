@@ -1,10 +1,10 @@
 /// Picks which named response a matched, valid request gets.
 ///
 /// Order: a `Prefer` header (`example=NAME` or `code=STATUS`), then the first response whose
-/// `when` matches the query and JSON body, then the contract's sequence, then `default`.
+/// `when` matches the query, body and body type, then the contract's sequence, then `default`.
 package enum ResponseSelector {
     package static func select(
-        for contract: Contract, index: Int, query: [QueryArgument], body: JSONValue? = nil,
+        for contract: Contract, index: Int, query: [QueryArgument], body: IncomingRequest.Body = .none, contentType: String? = nil,
         prefer: Prefer.Selection?, scenarios: ScenarioState
     ) -> Result<Int, Violation> {
         if let prefer {
@@ -27,7 +27,7 @@ package enum ResponseSelector {
             }
         }
         for (offset, response) in contract.responses.enumerated() {
-            if let when = response.when, when.admits(query: query, body: body) {
+            if let when = response.when, when.admits(query: query, body: body, contentType: contentType) {
                 return .success(offset)
             }
         }

@@ -14,6 +14,26 @@ extension TrafficInference {
         }
     }
 
+    /// The body as the mock reads it for a `when`: a JSON body parsed (`json`), a form's fields
+    /// (as a capture listed them when it kept no text), a multipart body (its parts unread).
+    static func serverBody(_ exchange: RecordedExchange, json: JSONValue?) -> IncomingRequest.Body {
+        if let json { return .json(json) }
+        switch exchange.requestMediaType {
+        case MediaType.form?:
+            if exchange.requestBody.isEmpty, let parts = exchange.parts { return .form(parts.map { QueryArgument($0.name, $0.value ?? "") }) }
+            return exchange.requestBody.isEmpty ? .none : .form(exchange.requestBody.withUnsafeBytes(QueryString.arguments))
+        case "multipart/form-data"?:
+            return .multipart([])
+        default:
+            return exchange.requestBody.isEmpty ? .none : .other(bytes: exchange.requestBody.count)
+        }
+    }
+
+    /// The `Content-Type` the mock sees: the header, even on a request without a body.
+    static func sentContentType(_ exchange: RecordedExchange) -> String? {
+        exchange.requestHeader("Content-Type") ?? (exchange.requestBody.isEmpty && exchange.parts == nil ? nil : exchange.requestContentType)
+    }
+
     /// Every key seen: required when every request sent it, typed when every value agrees, `key[]`
     /// as an array, `repeated` when one request sent a plain key more than once.
     static func queryExpectations(_ entries: [Observed]) -> [ContractDraft.Query] {

@@ -12,8 +12,10 @@ package import MockAPICore
 /// - requests on one path whose JSON bodies differ in a discriminating key and got different
 ///   answers become one contract per value with a `match` (login and signup by `intent`), or one
 ///   contract with responses chosen by `when.json` when their bodies have the same keys;
-/// - the same request answered differently over time (a poll) gets a `sequence`;
-/// - answers to different queries get a `when` on the query (`page_2`);
+/// - answers told apart by the query, a body key or a form field (never a credential), or the
+///   body's type (JSON, form, multipart), get a `when` on it (`page_2`);
+/// - answers nothing but time told apart (a poll, a retried create, a login told apart by its
+///   password) get a `sequence` in the recorded order;
 /// - the hosts the capture talked to become `{{baseURL}}` in fixtures.
 package struct TrafficInference {
     /// Names the input in warnings: `capture.har`, `mockapi record`.
@@ -38,8 +40,11 @@ package struct TrafficInference {
         var query: [(name: String, value: String)]
         var json: JSONValue?
         var answer: Answer
-        /// The request itself (path, query, body): equal for a poll's repeats.
-        var requestKey: String
+        /// The query, the body and its `Content-Type` as the server reads them: what a `when`
+        /// learnt from this request is checked against (`RequestMatch.admits`), as the mock will.
+        var arguments: [QueryArgument]
+        var body: IncomingRequest.Body
+        var contentType: String?
     }
 
     /// An answer as its fixture will hold it (hosts already `{{baseURL}}`).
@@ -56,6 +61,15 @@ package struct TrafficInference {
         /// (`identifyingHeaders`: a redirect's `Location`), not those that change every time.
         static func == (lhs: Answer, rhs: Answer) -> Bool {
             lhs.status == rhs.status && lhs.fixture == rhs.fixture && lhs.identity == rhs.identity
+        }
+
+        /// What `==` compares, as a dictionary key: a capture may hold thousands of answers.
+        var key: Key { Key(status: status, fixture: fixture, identity: identity) }
+
+        struct Key: Hashable {
+            var status: Int
+            var fixture: [UInt8]
+            var identity: [String]
         }
 
         private var identity: [String] {
@@ -90,8 +104,8 @@ package struct TrafficInference {
             let observed = Observed(
                 exchange: exchange, method: method, path: components.path, query: query, json: json,
                 answer: Self.answer(exchange, rewriter: rewriter, scrubber: scrubber),
-                requestKey: components.path + "?" + (components.percentEncodedQuery ?? "") + "#"
-                    + String(decoding: exchange.requestBody, as: UTF8.self))
+                arguments: Array((components.percentEncodedQuery ?? "").utf8).withUnsafeBytes(QueryString.arguments),
+                body: Self.serverBody(exchange, json: json), contentType: Self.sentContentType(exchange))
             let template = PathGeneralizer.template(forPath: components.path)
             if let index = groups.firstIndex(where: { $0.method == method && $0.template == template }) {
                 groups[index].entries.append(observed)
