@@ -5,7 +5,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <netinet/in.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -23,6 +25,15 @@
 // connection limit no new client is served meanwhile (measured: a `wrk -c1000` run right after
 // another got 0 answers in 5 s). The watchdog finds them by peeking; near the limit it looks
 // every 20 ms instead of every half second, so new clients wait milliseconds, not a sweep.
+// And for uploads that keep just above the minimum rate: 256 of them at 1.6 KB/s held every slot
+// an address (or the server) has, for hours. No rate tells them from a slow but honest network,
+// and every client of a mock is often on one address (127.0.0.1), so a per-address limit alone
+// would lock the good client out with the rest. What is kept instead is room: slow bodies (still
+// arriving past the rate's grace, at least a second after their headers) may hold at most three quarters of the server's slots
+// and three quarters of one address's; past that the slowest of them are ended with a 503 and
+// Retry-After, so a quarter stays free for requests that take no time, such as a GET. Bodies
+// that arrive at once never count, and nothing of this runs per request: only the sweep, and
+// only beyond the share, looks at addresses (getpeername, once per connection).
 
 struct watched_connection {
     struct watched_connection *previous;
@@ -35,6 +46,16 @@ struct watched_connection {
     /// When the request's headers arrived, and how many body bytes have come since.
     _Atomic uint64_t body_since;
     _Atomic uint64_t body_bytes;
+    /// The client's address as 16 bytes (IPv4 mapped into IPv6), read by the sweep the first time
+    /// it needs it; only the watchdog touches these, under its lock.
+    unsigned char peer[16];
+    bool peer_known;
+};
+
+/// A slow body as the sweep ranks it: by client address, then by its average rate.
+struct slow_body {
+    struct watched_connection *connection;
+    double rate;
 };
 
 struct CMicroHTTPDShims_HeaderDeadline {
@@ -48,9 +69,14 @@ struct CMicroHTTPDShims_HeaderDeadline {
     /// Connections open now, and from how many on the server counts as crowded (0: never).
     unsigned int count;
     unsigned int crowded_at;
+    /// Most slow bodies held at once on the whole server and from one address (0: no cap).
+    unsigned int slow_share;
+    unsigned int slow_share_per_address;
+    uint64_t slow_age_ns;
     /// The sweep's poll() array and the connections it stands for, grown to `count` as needed.
     struct pollfd *polls;
     struct watched_connection **candidates;
+    struct slow_body *slow;
     size_t capacity;
     bool stopping;
     pthread_t thread;
@@ -80,6 +106,85 @@ static bool body_too_slow(const struct CMicroHTTPDShims_HeaderDeadline *deadline
 /// How often a crowded server looks for clients that have gone: one peek per idle connection.
 static const uint64_t crowded_interval = 20000000u;
 
+static void end_connection(struct watched_connection *c) {
+    atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);
+    shutdown(c->fd, SHUT_RDWR);
+}
+
+/// From how long after its headers a body still arriving counts as slow (or the rate's grace if
+/// longer: a body too slow for the minimum rate gets its 408 first): long enough that no body
+/// sent at once (a form, a JSON document on any usable network) ever does.
+static const uint64_t slow_body_age = 1000000000u;
+
+static const char too_many_slow[] =
+    "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 10\r\nContent-Type: application/problem+json\r\n"
+    "Content-Length: 141\r\n\r\n"
+    "{\"title\": \"too many slow request bodies\", \"status\": 503, \"detail\": \"the slowest uploads are ended so that a quarter of the slots stay free\"}\n";
+
+/// The client's address, mapped into 16 bytes; unknown (all zero) when the socket cannot say.
+static void read_peer(struct watched_connection *c) {
+    if (c->peer_known) return;
+    c->peer_known = true;
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    if (getpeername(c->fd, (struct sockaddr *)&address, &length) != 0) return;
+    if (address.ss_family == AF_INET6) {
+        memcpy(c->peer, &((struct sockaddr_in6 *)&address)->sin6_addr, 16);
+    } else if (address.ss_family == AF_INET) {
+        c->peer[10] = 0xff;
+        c->peer[11] = 0xff;
+        memcpy(c->peer + 12, &((struct sockaddr_in *)&address)->sin_addr, 4);
+    }
+}
+
+static int by_rate(const void *a, const void *b) {
+    double left = ((const struct slow_body *)a)->rate, right = ((const struct slow_body *)b)->rate;
+    return (left > right) - (left < right);
+}
+
+static int by_peer_then_rate(const void *a, const void *b) {
+    int peer = memcmp(((const struct slow_body *)a)->connection->peer, ((const struct slow_body *)b)->connection->peer, 16);
+    return peer != 0 ? peer : by_rate(a, b);
+}
+
+/// Ends the slowest of `slow` beyond `share` (sorted slowest first), with a 503 on plain HTTP;
+/// those ended are taken out of the list. Returns how many are left.
+static size_t end_slowest(struct CMicroHTTPDShims_HeaderDeadline *deadline, struct slow_body *slow, size_t count, size_t share) {
+    if (count <= share) return count;
+    for (size_t i = 0; i < count - share; i++) {
+        struct watched_connection *c = slow[i].connection;
+        if (!atomic_load_explicit(&c->reading_body, memory_order_relaxed)) continue; // answered meanwhile: never cut
+        if (deadline->plain_http) (void)send(c->fd, too_many_slow, sizeof too_many_slow - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+        end_connection(c);
+    }
+    memmove(slow, slow + (count - share), share * sizeof *slow);
+    return share;
+}
+
+/// Keeps slow bodies to their share of the server's slots and of each address's (see the top).
+static void cap_slow_bodies(struct CMicroHTTPDShims_HeaderDeadline *deadline, size_t count) {
+    struct slow_body *slow = deadline->slow;
+    if (deadline->slow_share_per_address > 0 && count > deadline->slow_share_per_address) {
+        for (size_t i = 0; i < count; i++) read_peer(slow[i].connection);
+        qsort(slow, count, sizeof *slow, by_peer_then_rate);
+        size_t kept = 0;
+        for (size_t start = 0; start < count;) {
+            size_t end = start + 1;
+            while (end < count && memcmp(slow[end].connection->peer, slow[start].connection->peer, 16) == 0) end++;
+            size_t left = end_slowest(deadline, slow + start, end - start, deadline->slow_share_per_address);
+            memmove(slow + kept, slow + start, left * sizeof *slow);
+            kept += left;
+            start = end;
+        }
+        count = kept;
+    }
+    if (deadline->slow_share > 0 && count > deadline->slow_share) {
+        qsort(slow, count, sizeof *slow, by_rate);
+        (void)end_slowest(deadline, slow, count, deadline->slow_share);
+    }
+}
+
 /// Cuts what is late or too slow, and finds clients that have gone (FIN, nothing unread) while a
 /// request is unfinished or not begun: MHD 0.9.75 on epoll sometimes misses that edge and would
 /// hold the connection until the idle timeout. One poll() over every candidate tells which have
@@ -92,9 +197,11 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
         if (polls != NULL) deadline->polls = polls;
         struct watched_connection **candidates = realloc(deadline->candidates, deadline->count * sizeof *candidates);
         if (candidates != NULL) deadline->candidates = candidates;
-        if (polls != NULL && candidates != NULL) deadline->capacity = deadline->count;
+        struct slow_body *slow = realloc(deadline->slow, deadline->count * sizeof *slow);
+        if (slow != NULL) deadline->slow = slow;
+        if (polls != NULL && candidates != NULL && slow != NULL) deadline->capacity = deadline->count;
     }
-    size_t n = 0;
+    size_t n = 0, slow_count = 0;
     for (struct watched_connection *c = deadline->head; c != NULL && n < deadline->capacity; c = c->next) {
         if (atomic_load_explicit(&c->waiting_since, memory_order_relaxed) == 0 && !atomic_load_explicit(&c->reading_body, memory_order_relaxed))
             continue; // being answered: never cut
@@ -120,11 +227,16 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
         char byte;
         bool readable = (deadline->polls[i].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
         if (late || (readable && recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)) {
-            atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
-            atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);
-            shutdown(c->fd, SHUT_RDWR);
+            end_connection(c);
+        } else if (reading_body) {
+            uint64_t body_since = atomic_load_explicit(&c->body_since, memory_order_relaxed);
+            if (body_since != 0 && now > body_since && now - body_since > deadline->slow_age_ns) {
+                double rate = (double)atomic_load_explicit(&c->body_bytes, memory_order_relaxed) * 1e9 / (double)(now - body_since);
+                deadline->slow[slow_count++] = (struct slow_body){.connection = c, .rate = rate};
+            }
         }
     }
+    cap_slow_bodies(deadline, slow_count);
 }
 
 static void *watch(void *context) {
@@ -155,7 +267,8 @@ struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(u
                                                                               unsigned int min_body_rate,
                                                                               unsigned int body_grace_seconds,
                                                                               int plain_http,
-                                                                              unsigned int connection_limit) {
+                                                                              unsigned int connection_limit,
+                                                                              unsigned int per_address_limit) {
     struct CMicroHTTPDShims_HeaderDeadline *deadline = calloc(1, sizeof *deadline);
     if (deadline == NULL) return NULL;
     deadline->limit_ns = (uint64_t)header_seconds * 1000000000u;
@@ -164,6 +277,9 @@ struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(u
     deadline->plain_http = plain_http != 0;
     // Nine tenths: with a thread pool MHD splits the limit per thread, so one thread fills first.
     deadline->crowded_at = connection_limit - connection_limit / 10;
+    deadline->slow_share = connection_limit - connection_limit / 4;
+    deadline->slow_share_per_address = per_address_limit - per_address_limit / 4;
+    deadline->slow_age_ns = deadline->body_grace_ns > slow_body_age ? deadline->body_grace_ns : slow_body_age;
     mockapi_cond_init(&deadline->wake);
     pthread_mutex_init(&deadline->lock, NULL);
     if (pthread_create(&deadline->thread, NULL, watch, deadline) != 0) {
@@ -186,6 +302,7 @@ void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadlin
     pthread_mutex_destroy(&deadline->lock);
     free(deadline->polls);
     free(deadline->candidates);
+    free(deadline->slow);
     free(deadline);
 }
 

@@ -138,12 +138,13 @@ struct MHDDaemon: @unchecked Sendable {
     /// limits it frees the slots of clients MHD missed leaving (`header_deadline.c`).
     static func start(
         flags: UInt32, host: String, port: UInt16, options: [MHD_OptionItem], context: UnsafeMutableRawPointer,
-        headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool, connectionLimit: Int
+        headerTimeoutSeconds: Int, minBodyBytesPerSecond: Int, bodyRateGraceSeconds: Int, plainHTTP: Bool, connectionLimit: Int,
+        perAddressLimit: Int
     ) throws(StartFailure) -> MHDDaemon {
         // The ranges were checked before (`ServerConfiguration.outOfRange`), so these conversions cannot trap.
         let headerDeadline = CMicroHTTPDShims_header_deadline_start(
             UInt32(headerTimeoutSeconds), UInt32(minBodyBytesPerSecond), UInt32(bodyRateGraceSeconds), plainHTTP ? 1 : 0,
-            UInt32(connectionLimit))
+            UInt32(connectionLimit), UInt32(perAddressLimit))
         var badHost: Int32 = 0
         errno = 0
         let started = options.withUnsafeBufferPointer { options in

@@ -109,7 +109,7 @@ package final class MockServer: Sendable {
                 headerTimeoutSeconds: configuration.headerTimeoutSeconds,
                 minBodyBytesPerSecond: configuration.minBodyBytesPerSecond,
                 bodyRateGraceSeconds: configuration.bodyRateGraceSeconds, plainHTTP: configuration.tls == nil,
-                connectionLimit: connectionLimit)
+                connectionLimit: connectionLimit, perAddressLimit: configuration.maxConnectionsPerIP)
         } catch {
             switch error {
             case .badHost: throw .invalidHost(configuration.host)

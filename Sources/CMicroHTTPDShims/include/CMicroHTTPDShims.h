@@ -11,12 +11,15 @@ struct CMicroHTTPDShims_HeaderDeadline;
 /// `min_body_rate` 0 (bytes per second, averaged from `body_grace_seconds` after the headers):
 /// no body minimum. `plain_http`: a cut body gets a 408 written before the close (not on TLS).
 /// `connection_limit`: MHD's; near it, connections whose client has gone are looked for every
-/// 20 ms, so they free their slots for new clients (0: no limit).
+/// 20 ms, so they free their slots for new clients (0: no limit). `per_address_limit`: MHD's per
+/// client address (0: none). Slow bodies (still arriving after `body_grace_seconds`, at least one) may hold
+/// three quarters of either limit; beyond, the slowest get a 503 and are closed.
 struct CMicroHTTPDShims_HeaderDeadline *CMicroHTTPDShims_header_deadline_start(unsigned int header_seconds,
                                                                               unsigned int min_body_rate,
                                                                               unsigned int body_grace_seconds,
                                                                               int plain_http,
-                                                                              unsigned int connection_limit);
+                                                                              unsigned int connection_limit,
+                                                                              unsigned int per_address_limit);
 
 /// Stops and frees it; call after MHD_stop_daemon, when no connection remains.
 void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadline *deadline);
