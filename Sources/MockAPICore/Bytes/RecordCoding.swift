@@ -6,6 +6,9 @@
 protocol RecordSink {
     mutating func int(_ value: Int)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer)
+    /// Requirements with a default, so the sizer can count a String without reading its bytes.
+    mutating func string(_ text: String)
+    mutating func optionalString(_ text: String?)
 }
 
 extension RecordSink {
@@ -40,6 +43,16 @@ struct RecordSizer: RecordSink {
     @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         size += MemoryLayout<Int>.size + bytes.count
+    }
+
+    @inline(__always)
+    mutating func string(_ text: String) {
+        size += MemoryLayout<Int>.size + text.utf8.count
+    }
+
+    @inline(__always)
+    mutating func optionalString(_ text: String?) {
+        size += MemoryLayout<Int>.size + (text?.utf8.count ?? 0)
     }
 }
 

@@ -90,7 +90,7 @@ package final class RequestJournal: Sendable {
         }
         // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
         // Run twice: once to size the record (`RecordSizer`), once to write it.
-        func encode<Sink: RecordSink>(_ writer: inout Sink, id: Int) {
+        @inline(__always) func encode<Sink: RecordSink>(_ writer: inout Sink, id: Int) {
             writer.int(id)
             writer.int(Int(receivedAt))
             writer.int(status)
