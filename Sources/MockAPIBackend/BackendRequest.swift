@@ -16,10 +16,17 @@ struct BackendRequest {
     /// (`MOCKAPI_SECRET_PASSWORD`): the request must not be sent, or the backend would take the
     /// marker for data (a password changed to `[redacted]`).
     var missingSecrets: [String] = []
+    /// The value sent for each path parameter, by name.
+    var pathValues: [String: String] = [:]
 
     /// - Parameter secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what
     ///   `record` and `import har` wrote as `[redacted]`.
-    init(contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval, secrets: [String: String] = [:]) {
+    /// - Parameter pathOverrides: path values that win over the example's (an id a list of the
+    ///   backend's own answered with, when the example's was not one it knows).
+    init(
+        contract: Contract, baseURL: URL, headers extraHeaders: [HTTPField], timeout: TimeInterval, secrets: [String: String] = [:],
+        pathOverrides: [String: String] = [:]
+    ) {
         let expectation = contract.request
         var example = expectation.example
         var guesses: [String] = []
@@ -42,13 +49,15 @@ struct BackendRequest {
         }
 
         var path = ""
+        var pathValues: [String: String] = [:]
         for segment in expectation.path.segments {
             switch segment {
             case .literal(let text):
                 path += "/" + text
             case .parameter(let name, let type):
-                let value = example?.path[name] ?? (type == .int ? "1" : "example")
-                if example?.path[name] == nil { guesses.append("path \(name) = \(value)") }
+                let value = pathOverrides[name] ?? example?.path[name] ?? (type == .int ? "1" : "example")
+                if pathOverrides[name] == nil, example?.path[name] == nil { guesses.append("path \(name) = \(value)") }
+                pathValues[name] = value
                 path += "/" + (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value)
             }
         }
@@ -116,6 +125,7 @@ struct BackendRequest {
         }
         self.request = request
         self.guesses = guesses
+        self.pathValues = pathValues
         var distinct: [String] = []
         for name in missing where !distinct.contains(name) { distinct.append(name) }
         missingSecrets = distinct
