@@ -202,11 +202,20 @@ package struct BackendVerifier: Sendable {
         let values = sent.pathValues.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
         let sentText = values.isEmpty ? "" : " for path \(values)"
         let triedText = tried.isEmpty ? "" : "; also tried \(tried.joined(separator: "; "))"
-        let fix =
-            values.isEmpty
-            ? "give a request.example the backend answers with success"
-            : "put ids the backend knows in request.example (\"example\": {\"path\": {...}})"
-        return "not reached: the backend answered \(status)\(declared)\(sentText), not the \(intended.status) of response \"\(intended.name)\"\(triedText). "
-            + "Its body was not checked; to check it, \(fix)"
+        var fix = "give the contract a request.example the backend answers with success"
+        if let (index, parameter) = SuccessReach.lastParameter(of: contract) {
+            fix = "put an id the backend knows in request.example (\"example\": {\"path\": {\"\(parameter)\": …}})"
+            if SuccessReach.list(above: index, of: contract, in: set) == nil {
+                let collection = contract.request.path.segments[..<index].map { segment in
+                    switch segment {
+                    case .literal(let text): "/" + text
+                    case .parameter(let name, _): "/{\(name)}"
+                    }
+                }.joined()
+                fix += ", or declare a GET contract for \(collection.isEmpty ? "/" : collection) whose items carry it"
+            }
+        }
+        return "the backend answered \(status)\(declared)\(sentText), not the \(intended.status) of response \"\(intended.name)\"\(triedText): "
+            + "its body was not checked. To check it, \(fix)."
     }
 }

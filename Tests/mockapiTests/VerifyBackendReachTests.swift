@@ -72,6 +72,7 @@ struct VerifyBackendReachTests {
         #expect(result.status == 1, "\(output)\(result.stderr)")
         #expect(output.contains("NOT REACHED user"), "\(output)")
         #expect(output.contains("the backend answered 404 (declared by response \"not_found\") for path userId = 1"), "\(output)")
+        #expect(output.contains("or declare a GET contract for /users whose items carry it"), "\(output)")
         #expect(!output.contains("PASS user"), "\(output)")
         // The planted drift behind the unknown id: reached through the set's GET list, and caught.
         #expect(output.contains("FAIL project"), "\(output)")
