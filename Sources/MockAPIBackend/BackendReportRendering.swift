@@ -11,6 +11,7 @@ package enum BackendReportRendering {
                 case .passed: "PASS";
                 case .failed: "FAIL";
                 case .skipped: "SKIP"
+                case .notReached: "NOT REACHED"
                 }
             lines.append("\(verdict) \(result.contract)  \(result.request)\(result.status.map { " → \($0)" } ?? "")")
             lines += result.failures.map { "    \($0)" }
@@ -18,7 +19,8 @@ package enum BackendReportRendering {
         }
         lines.append(
             "mockapi verify-backend: \(report.results.count) contracts against \(report.baseURL): "
-                + "\(report.passed) passed, \(report.failed) failed, \(report.skipped) skipped")
+                + "\(report.passed) passed, \(report.failed) failed, "
+                + (report.notReached == 0 ? "" : "\(report.notReached) not reached, ") + "\(report.skipped) skipped")
         return lines.joined(separator: "\n")
     }
 
@@ -34,17 +36,19 @@ package enum BackendReportRendering {
         return JSONValue.object(
             JSONObject([
                 ("baseURL", .string(report.baseURL)), ("passed", .int(report.passed)), ("failed", .int(report.failed)),
-                ("skipped", .int(report.skipped)), ("results", .array(results)),
+                ("notReached", .int(report.notReached)), ("skipped", .int(report.skipped)), ("results", .array(results)),
             ])
         ).prettySerialized
     }
 
     package static func junit(_ report: BackendReport) -> String {
         let seconds = String(format: "%.3f", report.seconds)
+        // Not reached is a failure to CI: its success answer went unchecked.
+        let failures = report.failed + report.notReached
         var xml = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
-            #"<testsuites name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" time="\#(seconds)">"#,
-            #"  <testsuite name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(report.failed)" errors="0" skipped="\#(report.skipped)" time="\#(seconds)">"#,
+            #"<testsuites name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(failures)" time="\#(seconds)">"#,
+            #"  <testsuite name="mockapi verify-backend" tests="\#(report.results.count)" failures="\#(failures)" errors="0" skipped="\#(report.skipped)" time="\#(seconds)">"#,
         ]
         for result in report.results {
             let open = #"    <testcase classname="mockapi.verify-backend" name="\#(XMLText.escape(result.contract))" time="\#(String(format: "%.3f", result.seconds))">"#
@@ -52,9 +56,10 @@ package enum BackendReportRendering {
             switch result.outcome {
             case .passed: break
             case .skipped: xml.append(#"      <skipped message="\#(XMLText.escape(result.notes.first ?? "skipped"))"/>"#)
-            case .failed:
+            case .failed, .notReached:
+                let type = result.outcome == .notReached ? "not-reached" : "backend"
                 for failure in result.failures {
-                    xml.append(#"      <failure type="backend" message="\#(XMLText.escape(failure))">\#(XMLText.escape(result.request))</failure>"#)
+                    xml.append(#"      <failure type="\#(type)" message="\#(XMLText.escape(failure))">\#(XMLText.escape(result.request))</failure>"#)
                 }
             }
             if !result.notes.isEmpty, result.outcome != .skipped {

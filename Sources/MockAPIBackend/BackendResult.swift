@@ -6,6 +6,9 @@ package struct BackendResult: Sendable {
         case passed, failed
         /// Not sent: a write (`POST`, `PUT`, `PATCH`, `DELETE`) without `--allow-writes`.
         case skipped
+        /// Sent, but the answer was a declared error (a 404 for an id the backend does not know)
+        /// where the mock gives a success: the success answer was never checked. Not a pass.
+        case notReached
     }
 
     package var contract: String
@@ -29,6 +32,8 @@ package struct BackendReport: Sendable {
     package var failed: Int { results.filter { $0.outcome == .failed }.count }
     package var passed: Int { results.filter { $0.outcome == .passed }.count }
     package var skipped: Int { results.filter { $0.outcome == .skipped }.count }
-    /// 1 when any contract failed, as `verify` does.
-    package var exitCode: Int32 { failed == 0 ? 0 : 1 }
+    package var notReached: Int { results.filter { $0.outcome == .notReached }.count }
+    /// 1 when any contract failed or was not reached, as `verify` does for a failure: an
+    /// unchecked success answer must not let a gate pass.
+    package var exitCode: Int32 { failed + notReached == 0 ? 0 : 1 }
 }

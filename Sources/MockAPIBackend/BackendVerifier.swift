@@ -78,9 +78,8 @@ package struct BackendVerifier: Sendable {
 
     /// The contract's result, and whether the request got no answer at all.
     private func check(_ contract: Contract) async -> (BackendResult, Bool) {
-        let built = ConformingRequest(contract: contract, headers: options.headers, secrets: options.secrets)
-        let request = built.urlRequest(baseURL: baseURL, timeout: options.timeout)
-        let label = "\(contract.request.method.rawValue) \(request.url?.absoluteString ?? "")"
+        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets)
+        let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
         guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
             result.outcome = .skipped
@@ -96,17 +95,9 @@ package struct BackendVerifier: Sendable {
             ]
             return (result, false)
         }
-        // A session of its own for each exchange: on Linux a session's answers share one work queue,
-        // and one hostile answer (20,000 headers) held every other exchange past its timeout.
-        // It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
-        // A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
-        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
-        // Off this task: invalidating waits for the session's work queue too.
-        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
         let started = Date()
         do {
-            // `--timeout` bounds the whole exchange, not only the silences within it.
-            let (data, http, cut) = try await BoundedExchange.send(request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+            let (data, http, cut) = try await send(built.request)
             result.seconds = Date().timeIntervalSince(started)
             result.status = http.statusCode
             if cut {
@@ -114,7 +105,25 @@ package struct BackendVerifier: Sendable {
                 result.failures = ["the answer's body is longer than \(options.maxBodyBytes) bytes; cut there and not checked"]
                 return (result, false)
             }
-            let found = AnswerCheck.check(contract, status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"), body: data)
+            var answer = (data: data, http: http)
+            let intended = SuccessReach.intended(contract, for: built.request)
+            if SuccessReach.missed(intended, status: http.statusCode, in: contract) {
+                var tried: [String] = []
+                if let reached = await reach(contract, intended: intended, first: built, tried: &tried) {
+                    answer = (reached.data, reached.http)
+                    result.request = "\(contract.request.method.rawValue) \(reached.request.request.url?.absoluteString ?? "")"
+                    result.status = reached.http.statusCode
+                    result.notes = reached.request.guesses.map { "guessed: \($0)" } + [reached.note]
+                } else {
+                    result.seconds = Date().timeIntervalSince(started)
+                    result.outcome = .notReached
+                    result.failures = [notReachedMessage(contract, intended: intended, status: http.statusCode, sent: built, tried: tried)]
+                    return (result, false)
+                }
+            }
+            result.seconds = Date().timeIntervalSince(started)
+            let found = AnswerCheck.check(
+                contract, status: answer.http.statusCode, contentType: answer.http.value(forHTTPHeaderField: "Content-Type"), body: answer.data)
             result.failures = found.failures
             result.notes += found.notes
             result.outcome = found.failures.isEmpty ? .passed : .failed
@@ -125,5 +134,88 @@ package struct BackendVerifier: Sendable {
             result.failures = ["no answer: \((error as? URLError).map { "\($0.code.rawValue) \($0.localizedDescription)" } ?? "\(error)")"]
             return (result, true)
         }
+    }
+
+    /// One exchange, on a session of its own: on Linux a session's answers share one work queue,
+    /// and one hostile answer (20,000 headers) held every other exchange past its timeout.
+    /// It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
+    /// A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
+    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse, Bool) {
+        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
+        // Off this task: invalidating waits for the session's work queue too.
+        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
+        // `--timeout` bounds the whole exchange, not only the silences within it.
+        return try await BoundedExchange.send(request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+    }
+
+    /// The success answer, sent again with an id the backend may know.
+    struct Retry {
+        var request: BackendRequest
+        var data: Data
+        var http: HTTPURLResponse
+        var note: String
+    }
+
+    /// The success answer, sent again with an id the backend may know: the success fixture's own
+    /// (`id` or the parameter's name), then the first item of the set's `GET` list of the collection.
+    /// `tried` collects each other value sent and where it came from, for the not-reached message.
+    private func reach(_ contract: Contract, intended: ResponseDefinition, first: BackendRequest, tried: inout [String]) async -> Retry? {
+        guard let (index, parameter) = SuccessReach.lastParameter(of: contract) else { return nil }
+        var sentValues: Set<String> = [first.pathValues[parameter] ?? ""]
+        var attempts: [String] = []
+        func attempt(_ value: String?, from source: String) async -> Retry? {
+            guard let value, sentValues.insert(value).inserted else { return nil }
+            var overrides = first.pathValues
+            overrides[parameter] = value
+            let again = BackendRequest(
+                contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: overrides)
+            let answer = try? await send(again.request)
+            guard let (data, http, cut) = answer, !cut, !SuccessReach.missed(intended, status: http.statusCode, in: contract) else {
+                attempts.append("\(parameter) = \(value) from \(source) → \(answer.map { String($0.1.statusCode) } ?? "no answer")")
+                return nil
+            }
+            return Retry(request: again, data: data, http: http, note: "path \(parameter) = \(value) taken from \(source)")
+        }
+        defer { tried += attempts }
+        let fixture = intended.body.isEmpty ? nil : try? JSONParser.parse(intended.body)
+        if let reached = await attempt(SuccessReach.id(in: fixture, parameter: parameter), from: "the success fixture") { return reached }
+        guard let (list, names) = SuccessReach.list(above: index, of: contract, in: set) else { return nil }
+        var listValues: [String: String] = [:]
+        for (listName, itemName) in names { listValues[listName] = first.pathValues[itemName] }
+        let listRequest = BackendRequest(
+            contract: list, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: listValues)
+        let source = "GET \(listRequest.request.url?.path ?? "") (\(list.name))"
+        guard let (data, http, cut) = try? await send(listRequest.request), !cut, (200..<300).contains(http.statusCode) else {
+            attempts.append("the list \(source) did not answer with success")
+            return nil
+        }
+        guard let id = SuccessReach.firstID(inList: data, parameter: parameter) else {
+            attempts.append("the list \(source) has no item with \(parameter) or id")
+            return nil
+        }
+        return await attempt(id, from: source)
+    }
+
+    /// Why the success answer was not checked, what was sent, and how to reach it.
+    private func notReachedMessage(_ contract: Contract, intended: ResponseDefinition, status: Int, sent: BackendRequest, tried: [String]) -> String {
+        let declared = contract.responses.first { $0.status == status }.map { " (declared by response \"\($0.name)\")" } ?? ""
+        let values = sent.pathValues.sorted { $0.key < $1.key }.map { "\($0.key) = \($0.value)" }.joined(separator: ", ")
+        let sentText = values.isEmpty ? "" : " for path \(values)"
+        let triedText = tried.isEmpty ? "" : "; also tried \(tried.joined(separator: "; "))"
+        var fix = "give the contract a request.example the backend answers with success"
+        if let (index, parameter) = SuccessReach.lastParameter(of: contract) {
+            fix = "put an id the backend knows in request.example (\"example\": {\"path\": {\"\(parameter)\": …}})"
+            if SuccessReach.list(above: index, of: contract, in: set) == nil {
+                let collection = contract.request.path.segments[..<index].map { segment in
+                    switch segment {
+                    case .literal(let text): "/" + text
+                    case .parameter(let name, _): "/{\(name)}"
+                    }
+                }.joined()
+                fix += ", or declare a GET contract for \(collection.isEmpty ? "/" : collection) whose items carry it"
+            }
+        }
+        return "the backend answered \(status)\(declared)\(sentText), not the \(intended.status) of response \"\(intended.name)\"\(triedText): "
+            + "its body was not checked. To check it, \(fix)."
     }
 }

@@ -12,8 +12,10 @@ extension MockAPICommand {
             discussion: """
                 For every contract: the request from its request.example (or values the contract allows), sent to \
                 --base-url; the answer must have a status the contract declares, that response's content type, and its \
-                fixture's shape (keys, JSON types, nulls, array elements). GET, HEAD and OPTIONS only, unless \
-                --allow-writes. Exit 1 when a contract fails, 2 when the backend does not answer.
+                fixture's shape (keys, JSON types, nulls, array elements). A declared error (a 404) where the mock \
+                answers with success is retried with an id from the success fixture or the set's GET list, else \
+                reported NOT REACHED, never passed. GET, HEAD and OPTIONS only, unless --allow-writes. Exit 1 when \
+                a contract fails or is not reached, 2 when the backend does not answer.
                 """
         )
 

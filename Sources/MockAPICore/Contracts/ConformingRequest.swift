@@ -20,6 +20,8 @@ package struct ConformingRequest: Sendable {
     /// (`MOCKAPI_SECRET_PASSWORD`): the request must not be sent, or the backend would take the
     /// marker for data (a password changed to `[redacted]`).
     package var missingSecrets: [String] = []
+    /// The value sent for each path parameter, by name.
+    package var pathValues: [String: String] = [:]
 
     /// The path and the encoded query, as a request line names them: `/v1/items/1?page=2`.
     package var target: String {
@@ -34,9 +36,12 @@ package struct ConformingRequest: Sendable {
     ///   - secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what `record` and
     ///     `import har` wrote as `[redacted]`.
     ///   - partContent: the bytes of every multipart part.
+    ///   - pathOverrides: path values that win over the example's (an id a list of the backend's
+    ///     own answered with, when the example's was not one it knows).
     package init(
         contract: Contract, headers extraHeaders: [HTTPField] = [], secrets: [String: String] = [:],
-        partContent: Data = Data("example".utf8), boundary: String = "mockapi-verify-backend-\(UUID().uuidString)"
+        partContent: Data = Data("example".utf8), boundary: String = "mockapi-verify-backend-\(UUID().uuidString)",
+        pathOverrides: [String: String] = [:]
     ) {
         let expectation = contract.request
         var example = expectation.example
@@ -60,13 +65,15 @@ package struct ConformingRequest: Sendable {
         }
 
         var path = ""
+        var pathValues: [String: String] = [:]
         for segment in expectation.path.segments {
             switch segment {
             case .literal(let text):
                 path += "/" + text
             case .parameter(let name, let type):
-                let value = example?.path[name] ?? (type == .int ? "1" : "example")
-                if example?.path[name] == nil { guesses.append("path \(name) = \(value)") }
+                let value = pathOverrides[name] ?? example?.path[name] ?? (type == .int ? "1" : "example")
+                if pathOverrides[name] == nil, example?.path[name] == nil { guesses.append("path \(name) = \(value)") }
+                pathValues[name] = value
                 path += "/" + (value.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? value)
             }
         }
@@ -140,6 +147,7 @@ package struct ConformingRequest: Sendable {
         self.headers = headers
         self.body = body
         self.guesses = guesses
+        self.pathValues = pathValues
         var distinct: [String] = []
         for name in missing where !distinct.contains(name) { distinct.append(name) }
         missingSecrets = distinct
