@@ -203,7 +203,10 @@ package struct BackendVerifier: Sendable {
         let sentText = values.isEmpty ? "" : " for path \(values)"
         let triedText = tried.isEmpty ? "" : "; also tried \(tried.joined(separator: "; "))"
         var fix = "give the contract a request.example the backend answers with success"
-        if let (index, parameter) = SuccessReach.lastParameter(of: contract) {
+        if status == 401 || status == 403 {
+            // No id reaches past a login: the backend wants credentials.
+            fix = "pass the backend's credentials (--header \"Authorization: …\" or $MOCKAPI_BACKEND_AUTHORIZATION)"
+        } else if let (index, parameter) = SuccessReach.lastParameter(of: contract) {
             fix = "put an id the backend knows in request.example (\"example\": {\"path\": {\"\(parameter)\": …}})"
             if SuccessReach.list(above: index, of: contract, in: set) == nil {
                 let collection = contract.request.path.segments[..<index].map { segment in

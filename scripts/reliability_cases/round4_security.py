@@ -145,7 +145,10 @@ def basic_challenge(results: Results, binary):
         results.check(code is not None and seconds < 10, "basic challenge: verify-backend finishes on a 401 with WWW-Authenticate: Basic",
                       f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
         results.check("401" in output, "basic challenge: verify-backend reports the 401", output[-300:])
-        results.check(code == 0 and seconds < 3, "basic challenge: the declared 401 passes, without waiting out --timeout",
+        # A declared 401 where the mock answers 200 never reached the success answer: not reached
+        # (exit 1, issue 27 item 7), said at once rather than after --timeout.
+        results.check(code == 1 and "not reached" in output and "--header" in output and seconds < 3,
+                      "basic challenge: the declared 401 is reported not reached, with the credentials hint, without waiting out --timeout",
                       f"exit {code} after {seconds:.1f} s: {output[-300:]!r}")
 
         contracts, fixtures = contract_copy(folder / "challenge", challenge_on_401=True)
