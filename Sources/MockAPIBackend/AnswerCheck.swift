@@ -20,7 +20,8 @@ enum AnswerCheck {
         guard !response.body.isEmpty else { return ([], []) }
         var failures: [String] = [], notes: [String] = []
         let promised = MediaType.essence(of: response.contentType ?? "application/json")
-        let received = contentType.map { MediaType.essence(of: $0) } ?? "none"
+        // An answer without a type is bytes (RFC 9110 §8.3), what the mock serves for a `.bin` fixture.
+        let received = contentType.map { MediaType.essence(of: $0) } ?? (promised == MediaType.bytes ? promised : "none")
         if promised != received { failures.append("Content-Type is \(received), the mock promises \(promised) (\(response.name))") }
         guard promised == "application/json" || promised.hasSuffix("+json") else { return (failures, notes) }
         guard let fixture = try? JSONParser.parse(response.body) else {

@@ -78,7 +78,9 @@ package struct BackendVerifier: Sendable {
 
     /// The contract's result, and whether the request got no answer at all.
     private func check(_ contract: Contract) async -> (BackendResult, Bool) {
-        let built = BackendRequest(contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets)
+        let choice = HeaderChoice(given: options.headers)
+        var headers = choice.headers(for: contract)
+        var built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets)
         let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
         guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
@@ -97,7 +99,15 @@ package struct BackendVerifier: Sendable {
         }
         let started = Date()
         do {
-            let (data, http, cut) = try await send(built.request)
+            var (data, http, cut) = try await send(built.request)
+            let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate")
+            if http.statusCode == 401, !cut, let answering = choice.answering(challenge: challenge, sent: headers) {
+                // The set mixes schemes (`Basic` here, `token` there): the 401 says which this one takes.
+                headers = answering
+                built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets)
+                (data, http, cut) = try await send(built.request)
+                result.notes.append("Authorization: the first answer was 401 asking for \(challenge?.split(separator: " ").first ?? ""); sent the --header of that scheme")
+            }
             result.seconds = Date().timeIntervalSince(started)
             result.status = http.statusCode
             if cut {
@@ -109,11 +119,11 @@ package struct BackendVerifier: Sendable {
             let intended = SuccessReach.intended(contract, for: built.request)
             if SuccessReach.missed(intended, status: http.statusCode, in: contract) {
                 var tried: [String] = []
-                if let reached = await reach(contract, intended: intended, first: built, tried: &tried) {
+                if let reached = await reach(contract, intended: intended, first: built, headers: headers, tried: &tried) {
                     answer = (reached.data, reached.http)
                     result.request = "\(contract.request.method.rawValue) \(reached.request.request.url?.absoluteString ?? "")"
                     result.status = reached.http.statusCode
-                    result.notes = reached.request.guesses.map { "guessed: \($0)" } + [reached.note]
+                    result.notes = reached.request.guesses.map { "guessed: \($0)" } + result.notes.filter { !$0.hasPrefix("guessed: ") } + [reached.note]
                 } else {
                     result.seconds = Date().timeIntervalSince(started)
                     result.outcome = .notReached
@@ -141,7 +151,11 @@ package struct BackendVerifier: Sendable {
     /// It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
     /// A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
     private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse, Bool) {
-        let session = URLSession(configuration: .ephemeral, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
+        let configuration = URLSessionConfiguration.ephemeral
+        // Each check starts without cookies: one answer's `Set-Cookie` is never sent with another check.
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        let session = URLSession(configuration: configuration, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
         // Off this task: invalidating waits for the session's work queue too.
         defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
         // `--timeout` bounds the whole exchange, not only the silences within it.
@@ -159,7 +173,7 @@ package struct BackendVerifier: Sendable {
     /// The success answer, sent again with an id the backend may know: the success fixture's own
     /// (`id` or the parameter's name), then the first item of the set's `GET` list of the collection.
     /// `tried` collects each other value sent and where it came from, for the not-reached message.
-    private func reach(_ contract: Contract, intended: ResponseDefinition, first: BackendRequest, tried: inout [String]) async -> Retry? {
+    private func reach(_ contract: Contract, intended: ResponseDefinition, first: BackendRequest, headers: [HTTPField], tried: inout [String]) async -> Retry? {
         guard let (index, parameter) = SuccessReach.lastParameter(of: contract) else { return nil }
         var sentValues: Set<String> = [first.pathValues[parameter] ?? ""]
         var attempts: [String] = []
@@ -168,7 +182,7 @@ package struct BackendVerifier: Sendable {
             var overrides = first.pathValues
             overrides[parameter] = value
             let again = BackendRequest(
-                contract: contract, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: overrides)
+                contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: overrides)
             let answer = try? await send(again.request)
             guard let (data, http, cut) = answer, !cut, !SuccessReach.missed(intended, status: http.statusCode, in: contract) else {
                 attempts.append("\(parameter) = \(value) from \(source) → \(answer.map { String($0.1.statusCode) } ?? "no answer")")
@@ -183,7 +197,8 @@ package struct BackendVerifier: Sendable {
         var listValues: [String: String] = [:]
         for (listName, itemName) in names { listValues[listName] = first.pathValues[itemName] }
         let listRequest = BackendRequest(
-            contract: list, baseURL: baseURL, headers: options.headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: listValues)
+            contract: list, baseURL: baseURL, headers: HeaderChoice(given: options.headers).headers(for: list), timeout: options.timeout, secrets: options.secrets,
+            pathOverrides: listValues)
         let source = "GET \(listRequest.request.url?.path ?? "") (\(list.name))"
         guard let (data, http, cut) = try? await send(listRequest.request), !cut, (200..<300).contains(http.statusCode) else {
             attempts.append("the list \(source) did not answer with success")

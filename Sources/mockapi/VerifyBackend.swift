@@ -27,7 +27,9 @@ extension MockAPICommand {
         @Option(
             name: .customLong("header"),
             help: ArgumentHelp(
-                "Send this header with every request, e.g. \"Authorization: token $API_TOKEN\" (repeatable; $MOCKAPI_BACKEND_AUTHORIZATION sets Authorization).", valueName: "name: value"))
+                "Send this header with every request, e.g. \"Authorization: token $API_TOKEN\" (repeatable; $MOCKAPI_BACKEND_AUTHORIZATION sets Authorization). "
+                    + "Given twice with two schemes (Basic, token), each request gets the one its contract or the backend's 401 challenge names.",
+                valueName: "name: value"))
         var headers: [String] = []
 
         @Flag(help: "Also send POST, PUT, PATCH and DELETE requests (they may change the backend's data).")

@@ -79,7 +79,11 @@ package struct ConformingRequest: Sendable {
         }
         if expectation.path.segments.isEmpty { path = "/" }
 
-        var query: [HTTPField] = example?.query ?? []
+        // A bracket list's values go out as the list they are (`categories[]=a`), not as a plain key.
+        var query: [HTTPField] = (example?.query ?? []).map { pair in
+            guard let key = expectation.query.first(where: { $0.name == pair.name }), key.arrayStyle == .brackets else { return pair }
+            return HTTPField(pair.name + "[]", pair.value)
+        }
         for key in expectation.query where key.required && !query.contains(where: { $0.name == key.name || $0.name.hasPrefix(key.name + "[") }) {
             let value = Self.sample(key)
             let name = Self.sentName(key)
@@ -132,6 +136,11 @@ package struct ConformingRequest: Sendable {
             guesses.append("form body made from the contract's keys")
             set("Content-Type", MediaType.form)
             body = Data(Self.form(example?.json ?? Self.sample(keys)).utf8)
+        } else if expectation.multipart == nil, let json = example?.json, types?.contains(where: { !expectation.body.readsJSON($0) }) != true {
+            // A recorded example's JSON body, its keys unchecked (the path also saw other bodies):
+            // sent as the JSON it was, with the type that says so.
+            set("Content-Type", jsonType ?? "application/json")
+            body = Data(json.serialized.utf8)
         } else if expectation.multipart == nil, let type = types?.first {
             guesses.append("\(type) body made up (\"example\")")
             set("Content-Type", type)

@@ -1,6 +1,8 @@
 /// Small helpers for `Content-Type` values.
 package enum MediaType {
     package static let form = "application/x-www-form-urlencoded"
+    /// Bytes of no known type: a fixture's type when its extension says nothing, and an answer's without a `Content-Type`.
+    package static let bytes = "application/octet-stream"
 
     /// `application/json` or a structured-syntax `+json` type (RFC 6839): `application/merge-patch+json`.
     package static func isJSON(_ essence: String) -> Bool {
@@ -75,7 +77,7 @@ package enum MediaType {
         case "mp4": return "video/mp4"
         case "mov": return "video/quicktime"
         case "pdf": return "application/pdf"
-        default: return "application/octet-stream"
+        default: return bytes
         }
     }
 }

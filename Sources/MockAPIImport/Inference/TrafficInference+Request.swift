@@ -71,14 +71,15 @@ extension TrafficInference {
     }
 
     /// Headers worth a check, when every request carried them: `Authorization` (with its scheme
-    /// as a prefix when all share one: `token `, `Bearer `) and the app's own `X-` headers.
+    /// as a prefix when all share one: `token `, `Bearer `) and the app's own headers, with or
+    /// without `X-` (`Kickstarter-App-Id`): every one that HTTP, a client library or a proxy does
+    /// not add by itself.
     static func headerExpectations(_ entries: [Observed]) -> [ContractDraft.Header] {
         guard let first = entries.first else { return [] }
         var headers: [ContractDraft.Header] = []
         for name in first.exchange.requestHeaders.map(\.name) {
             let lower = name.lowercased()
-            guard lower == "authorization" || (lower.hasPrefix("x-") && !lower.hasPrefix("x-forwarded-")),
-                !headers.contains(where: { $0.name.lowercased() == lower })
+            guard lower == "authorization" || isApplicationHeader(lower), !headers.contains(where: { $0.name.lowercased() == lower })
             else { continue }
             let values = entries.compactMap { $0.exchange.requestHeader(name) }
             guard values.count == entries.count else { continue }
@@ -95,6 +96,25 @@ extension TrafficInference {
                 < ($1.name.lowercased() == "authorization" ? "" : $1.name.lowercased())
         }
     }
+
+    /// Headers a client library, a browser or a proxy sends by itself, and the mock's own: never
+    /// the app's, so never a check. Conditional and range headers are kept in the example instead.
+    private static let generalHeaders: Set<String> = [
+        "accept", "accept-charset", "accept-encoding", "accept-language", "cache-control", "connection", "content-length",
+        "content-type", "content-encoding", "cookie", "date", "dnt", "expect", "forwarded", "from", "host", "keep-alive",
+        "max-forwards", "origin", "pragma", "priority", "range", "referer", "te", "trailer", "transfer-encoding", "upgrade",
+        "upgrade-insecure-requests", "user-agent", "via", "x-real-ip", "x-request-id", "x-requested-with",
+    ]
+    private static let generalPrefixes = ["if-", "sec-", "proxy-", "x-forwarded-", "access-control-request-", "mockapi-", "x-amzn-", "cf-"]
+
+    static func isApplicationHeader(_ lower: String) -> Bool {
+        // `:authority` and the other pseudo-headers of an HTTP/2 HAR are the request line, not headers.
+        !lower.hasPrefix(":") && !generalHeaders.contains(lower) && !generalPrefixes.contains(where: lower.hasPrefix)
+    }
+
+    /// The headers that chose the recorded answer without being the app's (a 304 needs its
+    /// `If-None-Match`, a 206 its `Range`): kept in the example, so `verify-backend` is answered the same.
+    static let answerChoosingHeaders = ["if-none-match", "if-match", "if-modified-since", "if-unmodified-since", "if-range", "range"]
 
     /// JSON object bodies → keys (typed when every value agrees); multipart bodies → parts.
     static func bodyExpectations(_ entries: [Observed], warnings: inout [String]) -> ([ContractDraft.JSONKey]?, [ContractDraft.Part]?) {
@@ -200,6 +220,9 @@ extension TrafficInference {
         for header in checkedHeaders
         where !HeaderRedaction.standard.redacts(header.name) && !scrubber.credentials.isCredential(header.name) {
             if let value = entry.exchange.requestHeader(header.name) { example.headers.append(.init(header.name, scrubber.scrub(value))) }
+        }
+        for header in entry.exchange.requestHeaders where answerChoosingHeaders.contains(header.name.lowercased()) {
+            example.headers.append(.init(header.name, header.value))
         }
         if case .object? = entry.json { example.json = entry.json.map(scrubber.scrub) }
         return example == RequestExample() ? nil : example
