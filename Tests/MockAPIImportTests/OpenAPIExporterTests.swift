@@ -67,6 +67,67 @@ struct OpenAPIExporterTests {
         #expect(try canonical(JSONParser.parse(backingAgain.responses[0].body)) == canonical(JSONParser.parse(backing.responses[0].body)))
     }
 
+    /// A plain OpenAPI reader (no `x-mockapi`) gets answers, not templates: every standard
+    /// example is what the mock answers the contract's example request at the documented server,
+    /// while `x-mockapi` keeps the fixture with its placeholders for `import openapi`.
+    @Test func standardExamplesShowRenderedAnswersAndTheExtensionKeepsTheTemplates() throws {
+        let set = try Self.bundled.get()
+        let server = "https://mock.example.com:9443"
+        let document = try #require(OpenAPIExporter(serverURL: server).document(for: set).objectValue)
+        var examples: [String] = []
+        for (_, item) in document["paths"]?.objectValue?.members ?? [] {
+            for (_, operation) in item.objectValue?.members ?? [] {
+                for (_, response) in operation.objectValue?["responses"]?.objectValue?.members ?? [] {
+                    for (_, media) in response.objectValue?["content"]?.objectValue?.members ?? [] {
+                        examples += (media.objectValue?["examples"]?.objectValue?.members ?? []).map { $0.value.serialized }
+                    }
+                }
+            }
+        }
+        #expect(examples.count >= 30)
+        #expect(examples.allSatisfy { !$0.contains("{{") }, "\(examples.filter { $0.contains("{{") })")
+        let templated = set.contracts.flatMap(\.responses).filter { $0.template != nil }
+        #expect(!templated.isEmpty)
+        // A `{{baseURL}}` link, rendered at the documented server.
+        #expect(examples.contains { $0.contains(server + "/") }, "\(examples)")
+        let fixtures = document[OpenAPIExporter.setExtension]?.serialized ?? ""
+        #expect(fixtures.contains("{{baseURL}}"))
+    }
+
+    /// An edit to the plain OpenAPI part of an exported document is reported on import (the
+    /// `x-mockapi` contracts win, so it would otherwise vanish); key order and layout are not edits.
+    @Test func anEditAfterExportIsReportedAndKeyOrderIsNot() throws {
+        let exported = OpenAPIExporter().document(for: try Self.bundled.get())
+        let untouched = try #require(ExportedSetReader.read(exported, file: "api.json"))
+        #expect(untouched.warnings.allSatisfy { !$0.contains("edited after export") }, "\(untouched.warnings)")
+        // The same document with every object's keys reversed, as another tool may write it.
+        func reversed(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let object): .object(JSONObject(object.members.reversed().map { ($0.key, reversed($0.value)) }))
+            case .array(let items): .array(items.map(reversed))
+            default: value
+            }
+        }
+        let reordered = try #require(ExportedSetReader.read(reversed(exported), file: "api.json"))
+        #expect(reordered.warnings.allSatisfy { !$0.contains("edited after export") }, "\(reordered.warnings)")
+
+        var document = try #require(exported.objectValue)
+        var paths = try #require(document["paths"]?.objectValue)
+        var item = try #require(paths["/v1/discover"]?.objectValue)
+        var operation = try #require(item["get"]?.objectValue)
+        operation["summary"] = "Discover projects, now paged by cursor"
+        item["get"] = .object(operation)
+        paths["/v1/discover"] = .object(item)
+        document["paths"] = .object(paths)
+        let edited = try #require(ExportedSetReader.read(.object(document), file: "api.json"))
+        let warnings = edited.warnings.filter { $0.contains("edited after export") }
+        #expect(
+            warnings == [
+                "api.json: #/paths/~1v1~1discover/get: edited after export: its OpenAPI part no longer matches x-mockapi-contracts, which was imported as it was; "
+                    + "make the edit in the contract file, or delete x-mockapi-contracts and x-mockapi to import the document as plain OpenAPI"
+            ])
+    }
+
     @Test func anArrayQueryKeyIsExportedUnderItsBracketedName() throws {
         let document = OpenAPIExporter().document(for: try Self.bundled.get())
         let discover = document.objectValue?["paths"]?.objectValue?["/v1/discover"]?.objectValue?["get"]?.objectValue

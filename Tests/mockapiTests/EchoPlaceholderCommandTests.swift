@@ -25,7 +25,9 @@ import Testing
             result.stderr.contains(#"create_user.json: $.responses.default.fixture: {{body.address.zip}} names no key of address in the request's "json" (it has: city), which allows no other keys"#))
     }
 
-    @Test func exportKeepsThePlaceholdersAsTheExamplesText() throws {
+    /// A plain OpenAPI reader sees the answer the mock gives the contract's example request
+    /// (issue 27, item 10); `x-mockapi` keeps the fixture's text, placeholders and all.
+    @Test func exportShowsTheRenderedAnswerAndKeepsThePlaceholdersInTheExtension() throws {
         let fixture = #"{"id": "{{uuid}}", "name": "{{body.name}}", "city": "in {{body.address.city}}", "n": "{{counter}}", "at": "{{now}}"}"#
         let set = try TemporaryContractSet(contracts: ["create_user.json": Self.contract], fixtures: ["created.json": fixture])
         let lint = try CommandLineRunner.run(["lint", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path])
@@ -35,6 +37,12 @@ import Testing
         let document = try JSONParser.parse(result.stdout)
         let example = document.objectValue?["paths"]?.objectValue?["/v1/users"]?.objectValue?["post"]?.objectValue?["responses"]?.objectValue?["201"]?
             .objectValue?["content"]?.objectValue?["application/json"]?.objectValue?["examples"]?.objectValue?["default"]?.objectValue?["value"]
-        #expect(example == (try JSONParser.parse(fixture)), "as {{path.NAME}}: the fixture's own text")
+        let answer = try #require(example?.objectValue)
+        // The example request's body is made from the contract's required keys: `name` only.
+        #expect(answer["name"] == "example" && answer["city"] == "in ", "\(answer)")
+        #expect(UUID(uuidString: answer["id"]?.stringValue ?? "") != nil, "\(answer)")
+        #expect(answer["at"]?.stringValue?.hasPrefix("20") == true && answer["n"]?.typeName == "int", "\(answer)")
+        let kept = document.objectValue?["x-mockapi"]?.objectValue?["fixtures"]?.objectValue?["created.json"]?.objectValue?["text"]?.stringValue
+        #expect(kept == fixture)
     }
 }

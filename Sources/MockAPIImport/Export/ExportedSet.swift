@@ -34,6 +34,29 @@ enum ExportedFixtures {
     }
 }
 
+/// What plain OpenAPI says of an operation (every key but mockapi's `x-mockapi…`), reduced to a
+/// fingerprint that ignores key order and layout (a YAML round trip keeps it). FNV-1a: it tells an
+/// edit from none, it guards no secret.
+enum StandardPart {
+    static func fingerprint(of operation: JSONObject) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in canonical(.object(operation), top: true).serialized.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return "fnv1a64:" + String(hash, radix: 16)
+    }
+
+    private static func canonical(_ value: JSONValue, top: Bool = false) -> JSONValue {
+        switch value {
+        case .object(let object):
+            let kept = object.members.filter { !top || !$0.key.hasPrefix("x-mockapi") }
+            return .object(JSONObject(kept.sorted { $0.key < $1.key }.map { ($0.key, canonical($0.value)) }))
+        case .array(let items): return .array(items.map { canonical($0) })
+        default: return value
+        }
+    }
+}
+
 /// `import openapi` of a document `export openapi` wrote: the contracts and fixtures it carries,
 /// taken as they are. Nil for any other document (no `x-mockapi` at its root).
 package enum ExportedSetReader {
@@ -60,6 +83,14 @@ package enum ExportedSetReader {
                     result.warnings.append("\(file): \(pointer): no \(OpenAPIExporter.contractsExtension) in a document mockapi exported; operation skipped")
                     result.skipped += 1
                     continue
+                }
+                if let written = operation.objectValue?[OpenAPIExporter.standardExtension]?.stringValue, let object = operation.objectValue,
+                    written != StandardPart.fingerprint(of: object)
+                {
+                    result.warnings.append(
+                        "\(file): \(pointer): edited after export: its OpenAPI part no longer matches \(OpenAPIExporter.contractsExtension), "
+                            + "which was imported as it was; make the edit in the contract file, or delete \(OpenAPIExporter.contractsExtension) "
+                            + "and \(OpenAPIExporter.setExtension) to import the document as plain OpenAPI")
                 }
                 for (offset, entry) in entries.enumerated() {
                     guard let relative = entry.objectValue?["file"]?.stringValue, let json = entry.objectValue?["contract"] else {

@@ -41,6 +41,15 @@ package struct OpenAPIExporter {
             item[method] = .object(operation)
             paths[path] = .object(item)
         }
+        for (path, item) in paths.members {
+            var methods = item.objectValue ?? JSONObject()
+            for (method, operation) in methods.members {
+                guard var object = operation.objectValue else { continue }
+                object[Self.standardExtension] = .string(StandardPart.fingerprint(of: object))
+                methods[method] = .object(object)
+            }
+            paths[path] = .object(methods)
+        }
         var document = JSONObject([
             ("openapi", "3.1.0"),
             (
@@ -63,6 +72,9 @@ package struct OpenAPIExporter {
     /// On a binary part: the contract requires a filename, which OpenAPI has no word for.
     static let filenameExtension = "x-mockapi-filename"
     static let setExtension = "x-mockapi"
+    /// On each operation: a fingerprint of what plain OpenAPI says of it, so `import openapi`
+    /// can tell when that part was edited after export (the contracts would silently win).
+    static let standardExtension = "x-mockapi-standard"
 
     /// OpenAPI has one operation per method and path; contracts told apart by `match` share it:
     /// the first describes it, and its request body takes any of theirs.
@@ -119,7 +131,7 @@ package struct OpenAPIExporter {
             schemes[scheme.name] = .object(scheme.definition)
             operation["security"] = [.object(JSONObject([(scheme.name, .array([]))]))]
         }
-        operation["responses"] = .object(Self.responses(contract))
+        operation["responses"] = .object(Self.responses(contract, serverURL: serverURL))
         return operation
     }
 }
