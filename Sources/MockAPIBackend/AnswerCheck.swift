@@ -2,7 +2,8 @@ import Foundation
 import MockAPICore
 
 /// Whether a real answer is one the mock promises for the contract: a status it declares, that
-/// response's content type, and the shape of its fixture (keys, JSON types, nulls, array elements).
+/// response's content type, and the response's `schema` where it declares one, else the shape of
+/// its fixture (keys, JSON types, nulls, array elements).
 /// When several responses share the status, the one the answer fits best is the one reported.
 enum AnswerCheck {
     static func check(_ contract: Contract, status: Int, contentType: String?, body: Data) -> (failures: [String], notes: [String]) {
@@ -32,11 +33,16 @@ enum AnswerCheck {
             failures.append("the body is not JSON (\(file) is)")
             return (failures, notes)
         }
+        // A declared `schema` is what the answer must be: the fixture is one answer of many, so
+        // its differences from the real one are notes, not failures.
+        if let shape = response.shape {
+            failures += ShapeMismatch.violations(of: answer, against: shape).map { "\($0.location): \($0.message) (schema of response \(response.name))" }
+        }
         var shapes = JSONShapeComparison(missing: "is missing from the backend's answer", extra: "sent by the backend is not in the fixture")
         shapes.compare(fixture, answer, at: "$")
         for difference in shapes.differences {
             let line = "\(difference.path): \(difference.message) (\(file))"
-            if difference.breaking { failures.append(line) } else { notes.append(line) }
+            if difference.breaking, response.shape == nil { failures.append(line) } else { notes.append(line) }
         }
         return (failures, notes)
     }

@@ -128,12 +128,14 @@ package enum ContractGenerator {
         switch Int.random(in: 0...(depth < 2 ? 4 : 2), using: &random) {
         case 0: return JSONValueSchema(type: JSONValueType.allCases.randomElement(using: &random)!)
         case 1: return JSONValueSchema(type: .string, enumValues: ["usd", "eur"], nullable: Bool.random(using: &random))
-        case 2: return JSONValueSchema(type: .int, enumValues: [1, 2, .int(Int.max)])
+        case 2:
+            if Bool.random(using: &random) { return JSONValueSchema(type: .string, format: ["date-time", "date", "uuid"].randomElement(using: &random)!) }
+            return JSONValueSchema(type: .int, enumValues: [1, 2, .int(Int.max)], format: Bool.random(using: &random) ? "int64" : nil)
         case 3:
             let keys = unique((0..<Int.random(in: 0...3, using: &random)).map { _ in key(&random, depth: depth + 1) }, by: \.key)
             // Other keys allowed beside the listed ones on one object in four.
             return JSONValueSchema(type: .object, properties: keys, otherKeys: Int.random(in: 0...3, using: &random) == 0)
-        default: return JSONValueSchema(type: .array, items: schema(&random, depth: depth + 1))
+        default: return JSONValueSchema(type: .array, items: schema(&random, depth: depth + 1), minItems: Bool.random(using: &random) ? 1 : nil)
         }
     }
 
@@ -160,6 +162,7 @@ package enum ContractGenerator {
         }
         response.delay = [nil, .fixed(800), .fixed(12.5), .uniform(min: 200, max: 800), .logNormal(median: 300, sigma: 0.5)].randomElement(using: &random)!
         response.fault = Bool.random(using: &random) ? Fault.allCases.randomElement(using: &random) : nil
+        if Bool.random(using: &random) { response.shape = schema(&random, depth: 0) }
         return response
     }
 

@@ -84,6 +84,9 @@ public struct ContractRunner: Sendable {
             if options.strictDrift {
                 result.failures += result.warnings.map { RouteResult.Failure(check: .drift, message: $0) }
             }
+            if options.strictVariants {
+                result.failures += result.variantFailures.map { RouteResult.Failure(check: .variants, message: $0.description) }
+            }
             results.append(result)
         }
         let claimed = Set(checks.map(\.contract))
@@ -97,6 +100,11 @@ public struct ContractRunner: Sendable {
             strictDrift: options.strictDrift, notes: notes, target: target ?? baseURL.absoluteString,
             seconds: Date().timeIntervalSince(started))
         report.deadLinks = FixtureLinks.dead(in: set, contracts: scope, deepLinks: options.deepLinks)
+        (report.variants, report.strictVariants) = (options.variants, options.strictVariants)
+        let leftOut = results.reduce(0) { $0 + $1.variantsLeftOut }
+        if leftOut > 0 {
+            report.notes.append("variants: \(leftOut) left out past \(ResponseVariants.limit) per response")
+        }
         return report
     }
 
@@ -263,7 +271,11 @@ public struct ContractRunner: Sendable {
         } else if let plain = sent.plainAnswer {
             how = "asked for with Prefer: example=\(name), as the plain request was answered with \"\(plain)\""
         }
-        switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder, how: how) {
+        let outcome = responseOutcome(exchange, contract: contract, index: index, decoder: decoder, how: how)
+        if case .success = outcome, options.variants, let shape = contract.responses[index].shape {
+            checkVariants(of: exchange.body, shape: shape, response: name, decoder: decoder, into: &result)
+        }
+        switch outcome {
         case .failure(let failure): result.failures.append(failure)
         case .success(let value?):
             switch decoder.reencode {

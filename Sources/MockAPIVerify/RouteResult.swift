@@ -22,6 +22,8 @@ public struct RouteResult: Sendable, Equatable {
         case coverage
         /// Fixture keys the model never reads (`--strict`).
         case drift
+        /// A rare answer the response's `schema` allows does not decode (`--strict-variants`).
+        case variants
         /// The server evicted the request from its journal before the runner read it.
         case journal
         /// The request could not be sent.
@@ -43,7 +45,30 @@ public struct RouteResult: Sendable, Equatable {
     /// Responses the contract has that the route declares no decoder for, so nothing checks
     /// them: reported, and a `coverage` failure under strict coverage.
     public var unhandledResponses: [String] = []
+    /// Rare answers (`--variants`) the client's decoder refuses: failures under `--strict-variants`.
+    public var variantFailures: [VariantFailure] = []
+    /// How many variants were decoded, and how many each response's limit left out.
+    public var variantsChecked = 0
+    public var variantsLeftOut = 0
     public var seconds: Double = 0
+
+    /// One rare answer the client cannot decode: the response, the change, where, and the decoder's error.
+    public struct VariantFailure: Sendable, Equatable, CustomStringConvertible {
+        public var response: String
+        /// `optional key absent`, `nullable key null`, `enum value`, `empty array`, `19-digit integer`,
+        /// `date-time with fractional seconds`, `date-time with offset`, `unknown key`.
+        public var label: String
+        /// `$.creator.avatar`
+        public var path: String
+        /// The value put there, as JSON; `absent` where the key was taken out.
+        public var value: String
+        /// The decoding error: `creator.avatar: missing key`.
+        public var error: String
+
+        public var description: String {
+            "response \"\(response)\": \(label) at \(path) (\(value)): \(error)"
+        }
+    }
 
     public var outcome: Outcome { failures.isEmpty ? .pass : .fail }
 }
@@ -63,6 +88,9 @@ public struct VerifyReport: Sendable {
     public var seconds: Double
     /// Links in the in-scope responses that lead nowhere (each fails the run).
     public var deadLinks: [DeadLink] = []
+    /// Rare answers were decoded (`--variants`); under `strictVariants` their failures are in `routes`' failures.
+    public var variants = false
+    public var strictVariants = false
 
     package init(
         routes: [RouteResult], uncoveredContracts: [String], strictCoverage: Bool, strictDrift: Bool,

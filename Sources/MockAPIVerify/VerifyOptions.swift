@@ -22,11 +22,19 @@ public struct VerifyOptions: Sendable {
     /// The app's deep-link matcher: web links in the fixtures it refuses fail the run. API links
     /// (`{{baseURL}}/…`) are checked against the contracts either way.
     public var deepLinks: DeepLinkCheck?
+    /// Each response with a `schema` is also decoded in the rare forms the schema allows (an
+    /// optional key absent, a nullable one null, each enum value, ...): one change at a time,
+    /// decoded with the route's decoder, no request per variant. Reported; failures only with `strictVariants`.
+    public var variants: Bool
+    /// A variant the client cannot decode fails the route (and turns `variants` on).
+    public var strictVariants: Bool
 
     public init(
         scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,
-        adminToken: String? = nil, deepLinks: DeepLinkCheck? = nil
+        adminToken: String? = nil, deepLinks: DeepLinkCheck? = nil, variants: Bool = false, strictVariants: Bool = false
     ) {
+        self.variants = variants || strictVariants
+        self.strictVariants = strictVariants
         self.scope = scope
         self.strictCoverage = strictCoverage
         self.strictDrift = strictDrift

@@ -21,12 +21,22 @@ public struct VerifyCommand: AsyncParsableCommand {
         CommandConfiguration(
             commandName: gate.withLock(\.commandName),
             abstract: "Fire every route of the client at the server and check each against its contract.",
+            usage: usage,
             discussion: """
                 Each route's request is built by the client's own code and sent as built; the answer is \
                 decoded with the client's own decoder. Exit status: 0 when every check holds, 1 when any \
                 fails, 2 when the inputs are unusable.
                 """
         )
+    }
+
+    /// Written out: past 12 options ArgumentParser would shorten it to `verify <options>`. Keep
+    /// it to the options below, in their order (the pinned help screens hold it to them).
+    private static var usage: String {
+        gate.withLock(\.displayName)
+            + " [--contracts <contracts>] [--fixtures <fixtures>] [--format <format>] [--junit <junit>] [--base-url <base-url>]"
+            + " [--admin-token <admin-token>] [--scope <scope>] [--contract <contract> ...] [--strict] [--strict-coverage]"
+            + " [--strict-drift] [--variants] [--strict-variants]"
     }
 
     /// Who runs: `mockapi verify`, or a team's gate (its name, its contract folders).
@@ -57,6 +67,12 @@ public struct VerifyCommand: AsyncParsableCommand {
 
     @Flag(help: "Fail on fixture keys the client's models never read.")
     package var strictDrift = false
+
+    @Flag(help: "Also decode the rare answers each response's schema allows (optional key absent, null, each enum value, ...); report those the client cannot decode.")
+    package var variants = false
+
+    @Flag(help: "Fail on rare answers the client cannot decode (implies --variants).")
+    package var strictVariants = false
 
     public init() {}
 
@@ -126,7 +142,7 @@ public struct VerifyCommand: AsyncParsableCommand {
         let options = VerifyOptions(
             scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
             strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
-            transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks)
+            transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks, variants: variants, strictVariants: strictVariants)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {

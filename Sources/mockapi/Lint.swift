@@ -11,7 +11,7 @@ extension MockAPICommand {
 
         @OptionGroup var contractOptions: ContractOptions
 
-        @Flag(help: "Fail (exit 1) on any warning: a fixture no contract references, an API link no contract serves.")
+        @Flag(help: "Fail (exit 1) on any warning: a fixture no contract references, an API link no contract serves, a fixture its schema does not allow.")
         var strict = false
 
         @Option(help: "Output on stdout: text (one summary line), or json (the whole report; stderr is unchanged).")
@@ -38,6 +38,11 @@ extension MockAPICommand {
                 let message = "no contract references this fixture"
                 Output.error("warning: \(set.fixturesDirectory)/\(file): \(message)")
                 report.warnings.append(.init(kind: .unreferencedFixture, file: "\(set.fixturesDirectory)/\(file)", message: message))
+            }
+            // A fixture its own `schema` does not allow: one of the two is wrong, and variants drawn from it would be too.
+            for mismatch in ShapeMismatch.find(in: set) {
+                Output.error("warning: \(mismatch.description)")
+                report.warnings.append(.init(kind: .shapeMismatch, file: mismatch.source, jsonPath: mismatch.jsonPath, message: mismatch.message))
             }
             // A next-page or related-resource link the app would follow into a 404. One line per
             // link, however many fixtures carry it (a real set had 526 places for 34 links); the

@@ -19,8 +19,8 @@ import MockAPIVerify
 /// ```
 /// `summary` is null when the set is not usable; then `problems` lists why, each with `file` and
 /// `message`, and where in the file when known: `line` and `column` (JSON that does not parse)
-/// or `jsonPath`. A warning's `kind` is `unreferenced-fixture` or `dead-link` (a dead link also
-/// has `jsonPath` and `url`). Keys that do not apply to a problem or warning are left out.
+/// or `jsonPath`. A warning's `kind` is `unreferenced-fixture`, `dead-link` (with `jsonPath` and
+/// `url`) or `shape-mismatch` (a body its response's `schema` does not allow, with `jsonPath`). Keys that do not apply to a problem or warning are left out.
 /// `exitCode` is the command's: 0 usable, 1 warnings under `--strict`, 2 not usable.
 struct LintReport: Encodable {
     struct Summary: Encodable {
@@ -48,7 +48,9 @@ struct LintReport: Encodable {
     }
 
     struct Warning: Encodable {
-        enum Kind: String, Encodable { case unreferencedFixture = "unreferenced-fixture", deadLink = "dead-link" }
+        enum Kind: String, Encodable {
+            case unreferencedFixture = "unreferenced-fixture", deadLink = "dead-link", shapeMismatch = "shape-mismatch"
+        }
         var kind: Kind
         var file: String
         var jsonPath: String?

@@ -111,6 +111,7 @@ struct ContractFormatKeyTests {
             for credential in fields?["credentials"]?.objectValue?["anyOf"]?.arrayValue ?? [] { note("CredentialKey", credential) }
             for member in root.objectValue?["responses"]?.objectValue?.members ?? [] {
                 note("ResponseKey", member.value)
+                noteSchema(member.value.objectValue?["schema"])
                 noteMatch(member.value.objectValue?["when"])
                 let delay = member.value.objectValue?["delay"]
                 note(delay?.objectValue?["min"] != nil ? "UniformDelayKey" : "LogNormalDelayKey", delay)

@@ -156,7 +156,7 @@ struct HelpScreenTests {
             answer is decoded with the client's own decoder. Exit status: 0 when every
             check holds, 1 when any fails, 2 when the inputs are unusable.
 
-            USAGE: mockapi verify [--contracts <contracts>] [--fixtures <fixtures>] [--format <format>] [--junit <junit>] [--base-url <base-url>] [--admin-token <admin-token>] [--scope <scope>] [--contract <contract> ...] [--strict] [--strict-coverage] [--strict-drift]
+            USAGE: mockapi verify [--contracts <contracts>] [--fixtures <fixtures>] [--format <format>] [--junit <junit>] [--base-url <base-url>] [--admin-token <admin-token>] [--scope <scope>] [--contract <contract> ...] [--strict] [--strict-coverage] [--strict-drift] [--variants] [--strict-variants]
 
             OPTIONS:
               --contracts <contracts> Folder of contract files (*.json); $MOCKAPI_CONTRACTS
@@ -181,6 +181,11 @@ struct HelpScreenTests {
                                       --strict-drift).
               --strict-coverage       Fail on contracts in scope that no route exercises.
               --strict-drift          Fail on fixture keys the client's models never read.
+              --variants              Also decode the rare answers each response's schema
+                                      allows (optional key absent, null, each enum value,
+                                      ...); report those the client cannot decode.
+              --strict-variants       Fail on rare answers the client cannot decode
+                                      (implies --variants).
               --version               Show the version.
               -h, --help              Show help information.
 

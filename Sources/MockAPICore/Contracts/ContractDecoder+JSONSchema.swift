@@ -10,7 +10,8 @@ extension ContractDecoder {
         }
     }
 
-    /// `type`, `enum`, `properties` (an object's keys, as in `json`) and `items` (an array's elements).
+    /// `type`, `enum`, `properties` (an object's keys, as in `json`), `items` (an array's elements),
+    /// `minItems` and `format`.
     mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONValueSchema {
         var type = enumValue(spec, "type", JSONValueType.self, at: path) ?? .any
         var enumValues: [JSONValue]?
@@ -41,12 +42,23 @@ extension ContractDecoder {
         let otherKeys = optionalBool(spec, "otherKeys", at: path) ?? false
         let nullable = optionalBool(spec, "nullable", at: path) ?? false
         if nullable, type == .any || type == .null { problem(at: "\(path).nullable", "\"\(type.rawValue)\" already takes null; give the type null is allowed beside") }
+        let format = optionalString(spec, "format", at: path)
+        if format != nil, ![.string, .int, .number, .any].contains(type) {
+            problem(at: "\(path).format", "describes a string or a number, but \"type\" is \"\(type.rawValue)\"")
+        }
+        var minItems: Int?
+        if let value = spec["minItems"] {
+            if case .int(let n) = value, n >= 0 { minItems = n } else { problem(at: "\(path).minItems", "expected a count of 0 or more, found \(value.serialized)") }
+            if type != .array { problem(at: "\(path).minItems", "applies to an array, but \"type\" is \"\(type.rawValue)\"") }
+        }
         if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
-        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
+        return JSONValueSchema(
+            type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
+            minItems: minItems)
     }
 }
 
-/// One of `request.json` (and of a `properties`); an `items` schema has all but `required`.
+/// One of `request.json` (and of a `properties`); an `items` schema, and a response's `schema`, have all but `required`.
 package enum JSONSchemaKey: String, FormatKey {
     case type
     case required
@@ -55,6 +67,8 @@ package enum JSONSchemaKey: String, FormatKey {
     case properties
     case otherKeys
     case items
+    case minItems
+    case format
 }
 
 extension JSONSchemaKey {

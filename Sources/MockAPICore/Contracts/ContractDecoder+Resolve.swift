@@ -58,6 +58,7 @@ extension ContractDecoder {
         response.when = source.when
         response.delay = source.delay
         response.fault = source.fault
+        response.shape = source.shape
         if let fixture = source.fixture {
             response.fixture = fixture
             switch fixtures.load(fixture) {

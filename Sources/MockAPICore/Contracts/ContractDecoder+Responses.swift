@@ -1,4 +1,4 @@
-/// A contract's `responses`: status, fixture or body, headers, `when`, delay and fault.
+/// A contract's `responses`: status, fixture or body, headers, `when`, delay, fault and the body's `schema`.
 extension ContractDecoder {
     mutating func decodeResponses(_ value: JSONValue, at path: String) -> [ContractFile.Response] {
         guard let object = expectObject(value, at: path) else { return [] }
@@ -30,6 +30,10 @@ extension ContractDecoder {
             if let delay = spec["delay"] { response.delay = decodeLatency(delay, at: "\(here).delay") }
             if spec["fault"] != nil { response.fault = enumValue(spec, "fault", Fault.self, at: here) }
             response.placeholders = optionalBool(spec, "placeholders", at: here) ?? true
+            if let shape = spec["schema"], let object = expectObject(shape, at: "\(here).schema") {
+                checkKeys(object, allowed: JSONSchemaKey.itemNames, at: "\(here).schema")
+                response.shape = decodeSchema(object, at: "\(here).schema")
+            }
             return response
         }
     }
@@ -74,6 +78,7 @@ package enum ResponseKey: String, FormatKey {
     case delay
     case fault
     case placeholders
+    case schema
 }
 
 /// A `delay` drawn evenly between two bounds, in milliseconds.

@@ -77,6 +77,7 @@ extension ContractFile.Response {
         spec[.delay] = delay?.fileJSON
         spec[.fault] = fault.map { .string($0.rawValue) }
         if !placeholders { spec[.placeholders] = false }
+        spec[.schema] = shape.map { .object($0.fileJSON) }
         return spec.json
     }
 }
@@ -147,6 +148,8 @@ extension JSONValueSchema {
         spec[.properties] = properties.map { .object(JSONObject($0.map { ($0.key, .object($0.fileJSON)) })) }
         if otherKeys { spec[.otherKeys] = true }
         spec[.items] = items.map { .object($0.fileJSON) }
+        spec[.minItems] = minItems.map(JSONValue.int)
+        spec[.format] = format.map(JSONValue.string)
         return spec
     }
 }

@@ -52,6 +52,10 @@ package struct ContractFile: Sendable, Equatable {
         package var fault: Fault?
         /// False: `{{…}}` in the body is text, served as it is (an example that shows a template).
         package var placeholders = true
+        /// `schema`: every body this response may have, not only the fixture (nullable keys,
+        /// optional keys, enum values, formats); what `lint` holds the fixture to and
+        /// `verify --variants` draws rare answers from.
+        package var shape: JSONValueSchema?
 
         package init(name: String, status: Int, fixture: String? = nil, body: JSONValue? = nil) {
             self.name = name

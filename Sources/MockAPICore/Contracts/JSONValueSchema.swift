@@ -47,11 +47,19 @@ package final class JSONValueSchema: Sendable, Equatable {
     package let items: JSONValueSchema?
     /// `null` is allowed besides `type` (OpenAPI's `nullable: true`, 3.1's `[type, "null"]`).
     package let nullable: Bool
+    /// What a string or number stands for: `date-time` (RFC 3339, checked), `date`, `int64`, `int32`, ...
+    /// Others are kept as written; they say which rare values `verify --variants` sends.
+    package let format: String?
+    /// The fewest elements an array has; nil or 0 allows an empty one.
+    package let minItems: Int?
 
     package init(
         type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
-        otherKeys: Bool = false, items: JSONValueSchema? = nil, nullable: Bool = false
+        otherKeys: Bool = false, items: JSONValueSchema? = nil, nullable: Bool = false,
+        format: String? = nil, minItems: Int? = nil
     ) {
+        self.format = format
+        self.minItems = minItems
         self.nullable = nullable
         self.type = type
         self.enumValues = enumValues
@@ -63,6 +71,7 @@ package final class JSONValueSchema: Sendable, Equatable {
     package static func == (lhs: JSONValueSchema, rhs: JSONValueSchema) -> Bool {
         lhs === rhs
             || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
-                && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items && lhs.nullable == rhs.nullable)
+                && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items && lhs.nullable == rhs.nullable
+                && lhs.format == rhs.format && lhs.minItems == rhs.minItems)
     }
 }

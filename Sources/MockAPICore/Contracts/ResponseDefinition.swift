@@ -16,4 +16,6 @@ package struct ResponseDefinition: Sendable {
     package var delay: Latency?
     /// A broken answer instead of this one, on purpose.
     package var fault: Fault?
+    /// The contract's `schema` for this response's body: every answer it allows, not only the fixture.
+    package var shape: JSONValueSchema?
 }

@@ -188,11 +188,17 @@ package enum RequestValidator {
         if let allowed = schema.enumValues, !allowed.contains(value) {
             return [Violation(location, "\(value.serialized) is not one of \(allowed.map(\.serialized).joined(separator: ", "))")]
         }
+        if let format = schema.format, case .string(let text) = value, let problem = DateFormat.problem(text, format: format) {
+            return [Violation(location, problem)]
+        }
         switch value {
         case .object(let object):
             guard let properties = schema.properties else { return [] }
             return objectViolations(object, properties, otherKeys: schema.otherKeys, at: location)
         case .array(let elements):
+            if let least = schema.minItems, elements.count < least {
+                return [Violation(location, "expected at least \(least) element\(least == 1 ? "" : "s"), found \(elements.count)")]
+            }
             guard let items = schema.items else { return [] }
             return elements.enumerated().flatMap { offset, element in valueViolations(element, items, at: "\(location)[\(offset)]") }
         default:

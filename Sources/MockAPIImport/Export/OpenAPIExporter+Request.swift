@@ -193,6 +193,12 @@ extension OpenAPIExporter {
         var result = valueSchema(schema.type).objectValue ?? JSONObject()
         if let enumValues = schema.enumValues { result["enum"] = .array(enumValues) }
         if let items = schema.items { result["items"] = valueSchema(items) }
+        if let minItems = schema.minItems { result["minItems"] = .int(minItems) }
+        if let format = schema.format {
+            result["format"] = .string(format)
+            // An int32 is not every 64-bit integer.
+            if format == "int32" { (result["minimum"], result["maximum"]) = (.int(Int(Int32.min)), .int(Int(Int32.max))) }
+        }
         return .object(result)
     }
 

@@ -30,6 +30,8 @@ extension OpenAPIExporter {
                         var examples = media["examples"]?.objectValue ?? JSONObject()
                         examples[definition.name] = ["value": value]
                         media["examples"] = .object(examples)
+                        // The response's `schema`: the first of the status's responses that has one.
+                        if media["schema"] == nil, let shape = definition.shape { media["schema"] = valueSchema(shape) }
                     } else if mediaType.hasPrefix("text/") || mediaType.hasSuffix("xml") {
                         var examples = media["examples"]?.objectValue ?? JSONObject()
                         examples[definition.name] = ["value": .string(String(decoding: body, as: UTF8.self))]

@@ -75,6 +75,7 @@ extension OperationTranslator {
                     definition.fixture = file
                     definition.placeholders = !Self.readAsTemplate(body.bytes)
                     fixtures.append(ImportedSet.Fixture(path: file, bytes: body.bytes))
+                    definition.shape = example.shape
                 }
                 draft.responses.append(definition)
             }
@@ -87,11 +88,27 @@ extension OperationTranslator {
         var body: Body?
         /// The media type the document gives the response.
         var mediaType: String?
+        /// The JSON body's schema, when the example fits it.
+        var shape: JSONValueSchema?
     }
 
     struct Body {
         var bytes: [UInt8]
         var fileExtension: String
+    }
+
+    /// Schema nodes one response's `schema` may take: past them a value is left as any (unchecked,
+    /// no variants), so a document of deep, wide schemas does not make megabyte contracts.
+    static let shapeNodes = 2_000
+
+    /// `shape`, when the document's example is one of the bodies it allows; else nil and a
+    /// warning: a shape its own fixture breaks would fail `lint` and draw variants from a wrong body.
+    private mutating func fitting(_ value: JSONValue, _ shape: JSONValueSchema, status: Int, key: String, at content: DocumentNode) -> JSONValueSchema? {
+        guard let first = ShapeMismatch.violations(of: value, against: shape).first else { return shape }
+        warn(
+            "example breaks schema", at: content,
+            "response \(status) example \"\(key)\" does not fit its schema (\(first.location): \(first.message)); the response's schema is left out")
+        return nil
     }
 
     /// Whether mockapi would read a body as a template (`{{item.name}}` in a document's example):
@@ -139,9 +156,12 @@ extension OperationTranslator {
             }
             return [Example(key: "example", body: nil, mediaType: type)]
         }
+        let shape = Self.isJSON(type) ? schema.map { reader.responseShape($0, budget: SchemaWalkBudget(nodes: Self.shapeNodes)) } : nil
         return values.map { key, value in
             if Self.isJSON(type) {
-                return Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"), mediaType: type)
+                var example = Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"), mediaType: type)
+                example.shape = shape.flatMap { fitting(value, $0, status: status, key: key, at: content) }
+                return example
             }
             guard case .string(let text) = value else {
                 warn("example unreadable", at: content, "response \(status) example \"\(key)\" (\(type)) is not text; its body is left empty")

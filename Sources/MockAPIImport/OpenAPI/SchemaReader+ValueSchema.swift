@@ -12,7 +12,16 @@ extension SchemaReader {
         valueSchema(schema, visiting: [], depth: 0, budget: budget)
     }
 
-    private func valueSchema(_ schema: DocumentNode, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget) -> JSONValueSchema {
+    /// What a response body may be, as a response's `schema` says it: as `valueSchema`, but with
+    /// `readOnly` keys kept and `writeOnly` ones left out (a server sends the one, not the other),
+    /// and each value's `format` and an array's `minItems`, which say which rare answers are legal.
+    func responseShape(_ schema: DocumentNode, budget: SchemaWalkBudget = SchemaWalkBudget()) -> JSONValueSchema {
+        valueSchema(schema, visiting: [], depth: 0, budget: budget, response: true)
+    }
+
+    private func valueSchema(
+        _ schema: DocumentNode, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget, response: Bool = false
+    ) -> JSONValueSchema {
         var visiting = visiting
         if let name = referenceName(schema), !visiting.insert(name).inserted { return JSONValueSchema() }
         guard depth < Self.maxValueSchemaDepth, budget.take(at: referenceName(schema) ?? schema.pointer), let view = resolve(schema) else {
@@ -33,26 +42,34 @@ extension SchemaReader {
         var items: JSONValueSchema?
         var otherKeys = false
         if type == .object || (type == .any && !view.allOf.isEmpty) {
-            properties = objectKeys(schema, visiting: visiting, depth: depth, budget: budget)
+            properties = objectKeys(schema, visiting: visiting, depth: depth, budget: budget, response: response)
             otherKeys = properties != nil && admitsOtherKeys(schema)
         } else if type == .array, let element = view.items {
-            items = valueSchema(element, visiting: visiting, depth: depth + 1, budget: budget)
+            items = valueSchema(element, visiting: visiting, depth: depth + 1, budget: budget, response: response)
         }
-        return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
+        guard response else {
+            return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
+        }
+        let format = [.string, .int, .number].contains(type) ? view.format : nil
+        let minItems = type == .array ? view.minItems.flatMap { $0 > 0 ? $0 : nil } : nil
+        return JSONValueSchema(
+            type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
+            minItems: minItems)
     }
 
     /// An object's keys, or nil (unchecked) when it names none or is a free-form map.
     func objectKeys(
-        _ schema: DocumentNode, visiting: Set<String> = [], depth: Int = 0, budget: SchemaWalkBudget = SchemaWalkBudget()
+        _ schema: DocumentNode, visiting: Set<String> = [], depth: Int = 0, budget: SchemaWalkBudget = SchemaWalkBudget(), response: Bool = false
     ) -> [JSONKeyExpectation]? {
         guard let named = properties(of: schema), !named.isEmpty else { return nil }
         // Each key is a node of the contract too: past the budget, the object's keys are left unchecked.
         guard budget.take(named.count, at: referenceName(schema) ?? schema.pointer) else { return nil }
         return named.compactMap { property in
-            if resolve(property.schema)?.readOnly == true { return nil }
+            let view = resolve(property.schema)
+            if response ? view?.writeOnly == true : view?.readOnly == true { return nil }
             return JSONKeyExpectation(
                 key: property.name, required: property.required,
-                schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1, budget: budget))
+                schema: valueSchema(property.schema, visiting: visiting, depth: depth + 1, budget: budget, response: response))
         }
     }
 }

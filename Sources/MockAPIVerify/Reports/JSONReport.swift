@@ -16,6 +16,14 @@ public enum JSONReport {
                 "failures": .array(route.failures.map { ["check": .string($0.check.rawValue), "message": .string($0.message)] }),
                 "warnings": .array(route.warnings.map(JSONValue.string)),
                 "unhandledResponses": .array(route.unhandledResponses.map(JSONValue.string)),
+                "variants": [
+                    "checked": .int(route.variantsChecked),
+                    "leftOut": .int(route.variantsLeftOut),
+                    "failures": .array(
+                        route.variantFailures.map {
+                            ["response": .string($0.response), "label": .string($0.label), "path": .string($0.path), "value": .string($0.value), "error": .string($0.error)]
+                        }),
+                ],
                 "seconds": .double(route.seconds),
             ]
         }
@@ -27,6 +35,8 @@ public enum JSONReport {
                 "uncoveredContracts": .array(report.uncoveredContracts.map(JSONValue.string)),
                 "strictCoverage": .bool(report.strictCoverage),
                 "strictDrift": .bool(report.strictDrift),
+                "variants": .bool(report.variants),
+                "strictVariants": .bool(report.strictVariants),
                 "notes": .array(report.notes.map(JSONValue.string)),
                 "exitCode": .int(Int(report.exitCode)),
                 "seconds": .double(report.seconds),

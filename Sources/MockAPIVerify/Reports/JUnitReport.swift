@@ -19,7 +19,8 @@ public enum JUnitReport {
         for route in report.routes {
             let open = #"    <testcase classname="\#(classPrefix).routes" name="\#(escape(route.name))" time="\#(seconds(route.seconds))""#
             let unhandled = report.strictCoverage ? nil : unhandledSentence(route)
-            if route.failures.isEmpty && route.warnings.isEmpty && unhandled == nil {
+            let refused = report.strictVariants ? [] : route.variantFailures
+            if route.failures.isEmpty && route.warnings.isEmpty && unhandled == nil && refused.isEmpty {
                 xml.append(open + "/>")
                 continue
             }
@@ -28,7 +29,9 @@ public enum JUnitReport {
                 let summary = self.summary(of: failure)
                 xml.append(#"      <failure type="\#(escape(failure.check.rawValue))" message="\#(escape(summary))">\#(escape(failure.message))</failure>"#)
             }
-            let notes = (report.strictDrift ? [] : route.warnings.map { "drift: " + $0 }) + (unhandled.map { ["coverage: " + $0] } ?? [])
+            let notes =
+                (report.strictDrift ? [] : route.warnings.map { "drift: " + $0 }) + (unhandled.map { ["coverage: " + $0] } ?? [])
+                + refused.map { "variants: \($0)" }
             if !notes.isEmpty {
                 xml.append("      <system-out>\(escape(notes.joined(separator: "\n")))</system-out>")
             }

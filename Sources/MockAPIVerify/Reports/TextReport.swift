@@ -30,6 +30,9 @@ public enum TextReport {
             for warning in route.warnings where !report.strictDrift {
                 lines.append("      " + paint("warning", "33") + " [drift] " + warning)
             }
+            for failure in route.variantFailures where !report.strictVariants {
+                lines.append("      " + paint("warning", "33") + " [variants] " + failure.description)
+            }
         }
         if !report.uncoveredContracts.isEmpty {
             lines.append("")
@@ -46,12 +49,15 @@ public enum TextReport {
             lines.append(paint("note", "33") + "  " + note)
         }
         let warnings = report.routes.reduce(0) { $0 + $1.warnings.count }
+        let variants = report.routes.reduce(0) { $0 + $1.variantsChecked }
+        let refused = report.routes.reduce(0) { $0 + $1.variantFailures.count }
         lines.append("")
         lines.append(
             "\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
                 + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
                 + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
                 + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
+                + (report.variants ? "; \(variants) variant\(variants == 1 ? "" : "s"), \(refused) refused" : "")
                 + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")
     }
