@@ -34,3 +34,15 @@ func operation(_ check: OperationCheck) async throws {
     #expect(report.routes.count == 19)
     #expect(report.uncoveredContracts.isEmpty)
 }
+
+/// The whole client through a running `mockapi serve` of the same contracts (the script starts
+/// it and names it in $MOCKAPI_GENERATED_CLIENT_BASE_URL; `mockapi coverage --strict` then reads
+/// its journal). The only test that uses that server, so its journal holds this run alone.
+@Test(.enabled(if: ProcessInfo.processInfo.environment["MOCKAPI_GENERATED_CLIENT_BASE_URL"] != nil))
+func everyOperationThroughARunningServer() async throws {
+    let url = try #require(ProcessInfo.processInfo.environment["MOCKAPI_GENERATED_CLIENT_BASE_URL"].flatMap(URL.init(string:)))
+    let report = try await OperationRunner(
+        set: try importedContracts(), checks: PetstoreOperations.all(), options: VerifyOptions(strictCoverage: true)
+    ).run(against: url, target: "mockapi serve \(url.absoluteString)")
+    #expect(report.exitCode == 0, "\(TextReport.render(report, name: "petstore operations"))")
+}
