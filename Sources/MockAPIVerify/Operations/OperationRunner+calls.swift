@@ -158,6 +158,8 @@ extension OperationRunner {
             guard let inner = children.first(where: { $0.label == "underlyingError" })?.value as? any Error else { break }
             current = inner
         }
+        // A runtime error's cause often says what its description says: said once.
+        if causes.last == "\(current)" { causes.removeLast() }
         let prefix = causes.isEmpty ? "" : causes.joined(separator: ": ") + ": "
         if let decoding = current as? DecodingError {
             let failure = DecodingFailure(decoding, data: body, endpoint: "")
