@@ -86,8 +86,7 @@ public struct ContractRunner: Sendable {
             }
             results.append(result)
         }
-        let claimed = Set(checks.map(\.contract))
-        let uncovered = set.contracts.map(\.name).filter { scope.contains($0) && !claimed.contains($0) }
+        let uncovered = uncoveredContracts
         var notes: [String] = []
         if !driftUnchecked.isEmpty {
             notes.append("drift not checked: \(driftUnchecked.sorted().joined(separator: "; "))")
@@ -98,6 +97,19 @@ public struct ContractRunner: Sendable {
             seconds: Date().timeIntervalSince(started))
         report.deadLinks = FixtureLinks.dead(in: set, contracts: scope, deepLinks: options.deepLinks)
         return report
+    }
+
+    /// The contracts in scope that no check claims, in the set's order, found without sending
+    /// anything: under `strictCoverage` each fails the run. With scope `.all` or `.contracts`
+    /// this is how a route the client never calls is caught; `.claimed` has none by definition.
+    ///
+    /// ```swift
+    /// #expect(ContractRunner(set: set, checks: MyChecks.all).uncoveredContracts == [])
+    /// ```
+    public var uncoveredContracts: [String] {
+        let scope = contractsInScope()
+        let claimed = Set(checks.map(\.contract))
+        return set.contracts.map(\.name).filter { scope.contains($0) && !claimed.contains($0) }
     }
 
     /// The contract names the run answers for.
