@@ -278,11 +278,9 @@ public struct ContractRunner: Sendable {
         switch responseOutcome(exchange, contract: contract, index: index, decoder: decoder, how: how) {
         case .failure(let failure): result.failures.append(failure)
         case .success(let value?):
-            switch decoder.reencode {
-            case .success(let encode):
-                if let drift = driftWarning(exchange, value: value, encode: encode, contract: contract, index: index, decoder: decoder) {
-                    result.warnings.append(drift)
-                }
+            switch drift(exchange, value: value, contract: contract, index: index, decoder: decoder) {
+            case .success(let warning?): result.warnings.append(warning)
+            case .success(nil): break
             case .failure(let unavailable): driftUnchecked.insert(unavailable.reason)
             }
         case .success(nil): break
