@@ -5,7 +5,7 @@ extension DecodingFailure {
     /// wanted is right there under another name. Case, `_` and `-` are ignored; then one name
     /// containing the other (4 characters or more) or an edit distance of 1 (2 from 8
     /// characters on) counts as close. None when no key is, or when two are equally close.
-    static func nearKey(to wanted: String, among keys: some Collection<String>) -> String? {
+    package static func nearKey(to wanted: String, among keys: some Collection<String>) -> String? {
         let target = normalized(wanted)
         guard !target.isEmpty else { return nil }
         var best: (key: String, distance: Int)?

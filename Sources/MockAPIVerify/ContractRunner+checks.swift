@@ -91,21 +91,31 @@ extension ContractRunner {
         }
     }
 
-    /// Fixture keys the model never reads: the decoded value re-encoded, its keys compared with
-    /// the body's. Null-valued keys are left out: an optional read as nil encodes as absent.
+    /// Fixture keys the model never reads: the keys its decoder read (``KeyReads``) or, when
+    /// that is not known, the keys of the decoded value re-encoded, compared with the body's.
+    /// Null-valued keys are left out: an optional read as nil encodes as absent.
     func driftWarning(
-        _ exchange: Exchange, value: Any, encode: @Sendable (Any) throws -> Data, contract: Contract, index: Int,
-        decoder: ResponseDecoder
+        _ exchange: Exchange, value: Any, encode: (@Sendable (Any) throws -> Data)?, reads: KeyReads?, contract: Contract,
+        index: Int, decoder: ResponseDecoder
     ) -> String? {
-        guard let reencoded = try? encode(value),
-            let original = try? JSONParser.parse(Array(exchange.body)),
-            let roundTrip = try? JSONParser.parse(Array(reencoded))
-        else { return nil }
-        let unread = KeyPaths.of(original).subtracting(KeyPaths.of(roundTrip)).sorted()
-        let defaulted = DefaultedValues.of(original, model: roundTrip)
-        guard !unread.isEmpty || !defaulted.isEmpty else { return nil }
+        guard let original = try? JSONParser.parse(Array(exchange.body)) else { return nil }
+        let roundTrip = encode.flatMap { try? $0(value) }.flatMap { try? JSONParser.parse(Array($0)) }
+        let unread: [String]
+        if let reads {
+            unread = KeyPaths.of(original).subtracting(reads.read).sorted()
+        } else if let roundTrip {
+            unread = KeyPaths.of(original).subtracting(KeyPaths.of(roundTrip)).sorted()
+        } else {
+            return nil
+        }
+        let misspelt = reads?.misspelt() ?? []
+        let defaulted = roundTrip.map { DefaultedValues.of(original, model: $0) } ?? []
+        guard !unread.isEmpty || !misspelt.isEmpty || !defaulted.isEmpty else { return nil }
         var found: [String] = []
         if !unread.isEmpty { found.append("keys \(decoder.modelName) never reads: \(unread.joined(separator: ", "))") }
+        if !misspelt.isEmpty {
+            found.append("keys \(decoder.modelName) asks for that the body lacks: \(misspelt.joined(separator: ", "))")
+        }
         if !defaulted.isEmpty {
             let shown = defaulted.prefix(DefaultedValues.shown).joined(separator: ", ")
             let more = defaulted.count > DefaultedValues.shown ? " and \(defaulted.count - DefaultedValues.shown) more" : ""

@@ -89,8 +89,7 @@ public struct ContractRunner: Sendable {
             }
             results.append(result)
         }
-        let claimed = Set(checks.map(\.contract))
-        let uncovered = set.contracts.map(\.name).filter { scope.contains($0) && !claimed.contains($0) }
+        let uncovered = uncoveredContracts
         var notes: [String] = []
         if !driftUnchecked.isEmpty {
             notes.append("drift not checked: \(driftUnchecked.sorted().joined(separator: "; "))")
@@ -106,6 +105,19 @@ public struct ContractRunner: Sendable {
             report.notes.append("variants: \(leftOut) left out past \(ResponseVariants.limit) per response")
         }
         return report
+    }
+
+    /// The contracts in scope that no check claims, in the set's order, found without sending
+    /// anything: under `strictCoverage` each fails the run. With scope `.all` or `.contracts`
+    /// this is how a route the client never calls is caught; `.claimed` has none by definition.
+    ///
+    /// ```swift
+    /// #expect(ContractRunner(set: set, checks: MyChecks.all).uncoveredContracts == [])
+    /// ```
+    public var uncoveredContracts: [String] {
+        let scope = contractsInScope()
+        let claimed = Set(checks.map(\.contract))
+        return set.contracts.map(\.name).filter { scope.contains($0) && !claimed.contains($0) }
     }
 
     /// The contract names the run answers for.
@@ -278,11 +290,9 @@ public struct ContractRunner: Sendable {
         switch outcome {
         case .failure(let failure): result.failures.append(failure)
         case .success(let value?):
-            switch decoder.reencode {
-            case .success(let encode):
-                if let drift = driftWarning(exchange, value: value, encode: encode, contract: contract, index: index, decoder: decoder) {
-                    result.warnings.append(drift)
-                }
+            switch drift(exchange, value: value, contract: contract, index: index, decoder: decoder) {
+            case .success(let warning?): result.warnings.append(warning)
+            case .success(nil): break
             case .failure(let unavailable): driftUnchecked.insert(unavailable.reason)
             }
         case .success(nil): break

@@ -1,7 +1,8 @@
 public import Foundation
 
-/// Decodes a response body the way the client does, and, when it can, re-encodes the result so
-/// the runner finds fixture keys the model never reads (drift).
+/// Decodes a response body the way the client does, and, when it can, decodes it again through a
+/// key-recording decoder and re-encodes the result, so the runner finds fixture keys the model
+/// never reads, keys it asks for under another name, and values it lost (drift).
 ///
 /// ```swift
 /// .decoding(Project.self, with: myDecoder)                     // drift via a mirrored encoder
@@ -14,6 +15,9 @@ public struct ResponseDecoder: Sendable {
     let decode: @Sendable (Data) throws -> Any
     /// Turns a decoded value back into JSON, or says why drift cannot be checked.
     let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
+    /// Which body keys the model's own `init(from:)` reads (a second decode through a
+    /// key-recording decoder), or why that cannot be known.
+    var keyReads: Result<@Sendable (Data) -> KeyReads?, DriftUnavailable> = .failure(DriftUnavailable(reason: ""))
 
     struct DriftUnavailable: Error {
         var reason: String
@@ -21,9 +25,11 @@ public struct ResponseDecoder: Sendable {
 
     /// Decodes with the client's own `JSONDecoder`.
     ///
-    /// Drift is checked when `M` is `Encodable`, with `encoder` or, when none is given, one that
-    /// writes keys the way `decoder` reads them (default keys or snake_case). A custom key strategy
-    /// needs the client's encoder; without it drift is reported as not checked.
+    /// Drift is checked from the keys `M.init(from:)` reads (a second decode that records them,
+    /// for the default and snake_case key strategies), and, when `M` is `Encodable`, from the
+    /// value re-encoded with `encoder` or, when none is given, one that writes keys the way
+    /// `decoder` reads them. A custom key strategy needs the client's encoder; without it drift
+    /// is reported as not checked.
     public static func decoding<M: Decodable & SendableMetatype>(_ type: M.Type, with decoder: JSONDecoder, encoder: JSONEncoder? = nil) -> ResponseDecoder {
         let name = String(describing: M.self)
         let reencode: Result<@Sendable (Any) throws -> Data, DriftUnavailable>
@@ -39,16 +45,24 @@ public struct ResponseDecoder: Sendable {
         } else {
             reencode = .failure(DriftUnavailable(reason: "\(name) is not Encodable"))
         }
-        return ResponseDecoder(modelName: name, decode: { try decoder.decode(M.self, from: $0) }, reencode: reencode)
+        var result = ResponseDecoder(modelName: name, decode: { try decoder.decode(M.self, from: $0) }, reencode: reencode)
+        if let keys = KeyReads.KeyStrategy(decoder.keyDecodingStrategy) {
+            result.keyReads = .success { data in KeyReads.of(M.self, in: data, keys: keys, userInfo: decoder.userInfo) }
+        } else {
+            result.keyReads = .failure(DriftUnavailable(reason: "\(name): its decoder has a custom key strategy"))
+        }
+        return result
     }
 
     /// Decodes with any code of the client's: a hand-written parser, another format's decoder.
-    /// Drift cannot be checked: there is no way back to JSON. A thrown `DecodingError` is
-    /// reported like `decoding(_:with:)`'s, with its JSON path; any other error by its description.
+    /// Drift cannot be checked: which keys a closure reads cannot be known, and there is no way
+    /// back to JSON. A thrown `DecodingError` is reported like `decoding(_:with:)`'s, with its
+    /// JSON path; any other error by its description.
     public static func custom(_ modelName: String, _ decode: @escaping @Sendable (Data) throws -> Any) -> ResponseDecoder {
-        ResponseDecoder(
-            modelName: modelName, decode: decode,
-            reencode: .failure(DriftUnavailable(reason: "\(modelName) is decoded by custom code")))
+        let unknown = DriftUnavailable(reason: "\(modelName) is decoded by custom code (.custom), so which keys it reads cannot be known")
+        var result = ResponseDecoder(modelName: modelName, decode: decode, reencode: .failure(unknown))
+        result.keyReads = .failure(unknown)
+        return result
     }
 
     private static func encodeJSON(_ value: some Encodable, with encoder: JSONEncoder) throws -> Data {

@@ -23,8 +23,10 @@ public struct RouteCheck: Sendable {
     public var contract: String
     /// The client's own request for the mock server at the given base URL.
     public var request: @Sendable (_ baseURL: URL) throws -> URLRequest
-    /// Response name → how the client decodes it. `default` is checked on the plain request,
-    /// the others by asking for them with `Prefer: example=NAME`.
+    /// Response name → how the client decodes it. `default` is required: it decodes the answer
+    /// to the plain request (a check without it fails, and nothing is sent for it); the others
+    /// are asked for with `Prefer: example=NAME`. Each answer is judged as the response the
+    /// server says it served, with the decoder declared for that name.
     public var responses: [String: ResponseDecoder]
 
     public init(

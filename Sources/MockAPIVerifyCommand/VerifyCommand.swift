@@ -136,17 +136,21 @@ public struct VerifyCommand: AsyncParsableCommand {
         checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
         deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil
     ) async throws {
-        let name = Self.gate.withLock(\.displayName)
+        let gate = Self.gate.withLock { $0 }
+        let name = gate.displayName
         let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
         let target = try baseURL.map { try reportOptions.serverURL($0, program: name) }
+        // `all` is every contract the client answers for: the gate's own list when it names one.
+        let all = gate.answersFor.map(VerifyOptions.Scope.contracts) ?? .all
         let options = VerifyOptions(
-            scope: contracts.isEmpty ? (scope == .all ? .all : .claimed) : .contracts(contracts),
+            scope: contracts.isEmpty ? (scope == .all ? all : .claimed) : .contracts(contracts),
             strictCoverage: strict || strictCoverage, strictDrift: strictDrift,
             transport: transport, adminToken: admin.adminToken, deepLinks: deepLinks, variants: variants, strictVariants: strictVariants)
         if case .contracts(let names) = options.scope {
             let unknown = names.filter { name in !set.contracts.contains { $0.name == name } }
             guard unknown.isEmpty else {
-                throw reportOptions.unusable(program: name, "--contract names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
+                let naming = contracts.isEmpty ? "the gate's answersFor" : "--contract"
+                throw reportOptions.unusable(program: name, "\(naming) names no contract in \(set.contractsDirectory)/: \(unknown.joined(separator: ", "))")
             }
         }
         let checks = makeChecks(set)

@@ -1,5 +1,6 @@
 import ClientKit
 import ExampleAPIChecks
+import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
@@ -40,13 +41,17 @@ import Testing
         #expect(!TextReport.render(strict).contains("warning [coverage]"))
     }
 
+    /// A `Decodable`-only model whose decoder has a custom key strategy: neither its reads nor
+    /// its re-encoding can be had, and the report says so once, not once per route.
     @Test func decodableOnlyModelsSayDriftWasNotCheckedOncePerRun() async throws {
         struct Thin: Decodable, Sendable { var id: Int }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .custom { $0.last! }
         let report = try await verify(
-            checks: checks(changing: "backing") { $0.responses["default"] = .clientKit(Thin.self) }
+            checks: checks(changing: "backing") { $0.responses["default"] = .decoding(Thin.self, with: decoder) }
                 .map { check in
                     var check = check
-                    if check.name == "update_backing" { check.responses["default"] = .clientKit(Thin.self) }
+                    if check.name == "update_backing" { check.responses["default"] = .decoding(Thin.self, with: decoder) }
                     return check
                 })
 
@@ -54,6 +59,18 @@ import Testing
         #expect(report.routes.flatMap(\.warnings) == [])
         #expect(report.notes == ["drift not checked: Thin is not Encodable"])
         #expect(TextReport.render(report).contains("\nnote  drift not checked: Thin is not Encodable\n"))
+    }
+
+    /// With a standard key strategy the same model's drift comes from the keys it reads.
+    @Test func decodableOnlyModelsGetDriftFromTheKeysTheyRead() async throws {
+        struct Thin: Decodable, Sendable { var id: Int }
+        let report = try await verify(checks: checks(changing: "backing") { $0.responses["default"] = .clientKit(Thin.self) })
+
+        #expect(report.failedRouteNames == [])
+        #expect(report.notes == [])
+        let warning = try #require(report.route("backing")?.warnings.first)
+        #expect(warning.hasPrefix("fixtures/backings/backing.json: keys Thin never reads: "), "\(warning)")
+        #expect(!warning.contains(" id,") && !warning.hasSuffix(" id"), "\(warning)")
     }
 
     @Test func getWithABodyIsReportedAsSuch() async throws {

@@ -58,4 +58,36 @@ import Testing
             await VerifyCommand.exitCode(arguments: arguments + ["--strict"], checks: client.checks, transport: client.transport) == 1,
             "scope all: the contracts the team client does not claim fail under --strict")
     }
+
+    /// A client missing one route (issue 31): under `--scope claimed --strict` its contract is
+    /// claimed by no route, so it is out of scope and the gate passes; a gate that names the
+    /// contracts its app answers for fails it under plain `--strict`, and the runner names it.
+    @Test func aRouteTheClientNeverCallsFailsAGateThatNamesItsContracts() async throws {
+        let client = TeamClient()
+        let answersFor = client.checks.map(\.contract)
+        let missingOne = client.checks.filter { $0.contract != "update_backing" }
+        let gate = VerifyGate(
+            name: "contract-gate", contracts: BundledAPI.contracts.path, fixtures: BundledAPI.fixtures.path, answersFor: answersFor)
+        let json = ["--format", "json"]
+
+        #expect(await VerifyCommand.exitCode(gate: gate, arguments: json + ["--strict"], checks: client.checks, transport: client.transport) == 0)
+        #expect(await VerifyCommand.exitCode(gate: gate, arguments: json + ["--strict"], checks: missingOne, transport: client.transport) == 1)
+        #expect(
+            await VerifyCommand.exitCode(gate: gate, arguments: json + ["--scope", "claimed", "--strict"], checks: missingOne, transport: client.transport)
+                == 0, "--scope claimed cannot see a route the client never calls")
+        let misspelt = VerifyGate(
+            name: "contract-gate", contracts: BundledAPI.contracts.path, fixtures: BundledAPI.fixtures.path,
+            answersFor: answersFor + ["update_backings"])
+        #expect(await VerifyCommand.exitCode(gate: misspelt, arguments: json, checks: client.checks, transport: client.transport) == 2)
+
+        let set = try ContractSet.load(contracts: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let options = VerifyOptions(scope: .contracts(answersFor), strictCoverage: true, transport: client.transport)
+        let runner = ContractRunner(set: set, checks: missingOne, options: options)
+        #expect(runner.uncoveredContracts == ["update_backing"])
+        #expect(ContractRunner(set: set, checks: missingOne, options: VerifyOptions(scope: .claimed)).uncoveredContracts == [])
+        let report = try await runner.run()
+        #expect(report.exitCode == 1)
+        #expect(report.uncoveredContracts == ["update_backing"])
+        #expect(TextReport.render(report).contains("update_backing"), "\(TextReport.render(report))")
+    }
 }
