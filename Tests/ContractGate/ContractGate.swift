@@ -5,7 +5,7 @@ import TeamApp
 
 @main enum ContractGate {
     static func main() async {
-        await VerifyCommand.main(gate: VerifyGate(name: "contract-gate", packageFile: #filePath),
+        await VerifyCommand.main(gate: VerifyGate(name: "contract-gate", packageFile: #filePath, answersFor: AppContractChecks.contracts),
                                  checks: AppContractChecks.all(), transport: TeamClient().transport)
     }
 }

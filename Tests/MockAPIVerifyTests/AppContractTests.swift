@@ -17,3 +17,10 @@ func route(_ check: RouteCheck) async throws {
     let report = try await ContractRunner(set: try appContracts(), checks: [check], options: options).run()
     #expect(report.exitCode == 0, "\(TextReport.render(report))")
 }
+
+/// A route the app never calls: each route's own run (scope .claimed) cannot see it.
+@Test func everyContractHasARoute() throws {
+    let options = VerifyOptions(scope: .contracts(AppContractChecks.contracts))
+    let runner = ContractRunner(set: try appContracts(), checks: AppContractChecks.all(), options: options)
+    #expect(runner.uncoveredContracts == [], "the app has no route for these contracts")
+}

@@ -49,7 +49,7 @@ import Testing
         let junit = FileManager.default.temporaryDirectory.appendingPathComponent("gate-\(UUID().uuidString).xml")
         defer { try? FileManager.default.removeItem(at: junit) }
 
-        let run = try gate(["--scope", "claimed", "--strict", "--junit", junit.path])
+        let run = try gate(["--strict", "--junit", junit.path])
 
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.hasPrefix("contract-gate: 5 routes against in-process server http://127.0.0.1:"), "\(run.stdout)")

@@ -141,6 +141,11 @@ enum DocumentedEntryPoints {
         [TextReport.render(report), JSONReport.render(report), JUnitReport.render(report, name: "contract-gate")]
     }
 
+    static func uncovered(set: ContractSet, checks: [RouteCheck]) -> [String] {
+        // documented: `ContractRunner(set: set, checks: checks).uncoveredContracts`
+        ContractRunner(set: set, checks: checks).uncoveredContracts
+    }
+
     static func runAgainst(_ url: URL, set: ContractSet) async throws -> VerifyReport {
         // documented: `run(against: URL)`
         try await ContractRunner(set: set, checks: [activitiesCheck()], options: VerifyOptions(scope: .claimed)).run(against: url)
@@ -150,6 +155,8 @@ enum DocumentedEntryPoints {
     static func gateMain(generated: Bool) async {
         // documented: `VerifyGate(name:packageFile:)`
         let gate = VerifyGate(name: "contract-gate", packageFile: #filePath)
+        // documented: `VerifyGate(name:packageFile:answersFor:)`
+        _ = VerifyGate(name: "contract-gate", packageFile: #filePath, answersFor: ["activities"])
         if generated {
             // documented: `VerifyCommand.main(checks: { set in … })`
             // (A team sees the set, not its contracts: `ContractSet.contracts` is not public.)

@@ -6,6 +6,10 @@ public import MockAPIVerify   // under InternalImportsByDefault; the same as a p
 /// The app's routes as contract checks: each request built by the app's router, each answer
 /// decoded with the app's decoder (snake_case keys, dates in seconds since 1970).
 public enum AppContractChecks {
+    /// The contracts the app answers for (it calls part of a shared API): a route missing for
+    /// one of them fails `everyContractHasARoute` and the gate's `--strict`.
+    public static let contracts = ["current_user", "backing", "update_backing", "activities", "upload_draft_image"]
+
     /// - Parameter router: how the app turns a route into a request (its tests swap in broken ones).
     public static func all(decoder: JSONDecoder = TeamClient.appDecoder(),
                            router: @escaping @Sendable (TeamRouter, URL) throws -> URLRequest = { try $0.asURLRequest(baseURL: $1) })
