@@ -18,6 +18,22 @@ struct ContractSetDiffTests {
         return ContractSetDiff(old: old, new: new, allow: allow)
     }
 
+    /// Two edited copies of the bundled set: `before` applied to the old one, `after` to the new one.
+    private func diff(editing path: String, before: (String) -> String, after: (String) -> String) throws -> ContractSetDiff {
+        let old = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let new = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        let original = try String(contentsOf: old.root.appendingPathComponent(path), encoding: .utf8)
+        try old.write(before(original), to: path)
+        try new.write(after(original), to: path)
+        return ContractSetDiff(
+            old: try ContractSet.load(contracts: old.contracts, fixtures: old.fixtures),
+            new: try ContractSet.load(contracts: new.contracts, fixtures: new.fixtures))
+    }
+
+    private static func sequenced(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n  }\n}", with: "\n  },\n  \"sequence\": [\"default\", \"page2\"]\n}")
+    }
+
     private func breaking(_ diff: ContractSetDiff) -> [String] { diff.breaking.map(\.id) }
 
     @Test func theSameSetHasNoChanges() throws {
@@ -40,10 +56,31 @@ struct ContractSetDiffTests {
 
     @Test func aRemovedResponseBreaksAndANewOneIsCompatible() throws {
         let diff = try diff(editing: "contracts/backings/update_backing.json") {
-            $0.replacingOccurrences(of: #""invalid": {"status": 422"#, with: #""rejected": {"status": 422"#)
+            $0.replacingOccurrences(of: #""invalid": {"status": 422"#, with: #""rejected": {"status": 409"#)
         }
         #expect(breaking(diff) == ["update_backing:responses.invalid"])
         #expect(diff.compatible.map(\.id) == ["update_backing:responses.rejected"])
+    }
+
+    /// Same status and fixture under another name: one finding, not a removed and a new response.
+    @Test func aRenamedResponseIsOneCompatibleFinding() throws {
+        let diff = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(of: #""invalid": {"status": 422"#, with: #""rejected": {"status": 422"#)
+        }
+        #expect(diff.breaking.isEmpty)
+        #expect(
+            diff.changes.map(\.description) == [
+                "compatible update_backing:responses.invalid: response invalid (422) renamed to rejected, same status and body (a Prefer: example=invalid must follow)"
+            ])
+    }
+
+    /// A renamed response in a sequence, in the same place: the turn an app sees is the same.
+    @Test func aRenamedResponseKeepsItsPlaceInTheSequence() throws {
+        let diff = try diff(editing: "contracts/activities/activities.json", before: Self.sequenced) {
+            Self.sequenced($0).replacingOccurrences(of: "page2", with: "second").replacingOccurrences(of: "activities/second.json", with: "activities/page2.json")
+        }
+        #expect(diff.changes.map(\.id) == ["activities:responses.page2"])
+        #expect(diff.changes.first?.message.hasPrefix("response page2 (200) renamed to second") == true)
     }
 
     @Test func aChangedMethodOrPathBreaksARenamedParameterDoesNot() throws {
@@ -141,5 +178,57 @@ struct ContractSetDiffTests {
         #expect(other.exitCode == 1)
         #expect(DiffReport.text(other, old: "old", new: "new").contains("BREAKING update_backing:request.method: method changed from PUT to PATCH"))
         #expect(DiffReport.junit(other).contains(#"<failure type="breaking" message="update_backing:request.method: method changed from PUT to PATCH"/>"#))
+    }
+
+    /// What a response does besides its status and body: each change an app sees is a finding.
+    @Test func whenSequencePlaceholdersFaultAndDelayAreFindings() throws {
+        let page2 = #""page2": {"status": 200, "fixture": "activities/page2.json", "when": {"query": {"cursor": "2"}}}"#
+        let noWhen = try diff(editing: "contracts/activities/activities.json") {
+            $0.replacingOccurrences(of: page2, with: #""page2": {"status": 200, "fixture": "activities/page2.json"}"#)
+        }
+        #expect(
+            noWhen.changes.map(\.description) == [
+                #"BREAKING activities:responses.page2.when: no longer served when query.cursor = "2": such requests got 200, now the default answer"#
+            ])
+        let otherValue = try diff(editing: "contracts/activities/activities.json") { $0.replacingOccurrences(of: #""cursor": "2""#, with: #""cursor": "3""#) }
+        #expect(breaking(otherValue) == ["activities:responses.page2.when"])
+        #expect(otherValue.breaking.first?.message.contains(#"was served when query.cursor = "2", now when query.cursor = "3""#) == true)
+        let addedWhen = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(
+                of: #""invalid": {"status": 422, "fixture": "errors/unprocessable.json""#, with: #""invalid": {"status": 422, "fixture": "errors/unprocessable.json", "when": {"json": {"amount": 0}}"#)
+        }
+        #expect(breaking(addedWhen) == ["update_backing:responses.invalid.when"])
+
+        let withSequence = try diff(editing: "contracts/activities/activities.json", Self.sequenced)
+        #expect(breaking(withSequence) == ["activities:sequence"])
+        let removedSequence = try diff(editing: "contracts/activities/activities.json", before: Self.sequenced) { $0 }
+        #expect(
+            removedSequence.changes.map(\.description) == [
+                "BREAKING activities:sequence: responses are no longer served in turn (was default, page2): every request gets the default answer"
+            ])
+
+        let literal = try diff(editing: "contracts/activities/activities.json") {
+            $0.replacingOccurrences(of: #""fixture": "activities/page1.json"}"#, with: #""fixture": "activities/page1.json", "placeholders": false}"#)
+        }
+        #expect(
+            literal.changes.map(\.description) == [
+                "BREAKING activities:responses.default.placeholders: placeholders are no longer filled (placeholders: false): clients get the {{…}} text as it is"
+            ])
+
+        let fault = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(of: #""fixture": "backings/backing.json"}"#, with: #""fixture": "backings/backing.json", "fault": "reset"}"#)
+        }
+        #expect(
+            fault.changes.map(\.description) == [
+                "BREAKING update_backing:responses.default.fault: now answers with a fault (reset): clients get a network error instead of 200"
+            ])
+        let delay = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(of: #""fixture": "backings/backing.json"}"#, with: #""fixture": "backings/backing.json", "delay": {"min": 200, "max": 800}}"#)
+        }
+        #expect(
+            delay.changes.map(\.description) == [
+                "compatible update_backing:responses.default.delay: now waits 200-800 ms before answering (a client whose timeout is shorter fails)"
+            ])
+        #expect(delay.exitCode == 0)
     }
 }
