@@ -1,4 +1,5 @@
 import Foundation
+import FoundationNetworking
 import MockAPICore
 import MockAPIDiff
 import MockAPITestSupport
@@ -230,5 +231,59 @@ struct ContractSetDiffTests {
                 "compatible update_backing:responses.default.delay: now waits 200-800 ms before answering (a client whose timeout is shorter fails)"
             ])
         #expect(delay.exitCode == 0)
+    }
+
+    /// Every message that names an old and a new value says the old one first: "was X, now Y".
+    @Test func changedValuesReadWasThenNow() throws {
+        let prefix = try diff(editing: "contracts/backings/update_backing.json") {
+            $0.replacingOccurrences(of: #"{"prefix": "token "}"#, with: #"{"prefix": "Bearer "}"#)
+        }
+        #expect(prefix.changes.map(\.description) == [#"BREAKING update_backing:request.headers.Authorization: prefix was "token ", now "Bearer ""#])
+        let smaller = try diff(editing: "contracts/drafts/upload_draft_image.json") {
+            $0.replacingOccurrences(of: #""maxBytes": 10485760"#, with: #""maxBytes": 1048576"#)
+        }
+        #expect(smaller.changes.map(\.message) == ["was at most 10485760 bytes, now at most 1048576 bytes"])
+    }
+
+    /// A key an open request object (`otherKeys`) no longer names is still taken: the finding is
+    /// compatible, and the new set, served, answers the old client's request with 200.
+    @Test func aKeyAnOpenObjectNoLongerNamesIsCompatibleAndStillAnswered() async throws {
+        let open = { (text: String) in
+            text.replacingOccurrences(
+                of: #""location_id": {"type": "int", "required": false}\#n    }"#, with: #""location_id": {"type": "int", "required": false}\#n    },\#n    "body": {"otherKeys": true}"#)
+        }
+        let dropped = { (text: String) in open(text).replacingOccurrences(of: #",\#n      "location_id": {"type": "int", "required": false}"#, with: "") }
+        let path = "contracts/backings/update_backing.json"
+        let opened = try diff(editing: path, before: open, after: dropped)
+        #expect(opened.breaking.isEmpty)
+        #expect(
+            opened.changes.map(\.description) == [
+                "compatible update_backing:request.json.location_id: key location_id is no longer named, and still taken: the object takes keys it does not name (a client that sends it gets the answer, not a 422)"
+            ])
+        let closed = try diff(editing: path, before: { $0 }, after: { $0.replacingOccurrences(of: #",\#n      "location_id": {"type": "int", "required": false}"#, with: "") })
+        #expect(breaking(closed) == ["update_backing:request.json.location_id"])
+        let closing = try diff(editing: path, before: open, after: { $0 })
+        #expect(closing.changes.map(\.description) == ["BREAKING update_backing:request.json: no longer takes keys it does not name (a client that sends one gets 422)"])
+
+        // The proof: the old client's request, location_id included, sent to each new set served:
+        // the open object answers 200, the closed one (the breaking finding) 422.
+        #expect(try await status(of: path, in: dropped) == 200)
+        #expect(try await status(of: path, in: { $0.replacingOccurrences(of: #",\#n      "location_id": {"type": "int", "required": false}"#, with: "") }) == 422)
+    }
+
+    /// The status an old client's update_backing request (with location_id) gets from the bundled
+    /// set with `edit` applied to the file at `path`, served on a real socket.
+    private func status(of path: String, in edit: (String) -> String) async throws -> Int? {
+        let new = try TemporaryContractSet(copying: BundledAPI.contracts, fixtures: BundledAPI.fixtures)
+        try new.write(edit(try String(contentsOf: new.root.appendingPathComponent(path), encoding: .utf8)), to: path)
+        return try await withMockServer(contracts: new.contracts, fixtures: new.fixtures) { server in
+            var request = URLRequest(url: server.baseURL.appendingPathComponent("v1/projects/1/backers/2"))
+            request.httpMethod = "PUT"
+            request.setValue("token abc", forHTTPHeaderField: "Authorization")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"amount": 5, "reward_id": 3, "location_id": 7}"#.utf8)
+            let (_, response) = try await URLSession.shared.data(for: request)
+            return (response as? HTTPURLResponse)?.statusCode
+        }
     }
 }
