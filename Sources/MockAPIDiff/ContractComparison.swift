@@ -6,6 +6,8 @@ struct ContractComparison {
     let before: Contract
     let after: Contract
     let pairing: ResponsePairing
+    /// `CONTRACT RESPONSE` of the responses that stand for a document's `default`, old and new.
+    var keptDefaults: (old: Set<String>, new: Set<String>) = ([], [])
     private var found: [ContractChange] = []
 
     init(before: Contract, after: Contract, pairing: ResponsePairing = .byName) {
@@ -21,6 +23,10 @@ struct ContractComparison {
         request.compare(before.request, after.request)
         comparison.found += request.changes
         var responses = ResponseComparison(contract: before.name, pairing: pairing)
+        responses.keptDefaults = (
+            Set(keptDefaults.old.compactMap { Self.response(of: $0, in: before.name) }),
+            Set(keptDefaults.new.compactMap { Self.response(of: $0, in: after.name) })
+        )
         responses.compare(before.responses, after.responses)
         comparison.found += responses.changes
         comparison.compareSequence(renamed: responses.newNames)
@@ -45,6 +51,11 @@ struct ContractComparison {
         case (nil, nil):
             break
         }
+    }
+
+    /// `add_pet server_error` → `server_error` for `add_pet`, nil for another contract.
+    private static func response(of entry: String, in contract: String) -> String? {
+        entry.hasPrefix(contract + " ") ? String(entry.dropFirst(contract.count + 1)) : nil
     }
 
     private mutating func compareRoute() {

@@ -9,6 +9,8 @@ struct ResponseComparison {
     /// How responses are paired: by name in a contract set; by declared status for two imported
     /// OpenAPI documents, whose response names (`default`, `bad_request`) are the importer's.
     let pairing: ResponsePairing
+    /// Responses that stand for a document's `default` (any other status), by name, old and new.
+    var keptDefaults: (old: Set<String>, new: Set<String>) = ([], [])
     private(set) var changes: [ContractChange] = []
     /// Old response name → the new response it became (renamed ones included), for the sequence.
     private(set) var newNames: [String: String] = [:]
@@ -36,14 +38,24 @@ struct ResponseComparison {
             changes += behaviour.changes
         }
         for before in pairs.removed {
-            if pairing == .byStatus {
+            if pairing == .byStatus, keptDefaults.old.contains(before.name) {
+                note(
+                    "responses.\(before.name)", .breaking,
+                    "the answer for any other status (the document's default, served as \(before.status)) is no longer declared (response \(before.name) removed)")
+            } else if pairing == .byStatus {
                 note("responses.\(before.name)", .breaking, "status \(before.status) is no longer declared (response \(before.name) removed)")
             } else {
                 note("responses.\(before.name)", .breaking, "response \(before.name) (\(before.status)) removed")
             }
         }
         for after in pairs.added {
-            var message = pairing == .byStatus ? "status \(after.status) is now declared (new response \(after.name))" : "new response \(after.name) (\(after.status))"
+            var message =
+                switch pairing {
+                case .byName: "new response \(after.name) (\(after.status))"
+                case .byStatus where keptDefaults.new.contains(after.name):
+                    "an answer for any other status (the document's default) is now declared, served as \(after.status) (new response \(after.name))"
+                case .byStatus: "status \(after.status) is now declared (new response \(after.name))"
+                }
             if let when = after.when { message += ", served when \(when.description) (such requests got the default answer before)" }
             if after.name == "default", pairing == .byStatus, let was = old.first(where: { $0.name == "default" }), new.contains(where: { $0.status == was.status }) {
                 message += "; the answer served without Prefer was \(was.status) (still declared), now \(after.status)"
