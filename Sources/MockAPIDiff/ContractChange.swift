@@ -58,8 +58,21 @@ package struct ContractSetDiff: Sendable {
     /// `--allow` values that accept no breaking change: a typo, or a change that is not there.
     package var unusedRules: [String] = []
 
-    package init(old: ContractSet, new: ContractSet, allow rules: [String] = []) {
-        var changes = SetComparison(old: old, new: new).changes()
+    /// - Parameter pairing: `.byStatus` for two sets imported from OpenAPI documents, whose
+    ///   response names are the importer's and whose declared statuses are what a client reads.
+    package init(old: ContractSet, new: ContractSet, allow rules: [String] = [], pairing: ResponsePairing = .byName) {
+        self.init(old: old, new: new, allow: rules, pairing: pairing, keptDefaults: ([], []))
+    }
+
+    /// Two imported OpenAPI documents, compared by the statuses they declare.
+    package init(old: ImportedDocument.Loaded, new: ImportedDocument.Loaded, allow rules: [String] = []) {
+        self.init(old: old.set, new: new.set, allow: rules, pairing: .byStatus, keptDefaults: (old.keptDefaults, new.keptDefaults))
+    }
+
+    private init(
+        old: ContractSet, new: ContractSet, allow rules: [String], pairing: ResponsePairing, keptDefaults: (old: Set<String>, new: Set<String>)
+    ) {
+        var changes = SetComparison(old: old, new: new, pairing: pairing, keptDefaults: keptDefaults).changes()
         var used: Set<String> = []
         for index in changes.indices where changes[index].impact == .breaking {
             let accepting = rules.filter { changes[index].isAllowed(by: $0) }

@@ -21,7 +21,7 @@ struct RequestComparison {
         case (_?, nil):
             note("request.json", .compatible, "the JSON body is no longer checked")
         case (let before?, let after?):
-            compareKeys(before, after, at: "request.json")
+            compareKeys(before, after, at: "request.json", wasOpen: old.body.otherKeys, isOpen: new.body.otherKeys)
         case (nil, nil):
             break
         }
@@ -64,8 +64,8 @@ struct RequestComparison {
             }
             if before.repeated && !after.repeated { comparison.note(location, .breaking, "may no longer be sent more than once") }
             if let style = before.arrayStyle, after.arrayStyle != style {
-                let now = after.arrayStyle.map { "is now sent as \($0.rawValue)" } ?? "no longer takes a list"
-                comparison.note(location, .breaking, "\(now) (was \(style.rawValue))")
+                let now = after.arrayStyle.map { "now sent as \($0.rawValue)" } ?? "now takes no list"
+                comparison.note(location, .breaking, "was sent as \(style.rawValue), \(now)")
             }
             comparison.compareEnum(before.enumValues, after.enumValues, at: location)
             comparison.compareNested(before, after, at: location)
@@ -111,12 +111,22 @@ struct RequestComparison {
             compareRequired(before.required, after.required, at: location, what: "header \(after.name)")
             if !after.prefixes.isEmpty, !before.prefixes.isEmpty || before.enumValues == nil {
                 let lost = before.prefixes.isEmpty ? ["any value"] : before.prefixes.filter { !after.prefixes.contains($0) }
-                if !lost.isEmpty { note(location, .breaking, "prefix now one of \(after.prefixes.map { "\"\($0)\"" }.joined(separator: ", ")), was \(lost.joined(separator: ", "))") }
+                if !lost.isEmpty { note(location, .breaking, "prefix was \(Self.prefixes(before.prefixes)), now \(Self.prefixes(after.prefixes))") }
             }
             compareEnum(before.enumValues, after.enumValues, at: location)
         }
         for before in old where before.required && !new.contains(where: { $0.name.lowercased() == before.name.lowercased() }) {
             note("request.headers.\(before.name)", .compatible, "header \(before.name) is no longer checked")
+        }
+    }
+
+    /// `"token "`, `one of "token ", "Bearer "`, or `any value` for none: old and new read the same way.
+    private static func prefixes(_ list: [String]) -> String {
+        let quoted = list.map { "\"\($0)\"" }
+        switch quoted.count {
+        case 0: return "any value"
+        case 1: return quoted[0]
+        default: return "one of " + quoted.joined(separator: ", ")
         }
     }
 
@@ -136,13 +146,20 @@ struct RequestComparison {
         }
     }
 
-    private mutating func compareKeys(_ old: [JSONKeyExpectation], _ new: [JSONKeyExpectation], at path: String) {
+    /// An object's keys. One no longer named is refused with a 422 by a closed object, but taken
+    /// (unchecked) by an open one (`otherKeys`): there the old client still gets its answer.
+    private mutating func compareKeys(_ old: [JSONKeyExpectation], _ new: [JSONKeyExpectation], at path: String, wasOpen: Bool, isOpen: Bool) {
         compareNamed(
             old, new, name: \.key, required: \.required, at: path, noun: "key",
-            removed: "is no longer accepted (a client that sends it gets 422)"
+            removed: isOpen
+                ? "is no longer named, and still taken: the object takes keys it does not name (a client that sends it gets the answer, not a 422)"
+                : "is no longer accepted (a client that sends it gets 422)",
+            removedImpact: isOpen ? .compatible : .breaking
         ) { comparison, before, after, location in
             comparison.compareSchema(before.schema, after.schema, at: location)
         }
+        if wasOpen, !isOpen { note(path, .breaking, "no longer takes keys it does not name (a client that sends one gets 422)") }
+        if !wasOpen, isOpen { note(path, .compatible, "now takes keys it does not name") }
     }
 
     private mutating func compareSchema(_ old: JSONValueSchema, _ new: JSONValueSchema, at location: String) {
@@ -152,7 +169,7 @@ struct RequestComparison {
         }
         compareEnum(old.enumValues?.map(\.serialized), new.enumValues?.map(\.serialized), at: location)
         switch (old.properties, new.properties) {
-        case (let before?, let after?): compareKeys(before, after, at: location)
+        case (let before?, let after?): compareKeys(before, after, at: location, wasOpen: old.otherKeys, isOpen: new.otherKeys)
         case (nil, let after?): note(location, .breaking, "its keys are now checked (\(after.map(\.key).joined(separator: ", ")))")
         default: break
         }
@@ -167,7 +184,7 @@ struct RequestComparison {
             if after.filename && !before.filename { comparison.note(location, .breaking, "now needs a filename") }
             comparison.compareEnum(before.contentTypes, after.contentTypes, at: location + ".contentTypes")
             if let limit = after.maxBytes, limit < (before.maxBytes ?? Int.max) {
-                comparison.note(location, .breaking, "at most \(limit) bytes now, was \(before.maxBytes.map(String.init) ?? "no limit")")
+                comparison.note(location, .breaking, "was \(before.maxBytes.map { "at most \($0) bytes" } ?? "not limited"), now at most \(limit) bytes")
             }
             if after.checkBytes && !before.checkBytes {
                 comparison.note(location, .breaking, "its bytes must now match its Content-Type (checkBytes)")
@@ -179,7 +196,7 @@ struct RequestComparison {
     /// one breaks (the mock refuses what a contract does not name), and each pair is compared by `both`.
     private mutating func compareNamed<Item>(
         _ old: [Item], _ new: [Item], name: KeyPath<Item, String>, required: KeyPath<Item, Bool>,
-        at prefix: String, noun: String, removed: String,
+        at prefix: String, noun: String, removed: String, removedImpact: ContractChange.Impact = .breaking,
         _ both: (inout RequestComparison, Item, Item, String) -> Void
     ) {
         for after in new {
@@ -193,7 +210,7 @@ struct RequestComparison {
             both(&self, before, after, location)
         }
         for before in old where !new.contains(where: { $0[keyPath: name] == before[keyPath: name] }) {
-            note("\(prefix).\(before[keyPath: name])", .breaking, "\(noun) \(before[keyPath: name]) \(removed)")
+            note("\(prefix).\(before[keyPath: name])", removedImpact, "\(noun) \(before[keyPath: name]) \(removed)")
         }
     }
 

@@ -8,6 +8,8 @@ import MockAPICore
 struct SetComparison {
     let old: ContractSet
     let new: ContractSet
+    var pairing: ResponsePairing = .byName
+    var keptDefaults: (old: Set<String>, new: Set<String>) = ([], [])
 
     func changes() -> [ContractChange] {
         var changes: [ContractChange] = []
@@ -18,14 +20,18 @@ struct SetComparison {
         for before in old.contracts {
             if let after = newByName[before.name] {
                 paired.insert(after.name)
-                changes += ContractComparison(before: before, after: after).changes()
+                var comparison = ContractComparison(before: before, after: after, pairing: pairing)
+                comparison.keptDefaults = keptDefaults
+                changes += comparison.changes()
             } else if let after = new.contracts.first(where: { !oldNames.contains($0.name) && !paired.contains($0.name) && Self.sameRoute($0, before) }) {
                 paired.insert(after.name)
                 changes.append(
                     ContractChange(
                         contract: before.name, location: "", impact: .compatible,
                         message: "renamed to \(after.name) (gates that claim \(before.name) must follow)"))
-                changes += ContractComparison(before: before, after: after).changes()
+                var comparison = ContractComparison(before: before, after: after, pairing: pairing)
+                comparison.keptDefaults = keptDefaults
+                changes += comparison.changes()
             } else {
                 changes.append(
                     ContractChange(

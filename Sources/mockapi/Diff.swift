@@ -11,7 +11,8 @@ extension MockAPICommand {
             discussion: """
                 OLD and NEW are folders: a project root holding contracts/ and fixtures/, or a contracts folder with \
                 fixtures/ beside it. With --rev, OLD is --contracts and --fixtures as they were at that git revision \
-                and NEW is the same folders now.
+                and NEW is the same folders now. OLD and NEW may also be two OpenAPI documents (JSON or YAML), \
+                imported as serve --openapi does and compared by the statuses they declare.
                 """
         )
 
@@ -38,6 +39,9 @@ extension MockAPICommand {
             try CommandFailure.translating {
                 if rev != nil, old != nil { throw CommandFailure.usage("give OLD and NEW folders, or --rev, not both") }
                 if rev == nil, old == nil || new == nil { throw CommandFailure.usage("give OLD and NEW folders, or --rev REVISION") }
+                if let old, let new, ImportedDocument.isDocument(old) != ImportedDocument.isDocument(new) {
+                    throw CommandFailure.usage("give two folders or two OpenAPI documents, not one of each")
+                }
             }
         }
 
@@ -62,7 +66,10 @@ extension MockAPICommand {
                 sides = (SetLocation(folder: old!), SetLocation(folder: new!))
             }
             defer { checkout?.remove() }
-            let diff = ContractSetDiff(old: try sides.old.load(), new: try sides.new.load(), allow: allow)
+            let diff =
+                sides.old.isDocument && sides.new.isDocument
+                ? ContractSetDiff(old: try sides.old.loadDocument(), new: try sides.new.loadDocument(), allow: allow)
+                : ContractSetDiff(old: try sides.old.load(), new: try sides.new.load(), allow: allow)
             if !diff.unusedRules.isEmpty {
                 throw report.unusable(command: "diff", Self.unusedRulesSentence(diff))
             }
@@ -101,8 +108,17 @@ struct SetLocation {
         self.label = label
     }
 
-    /// A project root holding contracts/ (and fixtures/), or a contracts folder with fixtures/ beside it.
+    /// An OpenAPI document rather than a folder: imported when loaded.
+    var isDocument = false
+
+    /// A project root holding contracts/ (and fixtures/), a contracts folder with fixtures/ beside
+    /// it, or an OpenAPI document.
     init(folder: String) {
+        if ImportedDocument.isDocument(folder) {
+            self.init(contracts: folder, fixtures: folder, label: folder)
+            isDocument = true
+            return
+        }
         let root = URL(fileURLWithPath: folder)
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: root.appendingPathComponent("contracts").path, isDirectory: &isFolder), isFolder.boolValue {
@@ -116,6 +132,17 @@ struct SetLocation {
     func load() throws -> ContractSet {
         do {
             return try ContractSet.load(contracts: URL(fileURLWithPath: contracts), fixtures: URL(fileURLWithPath: fixtures))
+        } catch {
+            throw CommandFailure.unusable("\(label): \(error.description)", command: "diff")
+        }
+    }
+}
+
+extension SetLocation {
+    /// The imported document, or why it does not import on stderr and exit 2.
+    func loadDocument() throws -> ImportedDocument.Loaded {
+        do {
+            return try ImportedDocument.load(contracts)
         } catch {
             throw CommandFailure.unusable("\(label): \(error.description)", command: "diff")
         }
