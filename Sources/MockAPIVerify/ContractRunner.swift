@@ -39,17 +39,21 @@ public struct ContractRunner: Sendable {
 
     /// Verifies against an in-process server on 127.0.0.1 and a free port.
     public func run() async throws -> VerifyReport {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        let server: MockServer
-        do { server = try MockServer(set: set, configuration: configuration) } catch {
-            throw Unusable(description: "the mock server cannot start: \(error.description)")
-        }
+        let server = try Self.inProcessServer(set)
         defer { server.stop(grace: 1) }
         // The runner's own server: its journal and sequences are read and reset in process, not over HTTP.
         return try await run(
             against: URL(string: server.baseURL)!, source: ServerJournal(server: server),
             target: "in-process server \(server.baseURL)")
+    }
+
+    /// The mock for a run without a server of its own: 127.0.0.1 on a free port.
+    static func inProcessServer(_ set: ContractSet) throws(Unusable) -> MockServer {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        do { return try MockServer(set: set, configuration: configuration) } catch {
+            throw Unusable(description: "the mock server cannot start: \(error.description)")
+        }
     }
 
     /// Verifies against a running `mockapi serve` at `baseURL`.
@@ -122,11 +126,7 @@ public struct ContractRunner: Sendable {
 
     /// The contract names the run answers for.
     private func contractsInScope() -> Set<String> {
-        switch options.scope {
-        case .all: Set(set.contracts.map(\.name))
-        case .claimed: Set(checks.map(\.contract))
-        case .contracts(let names): Set(names)
-        }
+        options.scope.contractNames(in: set, claimed: checks.map(\.contract))
     }
 
     private func verify(

@@ -9,6 +9,15 @@ public struct VerifyOptions: Sendable {
         case claimed
         /// These contracts, by name.
         case contracts([String])
+
+        /// The contract names a run answers for, given the names its checks claim.
+        func contractNames(in set: ContractSet, claimed: [String]) -> Set<String> {
+            switch self {
+            case .all: Set(set.contracts.map(\.name))
+            case .claimed: Set(claimed)
+            case .contracts(let names): Set(names)
+            }
+        }
     }
 
     public var scope: Scope

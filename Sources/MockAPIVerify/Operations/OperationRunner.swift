@@ -33,12 +33,7 @@ public struct OperationRunner: Sendable {
 
     /// Runs against an in-process server on 127.0.0.1 and a free port.
     public func run() async throws -> VerifyReport {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        let server: MockServer
-        do { server = try MockServer(set: set, configuration: configuration) } catch {
-            throw ContractRunner.Unusable(description: "the mock server cannot start: \(error.description)")
-        }
+        let server = try ContractRunner.inProcessServer(set)
         defer { server.stop(grace: 1) }
         return try await run(against: URL(string: server.baseURL)!, source: ServerJournal(server: server), target: "in-process server \(server.baseURL)")
     }
@@ -59,12 +54,7 @@ public struct OperationRunner: Sendable {
         }
         let verifier = ContractRunner(set: set, checks: [], options: options)
         let claims = checks.map { ($0, contract(for: $0)) }
-        let scope: Set<String>
-        switch options.scope {
-        case .all: scope = Set(set.contracts.map(\.name))
-        case .claimed: scope = Set(claims.compactMap { $0.1.contract?.name })
-        case .contracts(let names): scope = Set(names)
-        }
+        let scope = options.scope.contractNames(in: set, claimed: claims.compactMap { $0.1.contract?.name })
         var results: [RouteResult] = []
         for (check, claim) in claims where claim.contract.map({ scope.contains($0.name) }) ?? true {
             var result = RouteResult(name: check.operationID, contract: claim.contract?.name ?? check.contract ?? "")
