@@ -14,7 +14,7 @@ import Testing
             let rebound = try RawHTTP.request(server.port, "GET", "/__mockapi/requests", headers: ["Host": "attacker.example:\(server.port)"])
             #expect(rebound.status == 403)
             #expect(
-                (rebound.json as? [String: Any])?["error"] as? String
+                ProblemDocument(body: rebound.body)?.error
                     == "admin requests must name localhost or a loopback address as Host, not \"attacker.example:\(server.port)\" (a guard against DNS rebinding)")
             // Ordinary routes do not care about Host.
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories", headers: ["Host": "attacker.example"]).status == 200)
@@ -40,7 +40,7 @@ import Testing
                         + "Mockapi-Admin-Token: \(tokens[1])\r\nConnection: close\r\n\r\n")
                 let response = try #require(try client.readResponse())
                 #expect(response.status == 400, "\(tokens)")
-                #expect((response.json as? [String: Any])?["error"] as? String == "Mockapi-Admin-Token is given more than once: send it once")
+                #expect(ProblemDocument(body: response.body)?.error == "Mockapi-Admin-Token is given more than once: send it once")
             }
         }
     }
@@ -54,8 +54,8 @@ import Testing
     @Test func journalRedactsCredentialsByDefault() async throws {
         try await withMockServer { server in
             #expect(try RawHTTP.request(server.port, "GET", "/v1/users/self", headers: ["Authorization": "token abc123"]).status == 200)
-            let journal = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests").json as? [[String: Any]])
-            #expect((journal.last?["headers"] as? [String: String])?["Authorization"] == "token [redacted]")
+            let journal = try RawHTTP.request(server.port, "GET", "/__mockapi/requests").decoded([SessionTests.Entry].self)
+            #expect(journal.last?.headers["Authorization"] == "token [redacted]")
         }
     }
 
@@ -79,7 +79,7 @@ import Testing
             try client.send("GET /__mockapi/requests HTTP/1.0\r\n\r\n")
             let response = try #require(try client.readResponse())
             #expect(response.status == 403)
-            #expect((response.json as? [String: Any])?["error"] as? String == "admin requests must carry a Host header")
+            #expect(ProblemDocument(body: response.body)?.error == "admin requests must carry a Host header")
         }
         try await withMockServer(configure: { $0.adminToken = "s3cret" }) { server in
             let client = try RawHTTP(port: server.port)
@@ -97,7 +97,7 @@ import Testing
                 headers: ["Host": own, "Origin": "http://evil.example", "Content-Type": "text/plain"])
             #expect(crossSite.status == 403)
             #expect(
-                (crossSite.json as? [String: Any])?["error"] as? String
+                ProblemDocument(body: crossSite.body)?.error
                     == "admin writes are refused from a web page of another origin (Origin: http://evil.example); "
                     + "send them without an Origin header (curl, a test), or from a page this server serves")
             #expect(try RawHTTP.request(server.port, "POST", "/__mockapi/reload", headers: ["Host": own, "Origin": "null"]).status == 403)
@@ -131,8 +131,8 @@ import Testing
                 "Proxy-Authorization": "Basic cC0x", "X-Signature": "sig-1", "X-Trace": "kept",
             ]
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories", headers: sent).status == 200)
-            let journal = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests").json as? [[String: Any]])
-            let headers = try #require(journal.last?["headers"] as? [String: String])
+            let journal = try RawHTTP.request(server.port, "GET", "/__mockapi/requests").decoded([SessionTests.Entry].self)
+            let headers = try #require(journal.last?.headers)
             for name in ["X-Api-Key", "X-Auth-Token", "Client-Secret", "Cookie", "X-Signature"] {
                 #expect(headers[name] == "[redacted]", "\(name)")
             }

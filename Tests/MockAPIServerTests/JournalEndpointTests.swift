@@ -15,25 +15,25 @@ import Testing
             let all = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?limit=0")
             #expect(all.status == 200)
             #expect(all.headers["mockapi-journal-last-id"] == "3")
-            #expect((all.json as? [Any])?.isEmpty == true)
+            #expect(try all.decoded([Listed].self).isEmpty)
 
-            let after1 = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=1").json as? [[String: Any]])
-            #expect(after1.map { $0["path"] as? String } == ["/v1/nowhere", "/v1/activities"])
+            let after1 = try listed(server.port, "/__mockapi/requests?since=1")
+            #expect(after1.map { $0.path } == ["/v1/nowhere", "/v1/activities"])
             #expect(
-                after1.first?["problem"] as? String
+                after1.first?.problem
                     == #"no contract matches GET /v1/nowhere (nearest activities: segment 2 is "nowhere", /v1/activities expects "activities")"#)
-            #expect(after1.last?["problem"] as? String == "query.count: expected int, found \"x\"")
+            #expect(after1.last?.problem == "query.count: expected int, found \"x\"")
 
-            let unmatched = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?unmatched").json as? [[String: Any]])
-            #expect(unmatched.map { $0["id"] as? Int } == [2])
-            let violations = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?violations").json as? [[String: Any]])
-            #expect(violations.map { $0["contract"] as? String } == ["activities"])
-            let served = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?contract=categories").json as? [[String: Any]])
-            #expect(served.map { $0["response"] as? String } == ["default"])
+            let unmatched = try listed(server.port, "/__mockapi/requests?unmatched")
+            #expect(unmatched.map(\.id) == [2])
+            let violations = try listed(server.port, "/__mockapi/requests?violations")
+            #expect(violations.map { $0.contract } == ["activities"])
+            let served = try listed(server.port, "/__mockapi/requests?contract=categories")
+            #expect(served.map { $0.response } == ["default"])
 
             let bad = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=soon")
             #expect(bad.status == 400)
-            #expect((bad.json as? [String: Any])?["error"] as? String == "GET /__mockapi/requests: since must be a non-negative integer, got \"soon\"")
+            #expect(ProblemDocument(body: bad.body)?.error == "GET /__mockapi/requests: since must be a non-negative integer, got \"soon\"")
         }
     }
 
@@ -43,13 +43,13 @@ import Testing
 
             let whole = try RawHTTP.request(server.port, "GET", "/__mockapi/requests")
             #expect(whole.headers["transfer-encoding"] == "chunked")
-            let entries = try #require(whole.json as? [[String: Any]], "the streamed document parses as one JSON array")
-            #expect(entries.compactMap { $0["id"] as? Int } == Array(1...450))
-            #expect(entries.compactMap { $0["id"] as? Int } == server.journal().map(\.id))
+            let entries = try whole.decoded([Listed].self)
+            #expect(entries.map(\.id) == Array(1...450))
+            #expect(entries.map(\.id) == server.journal().map(\.id))
 
-            let limited = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=10&limit=300").json as? [[String: Any]])
-            #expect(limited.compactMap { $0["id"] as? Int } == Array(11...310))
-            let unmatched = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?unmatched").json as? [[String: Any]])
+            let limited = try listed(server.port, "/__mockapi/requests?since=10&limit=300")
+            #expect(limited.map(\.id) == Array(11...310))
+            let unmatched = try listed(server.port, "/__mockapi/requests?unmatched")
             #expect(unmatched.count == 150)
         }
     }
@@ -60,7 +60,7 @@ import Testing
             for _ in 0..<30 { _ = try RawHTTP.request(server.port, "GET", "/v1/categories", headers: padding) }
 
             let whole = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=0")
-            let ids = try #require(whole.json as? [[String: Any]]).compactMap { $0["id"] as? Int }
+            let ids = try whole.decoded([Listed].self).map(\.id)
             let first = try #require(ids.first)
             #expect(ids == Array(first...30), "the newest requests, none missing inside")
             #expect(ids.count >= 7, "the budget holds about nine of these: \(ids)")
@@ -69,7 +69,7 @@ import Testing
 
             let fromGap = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=3&limit=1")
             #expect(fromGap.headers["mockapi-journal-evicted"] == String(first - 4))
-            #expect((fromGap.json as? [[String: Any]])?.first?["id"] as? Int == first)
+            #expect(try fromGap.decoded([Listed].self).first?.id == first)
             let caughtUp = try RawHTTP.request(server.port, "GET", "/__mockapi/requests?since=\(first - 1)&limit=0")
             #expect(caughtUp.headers["mockapi-journal-evicted"] == "0")
         }
@@ -83,15 +83,30 @@ import Testing
             _ = try RawHTTP.request(server.port, "GET", "/v1/categories")
 
             let count = try RawHTTP.request(server.port, "GET", "/__mockapi/requests/count?method=get&path=/v1/projects/*")
-            #expect((count.json as? [String: Any])?["count"] as? Int == 2)
-            let exact = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?path=/v1/projects/7").json as? [[String: Any]])
-            #expect(exact.map { $0["id"] as? Int } == [2])
-            let created = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/requests?status=200&method=POST").json as? [[String: Any]])
-            #expect(created.map { $0["contract"] as? String } == ["star_project"])
+            #expect(try count.decoded(Count.self).count == 2)
+            let exact = try listed(server.port, "/__mockapi/requests?path=/v1/projects/7")
+            #expect(exact.map(\.id) == [2])
+            let created = try listed(server.port, "/__mockapi/requests?status=200&method=POST")
+            #expect(created.map { $0.contract } == ["star_project"])
 
             #expect(server.requests(contract: "project").count == 2)
             #expect(server.requests(method: "post", path: "/v1/projects/*").map(\.path) == ["/v1/projects/7/star"])
             #expect(server.requests(status: 404).isEmpty)
         }
+    }
+
+    /// A journal entry as Foundation's decoder reads it: typed, and independent of the server's JSON code.
+    private struct Listed: Decodable {
+        var id: Int
+        var path: String
+        var contract: String?
+        var response: String?
+        var problem: String?
+    }
+
+    private struct Count: Decodable { var count: Int }
+
+    private func listed(_ port: Int, _ target: String) throws -> [Listed] {
+        try RawHTTP.request(port, "GET", target).decoded([Listed].self)
     }
 }

@@ -19,7 +19,8 @@ import FoundationNetworking
 
             func step(_ session: MockAPISession) async throws -> Int? {
                 let (data, _) = try await URLSession.shared.data(from: session.baseURL.appendingPathComponent("steps"))
-                return (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["step"] as? Int
+                struct Step: Decodable { var step: Int }
+                return try JSONDecoder().decode(Step.self, from: data).step
             }
             #expect(try await step(first) == 1)
             #expect(try await step(first) == 2)

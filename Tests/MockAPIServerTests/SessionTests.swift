@@ -26,24 +26,35 @@ import Testing
     /// `POST /__mockapi/sessions`: the new session's id and base URL.
     static func createSession(_ port: Int) throws -> (id: String, baseURL: String) {
         let response = try RawHTTP.request(port, "POST", "/__mockapi/sessions", headers: ["Host": "127.0.0.1:\(port)"])
-        guard response.status == 201, let json = response.json as? [String: Any], let id = json["id"] as? String,
-            let baseURL = json["baseURL"] as? String
-        else { throw RawHTTP.Failure(description: "POST /__mockapi/sessions: \(response.status) \(response.text)") }
-        return (id, baseURL)
+        guard response.status == 201, let made = try? response.decoded(Made.self) else {
+            throw RawHTTP.Failure(description: "POST /__mockapi/sessions: \(response.status) \(response.text)")
+        }
+        return (made.id, made.baseURL)
     }
 
     static func step(_ port: Int, _ target: String, headers: [String: String] = [:]) throws -> Int? {
         let response = try RawHTTP.request(port, "GET", target, headers: headers)
-        return (response.json as? [String: Any])?["step"] as? Int
+        return try? response.decoded(Step.self).step
     }
 
-    static func journal(_ port: Int, session: String? = nil) throws -> [[String: Any]] {
+    static func journal(_ port: Int, session: String? = nil) throws -> [Entry] {
         let target = "/__mockapi/requests" + (session.map { "?session=\($0)" } ?? "")
         let response = try RawHTTP.request(port, "GET", target)
-        guard response.status == 200, let entries = response.json as? [[String: Any]] else {
+        guard response.status == 200, let entries = try? response.decoded([Entry].self) else {
             throw RawHTTP.Failure(description: "GET \(target): \(response.status) \(response.text)")
         }
         return entries
+    }
+
+    // What the admin API answers, as Foundation's decoder reads it (independent of the server's JSON code).
+    struct Made: Decodable { var id: String, baseURL: String }
+    struct Step: Decodable { var step: Int }
+    struct Entry: Decodable { var path: String, contract: String?, headers: [String: String] }
+    struct Listed: Decodable { var id: String, requests: Int, created: Int }
+    struct Problem: Decodable { var type: String, detail: String }
+
+    static func sessions(_ port: Int) throws -> [Listed] {
+        try RawHTTP.request(port, "GET", "/__mockapi/sessions").decoded([Listed].self)
     }
 
     @Test func createAnswersIdAndBaseURLFromHost() async throws {
@@ -56,10 +67,10 @@ import Testing
             #expect(json["baseURL"] == "http://localhost:\(server.port)/s/\(id)")
             #expect(response.headers["location"] == "/__mockapi/sessions/\(id)")
 
-            let listed = try #require(try RawHTTP.request(server.port, "GET", "/__mockapi/sessions").json as? [[String: Any]])
-            #expect(listed.map { $0["id"] as? String } == [id])
-            #expect(listed.first?["requests"] as? Int == 0)
-            #expect((listed.first?["created"] as? Int ?? 0) > 1_700_000_000_000)
+            let listed = try Self.sessions(server.port)
+            #expect(listed.map(\.id) == [id])
+            #expect(listed.first?.requests == 0)
+            #expect((listed.first?.created ?? 0) > 1_700_000_000_000)
         }
     }
 
@@ -79,14 +90,13 @@ import Testing
             // Journals: each session its own, the server-wide one only the request made without one.
             let firstJournal = try Self.journal(port, session: first.id)
             #expect(firstJournal.count == 3)
-            #expect(firstJournal.allSatisfy { $0["path"] as? String == "/steps" && $0["contract"] as? String == "steps" })
+            #expect(firstJournal.allSatisfy { $0.path == "/steps" && $0.contract == "steps" })
             #expect(try Self.journal(port, session: second.id).count == 2)
             #expect(try Self.journal(port).count == 1)
             let count = try RawHTTP.request(port, "GET", "/__mockapi/requests/count?session=\(second.id)&contract=steps")
             #expect((count.json as? [String: Int])?["count"] == 2)
 
-            let listed = try #require(try RawHTTP.request(port, "GET", "/__mockapi/sessions").json as? [[String: Any]])
-            #expect(Set(listed.compactMap { $0["requests"] as? Int }) == [3, 2])
+            #expect(Set(try Self.sessions(port).map(\.requests)) == [3, 2])
         }
     }
 
@@ -113,9 +123,9 @@ import Testing
             let unknown = try RawHTTP.request(server.port, "GET", "/s/0123456789abcdef/steps")
             #expect(unknown.status == 404)
             #expect(unknown.headers["content-type"] == "application/problem+json")
-            let problem = try #require(unknown.json as? [String: Any])
-            #expect(problem["type"] as? String == "urn:mockapi:unknown-session")
-            #expect((problem["detail"] as? String)?.hasPrefix("session 0123456789abcdef does not exist") == true, "\(problem)")
+            let problem = try unknown.decoded(Problem.self)
+            #expect(problem.type == "urn:mockapi:unknown-session")
+            #expect(problem.detail.hasPrefix("session 0123456789abcdef does not exist"), "\(problem)")
 
             for bad in ["/s/xyz/steps", "/s/0123456789ABCDEF/steps", "/s//steps", "/s/0123456789abcdef0/steps"] {
                 let response = try RawHTTP.request(server.port, "GET", bad)
@@ -154,8 +164,7 @@ import Testing
             _ = try Self.createSession(port)
             let full = try RawHTTP.request(port, "PUT", "/__mockapi/sessions/00000000000000b8")
             #expect(full.status == 429)
-            let listed = try #require(try RawHTTP.request(port, "GET", "/__mockapi/sessions").json as? [[String: Any]])
-            #expect(listed.count == 2)
+            #expect(try Self.sessions(port).count == 2)
             #expect(try RawHTTP.request(port, "DELETE", "/__mockapi/sessions/\(id)").status == 204)
             #expect(try RawHTTP.request(port, "PUT", "/__mockapi/sessions/\(id)").status == 201, "an ended session's id can be used again")
         }
@@ -216,9 +225,9 @@ import Testing
             #expect(refused.headers["content-type"] == "application/problem+json")
             let retryAfter = try #require(refused.headers["retry-after"].flatMap { Int($0) })
             #expect(retryAfter >= 1 && retryAfter <= SessionRegistry.Limits.defaultIdleTimeoutSeconds)
-            let problem = try #require(refused.json as? [String: Any])
-            #expect(problem["type"] as? String == "urn:mockapi:too-many-sessions")
-            #expect((problem["detail"] as? String)?.contains("limit of 2 sessions (mockapi serve --max-sessions)") == true)
+            let problem = try refused.decoded(Problem.self)
+            #expect(problem.type == "urn:mockapi:too-many-sessions")
+            #expect(problem.detail.contains("limit of 2 sessions (mockapi serve --max-sessions)"))
 
             #expect(try RawHTTP.request(server.port, "DELETE", "/__mockapi/sessions/\(first.id)").status == 204)
             _ = try Self.createSession(server.port)
@@ -260,7 +269,7 @@ import Testing
             let expired = try RawHTTP.request(server.port, "GET", path)
             #expect(expired.status == 404)
             #expect(expired.text.contains("expired after 2 s without a request"))
-            #expect((try RawHTTP.request(server.port, "GET", "/__mockapi/sessions").json as? [Any])?.isEmpty == true)
+            #expect(try Self.sessions(server.port).isEmpty)
             // Its slot is free again.
             _ = try Self.createSession(server.port)
         }
@@ -319,8 +328,7 @@ import Testing
             let entries = try journal(port, session: session.id)
             if entries.count != count { leaks.append("client \(client): \(entries.count) journal entries, expected \(count)") }
             for entry in entries {
-                let headers = entry["headers"] as? [String: String] ?? [:]
-                let from = headers.first { $0.key.lowercased() == "x-client" }?.value
+                let from = entry.headers.first { $0.key.lowercased() == "x-client" }?.value
                 if from != String(client) { leaks.append("client \(client): journal entry from client \(from ?? "none")") }
             }
         }
@@ -354,7 +362,7 @@ import Testing
             }
             pairs.sort()
             print("sessions: create+delete median \(Int(pairs[pairs.count / 2])) µs, p90 \(Int(pairs[pairs.count * 9 / 10])) µs over \(pairs.count) pairs")
-            #expect(try RawHTTP.request(server.port, "GET", "/__mockapi/sessions").json as? [Any] != nil)
+            #expect((try? Self.sessions(server.port)) != nil)
         }
     }
 }

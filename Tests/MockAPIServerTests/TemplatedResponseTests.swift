@@ -57,7 +57,7 @@ import Testing
             // Outside the session, the prepared answer is untouched by the rendered ones.
             #expect(try RawHTTP.request(server.port, "GET", "/v1/items").text == #"{"next": "\#(base)/v1/items?page=2"}"#)
             // Each session keeps the answer built with its own URL: asked in turn, neither gets the other's.
-            let other = try #require((try JSONSerialization.jsonObject(with: Data(try RawHTTP.request(server.port, "POST", "/__mockapi/sessions").text.utf8)) as? [String: Any])?["id"] as? String)
+            let other = try RawHTTP.request(server.port, "POST", "/__mockapi/sessions").decoded(MadeSession.self).id
             for session in [other, id, other, id] {
                 #expect(try RawHTTP.request(server.port, "GET", "/s/\(session)/v1/items").text == #"{"next": "\#(base)/s/\#(session)/v1/items?page=2"}"#)
             }

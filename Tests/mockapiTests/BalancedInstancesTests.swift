@@ -69,11 +69,21 @@ import Testing
 
     struct Answer {
         var status: Int
-        var json: Any?
-        var object: [String: Any]? { json as? [String: Any] }
+        var text: String
+        /// The body as Foundation's decoder reads it; nil when it is not that shape.
+        func decoded<Value: Decodable>(_ type: Value.Type) -> Value? { try? JSONDecoder().decode(type, from: Data(text.utf8)) }
+        var draft: Draft? { decoded(Draft.self) }
     }
 
-    /// One exchange with curl; the body read by JSONSerialization.
+    // The answers' shapes: a draft, a page of drafts, a session as the admin API lists it.
+    struct Draft: Decodable { var id: Int, title: String }
+    struct Page: Decodable { var data: [Draft] }
+    struct Made: Decodable { var baseURL: String }
+    struct Listed: Decodable { var id: String, requests: Int }
+    struct Entry: Decodable { var id: Int }
+    struct Count: Decodable { var count: Int }
+
+    /// One exchange with curl.
     static func send(_ method: String, _ url: String, json: String? = nil, headers: [String: String] = [:]) throws -> Answer {
         var arguments = ["curl", "-s", "--max-time", "10", "-w", "\n%{http_code}", "-X", method, url]
         for (name, value) in headers { arguments += ["-H", "\(name): \(value)"] }
@@ -81,7 +91,7 @@ import Testing
         let out = try ExternalTool.run(arguments).stdout
         let status = Int(out.split(separator: "\n").last ?? "") ?? 0
         let body = out.prefix(upTo: out.lastIndex(of: "\n") ?? out.startIndex)
-        return Answer(status: status, json: try? JSONSerialization.jsonObject(with: Data(body.utf8)))
+        return Answer(status: status, text: String(body))
     }
 
     /// A session of the flow: its id, and how its requests name it (the path prefix or the header).
@@ -93,8 +103,8 @@ import Testing
         func url(_ nginx: Nginx, _ path: String) -> String { nginx.baseURL + (byHeader ? "" : "/s/\(id)") + path }
         var headers: [String: String] { byHeader ? ["Mockapi-Session": id] : [:] }
 
-        func ids(_ answer: Answer) -> [Int] { ((answer.object?["data"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? Int } }
-        func titles(_ answer: Answer) -> [String] { ((answer.object?["data"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String } }
+        func ids(_ answer: Answer) -> [Int] { answer.decoded(Page.self)?.data.map(\.id) ?? [] }
+        func titles(_ answer: Answer) -> [String] { answer.decoded(Page.self)?.data.map(\.title) ?? [] }
     }
 
     /// Requests each client's flow sends, and how many of them each contract serves.
@@ -116,15 +126,15 @@ import Testing
         let clients = (0..<12).map { index in Client(id: SessionID.text(SessionID.make()), byHeader: index % 2 == 1) }
         for client in clients {
             let created = try Self.send("PUT", nginx.baseURL + "/__mockapi/sessions/\(client.id)")
-            #expect(created.status == 201, "\(created.json ?? "")")
-            #expect(created.object?["baseURL"] as? String == "\(nginx.baseURL)/s/\(client.id)", "the base URL is the balancer's")
+            #expect(created.status == 201, "\(created.text)")
+            #expect(created.decoded(Made.self)?.baseURL == "\(nginx.baseURL)/s/\(client.id)", "the base URL is the balancer's")
         }
 
         // The flow, one step for every client before the next step, so sessions sharing an
         // instance interleave; each answer is checked for another session's draft.
         var failures: [String] = []
         func check(_ client: Client, _ step: String, _ holds: Bool, _ answer: Answer) {
-            if !holds { failures.append("\(client.id) \(step): \(answer.status) \(answer.json ?? "")") }
+            if !holds { failures.append("\(client.id) \(step): \(answer.status) \(answer.text)") }
         }
         let path = "/v1/projects/7/drafts"
         for client in clients {
@@ -133,7 +143,7 @@ import Testing
         }
         for client in clients {
             let created = try Self.send("POST", client.url(nginx, path), json: #"{"title": "\#(client.title)"}"#, headers: client.headers)
-            check(client, "create", created.status == 201 && created.object?["id"] as? Int == 3, created)
+            check(client, "create", created.status == 201 && created.draft?.id == 3, created)
         }
         for client in clients {
             let listed = try Self.send("GET", client.url(nginx, path), headers: client.headers)
@@ -142,11 +152,11 @@ import Testing
         for client in clients {
             let edited = try Self.send(
                 "PATCH", client.url(nginx, path + "/3"), json: #"{"title": "edited \#(client.id)"}"#, headers: client.headers)
-            check(client, "edit", edited.status == 200 && edited.object?["title"] as? String == "edited \(client.id)", edited)
+            check(client, "edit", edited.status == 200 && edited.draft?.title == "edited \(client.id)", edited)
         }
         for client in clients {
             let read = try Self.send("GET", client.url(nginx, path + "/3"), headers: client.headers)
-            check(client, "read", read.object?["title"] as? String == "edited \(client.id)", read)
+            check(client, "read", read.draft?.title == "edited \(client.id)", read)
         }
         for client in clients {
             let removed = try Self.send("DELETE", client.url(nginx, path + "/1"), headers: client.headers)
@@ -159,20 +169,20 @@ import Testing
         #expect(failures.isEmpty, "leaks or failures: \(failures)")
         // Requests without a session: all on one instance, in its server-wide journal.
         for _ in 0..<3 { #expect(try Self.send("GET", nginx.baseURL + path).status == 200) }
-        let plainCounts = try urls.map { url in try #require(try Self.send("GET", url + "/__mockapi/requests/count").object?["count"] as? Int) }
+        let plainCounts = try urls.map { url in try #require(try Self.send("GET", url + "/__mockapi/requests/count").decoded(Count.self)?.count) }
         #expect(plainCounts.sorted() == [0, 0, 3], "\(plainCounts)")
 
         // Each session lives on exactly one instance, and all of its requests were journaled there.
         var placement: [String: Int] = [:]
         for (index, url) in urls.enumerated() {
-            let listed = try #require(try Self.send("GET", url + "/__mockapi/sessions").json as? [[String: Any]])
+            let listed = try #require(try Self.send("GET", url + "/__mockapi/sessions").decoded([Listed].self))
             for session in listed {
-                let id = try #require(session["id"] as? String)
+                let id = session.id
                 #expect(placement[id] == nil, "session \(id) is on two instances")
                 placement[id] = index
-                #expect(session["requests"] as? Int == Self.flowRequests, "\(session)")
+                #expect(session.requests == Self.flowRequests, "\(session)")
                 let journal = try Self.send("GET", url + "/__mockapi/requests?session=\(id)")
-                #expect((journal.json as? [Any])?.count == Self.flowRequests, "session \(id)'s journal on instance \(index)")
+                #expect(journal.decoded([Entry].self)?.count == Self.flowRequests, "session \(id)'s journal on instance \(index)")
             }
         }
         #expect(Set(placement.keys) == Set(clients.map(\.id)))
@@ -180,29 +190,24 @@ import Testing
         // The session's admin calls reach its instance through nginx too (`?session=`, `/__mockapi/sessions/ID`).
         for client in clients.prefix(2) {
             let journal = try Self.send("GET", nginx.baseURL + "/__mockapi/requests?session=\(client.id)")
-            #expect((journal.json as? [Any])?.count == Self.flowRequests)
+            #expect(journal.decoded([Entry].self)?.count == Self.flowRequests)
         }
 
         // Coverage over the three instances and all their sessions: every flow request counted once.
         let coverage = try CommandLineRunner.run(["coverage", "--format", "json", "--all-sessions"] + urls.flatMap { ["--base-url", $0] })
         #expect(coverage.status == 0, "\(coverage.stdout)\(coverage.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(coverage.stdout.utf8)) as? [String: Any])
-        let summary = try #require(report["summary"] as? [String: Any])
-        #expect(summary["requests"] as? Int == clients.count * Self.flowRequests + 3)
-        #expect(summary["uncoveredContracts"] as? [String] == ["publish_draft"])
-        let served = Dictionary(
-            uniqueKeysWithValues: ((report["contracts"] as? [[String: Any]]) ?? []).compactMap { use in
-                (use["name"] as? String).map { ($0, use["served"] as? Int ?? -1) }
-            })
+        let report = try CoverageDocument.read(coverage.stdout)
+        #expect(report.summary.requests == clients.count * Self.flowRequests + 3)
+        #expect(report.summary.uncoveredContracts == ["publish_draft"])
+        let served = Dictionary(uniqueKeysWithValues: report.contracts.map { ($0.name, $0.served) })
         var expected = Self.flowServes.mapValues { $0 * clients.count }
         expected["list_drafts", default: 0] += 3
         expected["publish_draft"] = 0
         #expect(served == expected)
-        #expect(report["target"] as? String == urls.joined(separator: ", ") + " (and all their sessions)")
+        #expect(report.target == urls.joined(separator: ", ") + " (and all their sessions)")
 
         // Without the sessions, only the three requests made outside them.
         let plain = try CommandLineRunner.run(["coverage", "--format", "json"] + urls.flatMap { ["--base-url", $0] })
-        let plainSummary = try #require((try JSONSerialization.jsonObject(with: Data(plain.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
-        #expect(plainSummary["requests"] as? Int == 3)
+        #expect(try CoverageDocument.read(plain.stdout).summary.requests == 3)
     }
 }

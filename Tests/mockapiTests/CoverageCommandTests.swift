@@ -48,19 +48,17 @@ import Testing
 
         let clean = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
         #expect(clean.status == 0, "\(clean.stdout)")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(clean.stdout.utf8)) as? [String: Any])
-        let summary = try #require(json["summary"] as? [String: Any])
-        #expect(summary["requests"] as? Int == 2)
-        #expect((summary["uncoveredContracts"] as? [String])?.count == 17)
-        #expect((summary["uncoveredContracts"] as? [String])?.contains("categories") == false)
+        let summary = try CoverageDocument.read(clean.stdout).summary
+        #expect(summary.requests == 2)
+        #expect(summary.uncoveredContracts.count == 17)
+        #expect(!summary.uncoveredContracts.contains("categories"))
 
         let strict = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--strict"])
         #expect(strict.status == 1)
         #expect(strict.stdout.contains("FAIL  contracts no request exercised: activities, "))
 
         let later = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--since", "1", "--format", "json"])
-        let laterSummary = try #require((try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
-        #expect(laterSummary["requests"] as? Int == 1)
+        #expect(try CoverageDocument.read(later.stdout).summary.requests == 1)
     }
 
     @Test func requestsEvictedBeforeTheReadFailTheGate() throws {
@@ -79,9 +77,8 @@ import Testing
                     + "raise serve --journal-bytes (or --journal-size), or read the journal sooner"), "\(result.stdout)")
 
         let json = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
-        let summary = try #require((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
-        let evicted = try #require(summary["evicted"] as? Int)
-        #expect(evicted >= 15 && evicted + (summary["requests"] as? Int ?? 0) == 30, "\(summary)")
+        let summary = try CoverageDocument.read(json.stdout).summary
+        #expect(summary.evicted >= 15 && summary.evicted + summary.requests == 30, "\(summary)")
     }
 
     @Test func serverWithAnAdminTokenIsReadWithIt() throws {
@@ -135,9 +132,9 @@ import Testing
         #expect(result.stdout.hasSuffix("5000 requests: 4990 unmatched, 10 breaking a contract; 0 of 19 contracts exercised\n"))
 
         let json = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((document["unmatched"] as? [Any])?.count == 4990)
-        #expect((document["violations"] as? [Any])?.count == 10)
+        let document = try CoverageDocument.read(json.stdout)
+        #expect(document.unmatched.count == 4990)
+        #expect(document.violations.count == 10)
     }
 
     /// A person opening the mock in a browser (`/`, then the icon the browser asks for) does not
@@ -163,9 +160,9 @@ import Testing
         #expect(try curlStatus(server.baseURL + "/") == "404")
         let json = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--format", "json"])
         #expect(json.status == 1)
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect((document["browsing"] as? [[String: Any]])?.map { $0["target"] as? String } == ["/", "/favicon.ico"])
-        #expect((document["unmatched"] as? [[String: Any]])?.map { $0["id"] as? Int } == [4])
+        let document = try CoverageDocument.read(json.stdout)
+        #expect(document.browsing.map(\.target) == ["/", "/favicon.ico"])
+        #expect(document.unmatched.map(\.id) == [4])
     }
 
     /// A wrong or missing token is the server's guard saying no (403), not "not a mockapi server".
@@ -210,8 +207,7 @@ import Testing
         #expect(try curlStatus(server.baseURL + "/v1/categories") == "200")
         let later = try CommandLineRunner.run(["coverage", "--base-url", server.baseURL, "--since", "1", "--format", "json"])
         #expect(later.status == 1, "nothing after --since 1")
-        let summary = try #require((try JSONSerialization.jsonObject(with: Data(later.stdout.utf8)) as? [String: Any])?["summary"] as? [String: Any])
-        #expect(summary["noRequests"] as? Bool == true)
+        #expect(try CoverageDocument.read(later.stdout).summary.noRequests)
         #expect(try CommandLineRunner.run(["coverage", "--base-url", server.baseURL]).status == 0)
     }
 

@@ -6,9 +6,8 @@ import Testing
 /// instances (`--base-url` repeated), read as one report. Two real `mockapi serve` processes,
 /// traffic from curl.
 @Suite struct CoverageSessionsCommandTests {
-    static func summary(_ run: CommandLineRunner.Result) throws -> [String: Any] {
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)\(run.stderr)")
-        return try #require(json["summary"] as? [String: Any])
+    static func summary(_ run: CommandLineRunner.Result) throws -> CoverageDocument.Summary {
+        try CoverageDocument.read(run.stdout + run.stderr).summary
     }
 
     @Test func sessionsAndSeveralInstancesReadAsOneReport() throws {
@@ -18,7 +17,8 @@ import Testing
         defer { _ = second.stop() }
         #expect(try curlStatus(first.baseURL + "/v1/categories") == "200")
         let created = try curl(["-X", "POST", second.baseURL + "/__mockapi/sessions"])
-        let session = try #require((try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])?["id"] as? String, "\(created)")
+        struct Made: Decodable { var id: String }
+        let session = try JSONDecoder().decode(Made.self, from: Data(created.utf8)).id
         #expect(try curlStatus(second.baseURL + "/s/\(session)/v1/categories/34") == "200")
         #expect(try curlStatus(second.baseURL + "/v1/nope", "-H", "Mockapi-Session: \(session)") == "404")
         let both = ["--base-url", first.baseURL, "--base-url", second.baseURL]
@@ -26,7 +26,7 @@ import Testing
         // The server-wide journals only: the session's requests are not in them.
         let plain = try CommandLineRunner.run(["coverage", "--format", "json"] + both)
         #expect(plain.status == 0, "\(plain.stdout)")
-        #expect(try Self.summary(plain)["requests"] as? Int == 1)
+        #expect(try Self.summary(plain).requests == 1)
 
         // Every session too: the unmatched request is named with the journal it is in.
         let all = try CommandLineRunner.run(["coverage", "--all-sessions"] + both)
@@ -36,12 +36,12 @@ import Testing
         #expect(all.stdout.contains(/PASS  categories +1 served/))
         #expect(all.stdout.contains(/PASS  category +1 served/), "a contract counts when any instance served it")
         let json = try CommandLineRunner.run(["coverage", "--all-sessions", "--format", "json"] + both)
-        let unmatched = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["unmatched"] as? [[String: Any]]
-        #expect(unmatched?.first?["journal"] as? String == "\(second.baseURL)/s/\(session)")
+        let unmatched = try CoverageDocument.read(json.stdout).unmatched
+        #expect(unmatched.first?.journal == "\(second.baseURL)/s/\(session)")
 
         // One session, from whichever instance has it.
         let one = try CommandLineRunner.run(["coverage", "--format", "json", "--session", session] + both)
-        #expect(try Self.summary(one)["requests"] as? Int == 2)
+        #expect(try Self.summary(one).requests == 2)
         #expect(one.status == 1)
     }
 
