@@ -10,6 +10,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 // Why: MHD 0.9.75's only timeout is for inactivity, so a client that trickles a header byte
 // every few seconds holds its connection for ever, and enough of them lock everyone out. MHD has
@@ -69,6 +72,10 @@ struct CMicroHTTPDShims_HeaderDeadline {
     /// Connections open now, and from how many on the server counts as crowded (0: never).
     unsigned int count;
     unsigned int crowded_at;
+    /// Most connections open at once since memory was last handed back, and whether it is due
+    /// (see `hand_back_memory`).
+    unsigned int peak;
+    bool hand_back_due;
     /// Most slow bodies held at once on the whole server and from one address (0: no cap).
     unsigned int slow_share;
     unsigned int slow_share_per_address;
@@ -239,6 +246,22 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
     cap_slow_bodies(deadline, slow_count);
 }
 
+/// From how many connections open at once (32 KiB of MHD memory each) their freeing is worth a
+/// malloc_trim once they have all gone.
+static const unsigned int hand_back_after = 64;
+
+/// Hands the memory of closed connections back to the system, once every connection of a burst
+/// of at least `hand_back_after` has closed. Each MHD worker thread allocates its connections'
+/// memory in its own malloc arena, and glibc keeps what a thread freed for that thread: after
+/// two bursts of 256 connections spread differently over 16 threads, the arenas held both
+/// (measured: peak RSS 45.6 MB where one burst gave 37.4 MB). Called unlocked: malloc_trim walks
+/// every arena (milliseconds at most), which no connection waits for.
+static void hand_back_memory(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 static void *watch(void *context) {
     struct CMicroHTTPDShims_HeaderDeadline *deadline = context;
     // Checking four times per limit overshoots it by at most a quarter; twice a second at most
@@ -258,6 +281,13 @@ static void *watch(void *context) {
         pthread_cond_timedwait(&deadline->wake, &deadline->lock, &until);
         if (deadline->stopping) break;
         sweep(deadline, monotonic_ns());
+        if (deadline->hand_back_due) {
+            deadline->hand_back_due = false;
+            deadline->peak = deadline->count;
+            pthread_mutex_unlock(&deadline->lock);
+            hand_back_memory();
+            pthread_mutex_lock(&deadline->lock);
+        }
     }
     pthread_mutex_unlock(&deadline->lock);
     return NULL;
@@ -322,6 +352,7 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
         deadline->head = watched;
         // Becoming crowded: look now rather than at the end of a long wait.
         if (++deadline->count == deadline->crowded_at) pthread_cond_signal(&deadline->wake);
+        if (deadline->count > deadline->peak) deadline->peak = deadline->count;
         pthread_mutex_unlock(&deadline->lock);
         *socket_context = watched;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
@@ -332,6 +363,10 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
         if (watched->previous != NULL) watched->previous->next = watched->next; else deadline->head = watched->next;
         if (watched->next != NULL) watched->next->previous = watched->previous;
         deadline->count--;
+        if (deadline->count == 0 && deadline->peak >= hand_back_after) {
+            deadline->hand_back_due = true;
+            pthread_cond_signal(&deadline->wake);
+        }
         pthread_mutex_unlock(&deadline->lock);
         free(watched);
         *socket_context = NULL;
