@@ -27,7 +27,7 @@ extension MockAPICommand {
 
         @Option(
             parsing: .unconditional,
-            help: "Bytes of each answer body kept for its fixture; the client still gets the whole body, and a fixture cut short is named on stderr and in the save's summary. (default: 16777216)"
+            help: "Bytes of each answer body kept for its fixture; the client still gets the whole body, and a fixture cut short is named on stderr and in the save's summary."
         )
         var maxRecordedBodyBytes = ProxyConfiguration(target: "").maxRecordedBodyBytes
 
