@@ -1,4 +1,5 @@
 #include "CCurlShims.h"
+#include "prepare.h"
 #include <curl/curl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,14 +49,8 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
     return append(&answer->headers, data, length) ? length : 0;
 }
 
-typedef struct {
-    const unsigned char *bytes;
-    size_t length;
-    size_t sent;
-} Upload;
-
 static size_t on_read(char *buffer, size_t size, size_t count, void *user) {
-    Upload *upload = user;
+    CCurlShims_Upload *upload = user;
     size_t left = upload->length - upload->sent, room = size * count;
     size_t take = left < room ? left : room;
     memcpy(buffer, upload->bytes + upload->sent, take);
@@ -68,10 +63,38 @@ static size_t on_read(char *buffer, size_t size, size_t count, void *user) {
 // first, and without a seek callback that fails ("rewinding of the data stream failed", a 502).
 // The body is in memory, so any offset can be had again.
 static int on_seek(void *user, curl_off_t offset, int origin) {
-    Upload *upload = user;
+    CCurlShims_Upload *upload = user;
     if (origin != SEEK_SET || offset < 0 || (size_t)offset > upload->length) return CURL_SEEKFUNC_CANTSEEK;
     upload->sent = (size_t)offset;
     return CURL_SEEKFUNC_OK;
+}
+
+struct curl_slist *CCurlShims_prepare(void *handle, const char *method, const char *url, const char *const *headers,
+                                      size_t header_count, CCurlShims_Upload *upload, const char *ca_file, long timeout_seconds) {
+    CURL *curl = handle;
+    curl_easy_reset(curl); // keeps the handle's open connections
+    struct curl_slist *list = NULL;
+    for (size_t i = 0; i < header_count; i++) list = curl_slist_append(list, headers[i]);
+    // libcurl would add `Expect: 100-continue` to a large upload: the target sees what the client sent.
+    list = curl_slist_append(list, "Expect:");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, timeout_seconds < 10 ? timeout_seconds : 10L);
+    if (strcmp(method, "HEAD") == 0) curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    if (upload->length > 0 || (strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 || strcmp(method, "PATCH") == 0)) {
+        // The body byte for byte, with its length: never chunked, never re-encoded.
+        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
+        curl_easy_setopt(curl, CURLOPT_READDATA, upload);
+        curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, on_seek);
+        curl_easy_setopt(curl, CURLOPT_SEEKDATA, upload);
+        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)upload->length);
+    }
+    if (ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file);
+    return list;
 }
 
 int CCurlShims_perform(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
@@ -79,34 +102,13 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
                        CCurlShims_Answer *answer) {
     CURL *curl = handle;
     memset(answer, 0, sizeof(*answer));
-    curl_easy_reset(curl); // keeps the handle's open connections
-    struct curl_slist *list = NULL;
-    for (size_t i = 0; i < header_count; i++) list = curl_slist_append(list, headers[i]);
-    // libcurl would add `Expect: 100-continue` to a large upload: the target sees what the client sent.
-    list = curl_slist_append(list, "Expect:");
-    Upload upload = {body, body_length, 0};
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, list);
-    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    CCurlShims_Upload upload = {body, body_length, 0};
+    struct curl_slist *list = CCurlShims_prepare(handle, method, url, headers, header_count, &upload, ca_file, timeout_seconds);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, timeout_seconds);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, timeout_seconds < 10 ? timeout_seconds : 10L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, answer);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(curl, CURLOPT_HEADERDATA, answer);
-    if (strcmp(method, "HEAD") == 0) curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
-    if (body_length > 0 || (strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 || strcmp(method, "PATCH") == 0)) {
-        // The body byte for byte, with its length: never chunked, never re-encoded.
-        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
-        curl_easy_setopt(curl, CURLOPT_READFUNCTION, on_read);
-        curl_easy_setopt(curl, CURLOPT_READDATA, &upload);
-        curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, on_seek);
-        curl_easy_setopt(curl, CURLOPT_SEEKDATA, &upload);
-        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)body_length);
-    }
-    if (ca_file) curl_easy_setopt(curl, CURLOPT_CAINFO, ca_file);
     CURLcode code = curl_easy_perform(curl);
     curl_slist_free_all(list);
     if (code != CURLE_OK) {

@@ -105,8 +105,11 @@ enum MHDResponse {
 
     /// A chunked response of unknown length whose body `read` fills in 32 KiB blocks from `context`;
     /// MHD calls `free` with it once the response is done.
-    static func streamed(context: UnsafeMutableRawPointer, read: MHD_ContentReaderCallback, free: MHD_ContentReaderFreeCallback) -> OpaquePointer {
-        MHD_create_response_from_callback(UInt64.max, 32 * 1024, read, context, free)!
+    /// `length`: the body's, when known (MHD sends it as `Content-Length`), instead of chunks.
+    static func streamed(
+        length: UInt64? = nil, context: UnsafeMutableRawPointer, read: MHD_ContentReaderCallback, free: MHD_ContentReaderFreeCallback
+    ) -> OpaquePointer {
+        MHD_create_response_from_callback(length ?? UInt64.max, 32 * 1024, read, context, free)!
     }
 
     static func addHeaders(_ headers: [HTTPField], to response: OpaquePointer) {

@@ -303,4 +303,6 @@ final class ParkingOwner: Sendable {}
 
 final class DeferredReply: Sendable {
     let reply = Mutex<GeneratedResponse?>(nil)
+    /// A proxied answer's body, passed on as it arrives; `reply` is its head then.
+    let body = Mutex<PassedOnBody?>(nil)
 }

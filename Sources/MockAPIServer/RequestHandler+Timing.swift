@@ -27,6 +27,9 @@ extension RequestHandler {
         case .hang:
             return .NO // the client gave up long ago, or the server is stopping: close
         case .deferred(let reply, let decision, let fallback):
+            if let body = reply.body.withLock({ $0.take() }), let head = reply.reply.withLock({ $0 }) {
+                return queuePassedOn(head, body: body, decision, context, connection, path: path)
+            }
             return execute(decision.answered(with: reply.reply.withLock { $0 } ?? fallback), context, connection, path: path)
         }
     }

@@ -22,6 +22,15 @@ extension MockAPICommand {
         @Flag(help: "Replace existing contracts/ and fixtures/ folders under --out.")
         var force = false
 
+        /// What `--max-recorded-body-bytes` may be: up to what a whole recording keeps.
+        static let recordedBodyBytes = NumberRange(0, Double(Recording.maxBytes), "bytes")
+
+        @Option(
+            parsing: .unconditional,
+            help: "Bytes of each answer body kept for its fixture; the client still gets the whole body, and a fixture cut short is named on stderr and in the save's summary."
+        )
+        var maxRecordedBodyBytes = ProxyConfiguration(target: "").maxRecordedBodyBytes
+
         @OptionGroup var forward: ForwardOptions
         @OptionGroup var access: ServerAccessOptions
         @OptionGroup var redaction: RedactKeyOptions
@@ -31,6 +40,9 @@ extension MockAPICommand {
             try CommandFailure.translating {
                 renamed.apply(to: &forward)
                 try forward.check(backend: target, flag: "--target")
+                guard Self.recordedBodyBytes.contains(Double(maxRecordedBodyBytes)) else {
+                    throw CommandFailure.unusable(Self.recordedBodyBytes.refusal("--max-recorded-body-bytes \(maxRecordedBodyBytes)"))
+                }
                 _ = try address.listenPort()
                 try access.check()
             }
@@ -42,6 +54,7 @@ extension MockAPICommand {
             var proxy = forward.proxy(to: target)
             let recording = Recording(output: URL(fileURLWithPath: out), force: force, target: proxy.target, credentials: redaction.credentials)
             proxy.identityEncoding = true
+            proxy.maxRecordedBodyBytes = maxRecordedBodyBytes
             proxy.observer = { recording.observe($0) }
             var configuration = ServerConfiguration()
             configuration.host = host

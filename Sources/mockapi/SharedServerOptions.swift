@@ -69,7 +69,10 @@ struct ForwardOptions: ParsableArguments {
             valueName: "file"))
     var proxyCaFile: String?
 
-    @Option(parsing: .unconditional, help: "Seconds a backend may take to answer before the client gets 504 (1 to 3600).")
+    @Option(
+        parsing: .unconditional,
+        help: "Seconds a backend may take to start its answer before the client gets 504, and then to go quiet mid-body before the client's connection is closed (1 to 3600)."
+    )
     var proxyTimeout = defaults.timeoutSeconds
 
     /// `backend` (the URL `flag` gives, when given) and the forwarding options against their

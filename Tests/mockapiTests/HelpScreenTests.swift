@@ -105,8 +105,10 @@ struct HelpScreenTests {
                                       (--proxy-unmatched, record's --target; default: the
                                       system's).
               --proxy-timeout <proxy-timeout>
-                                      Seconds a backend may take to answer before the
-                                      client gets 504 (1 to 3600). (default: 30)
+                                      Seconds a backend may take to start its answer before
+                                      the client gets 504, and then to go quiet mid-body
+                                      before the client's connection is closed (1 to 3600).
+                                      (default: 30)
 
             JOURNAL, LOG AND ADMIN ENDPOINTS:
               --journal-size <journal-size>

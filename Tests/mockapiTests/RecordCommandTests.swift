@@ -1,4 +1,5 @@
 import Foundation
+import MockAPICore
 import MockAPITestSupport
 import Testing
 
@@ -182,6 +183,48 @@ struct RecordCommandTests {
         _ = recorder.stop()
         #expect(recorded["accept-encoding"] == nil, "record asks the target for uncompressed bodies")
         #expect(recorded["authorization"] == "token 5f1b2c3d4e")
+    }
+
+    /// Issue 30 item 6: a 256 MiB answer is passed on as it arrives, never held whole: its first
+    /// byte comes at once, and the server's peak memory stays put while its client reads slowly
+    /// (main held it all: 4.5 s to the first byte of 1 GiB, 1.9 GB). `record` keeps the first
+    /// `--max-recorded-body-bytes` of it, and says so.
+    @Test func aLargeAnswerIsPassedOnAsItArrivesAndRecordKeepsItsFirstBytes() throws {
+        let backend = try Backend()
+        defer { backend.stop() }
+        let server = try CommandLineRunner.Server(["--proxy-unmatched", backend.url, "--quiet"])
+        defer { _ = server.stop() }
+        let before = try Self.peakMegabytes(of: server.process.processIdentifier)
+        // 2 s at 1 MB/s of 256 MiB: curl gives up (28) having read about 2 MB.
+        let slow = try ExternalTool.run([
+            "curl", "-s", "-o", "/dev/null", "--max-time", "2", "--limit-rate", "1M", "-w", "%{http_code} %{time_starttransfer}",
+            server.baseURL + "/__bytes/268435456",
+        ])
+        let parts = slow.stdout.split(separator: " ")
+        #expect(parts.first == "200", "\(slow.stdout)")
+        #expect((parts.last.flatMap { Double($0) } ?? 99) < 1, "first byte after \(slow.stdout) s")
+        let grown = try Self.peakMegabytes(of: server.process.processIdentifier) - before
+        #expect(grown < 64, "the server's peak RSS grew by \(grown) MB for a client that read 2 MB")
+
+        let scratch = try Scratch()
+        let recorder = try CommandLineRunner.Server(
+            ["--target", backend.url, "--out", scratch.path("out"), "--max-recorded-body-bytes", "1000"], command: "record")
+        let whole = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{size_download}", recorder.baseURL + "/__bytes/300000"])
+        #expect(whole.stdout == "300000", "the client gets every byte")
+        let saved = try Curl.run(["-s", "-X", "POST", recorder.baseURL + "/__mockapi/record/save"])
+        #expect(saved.stdout.contains("1 answer body cut short in the fixtures (--max-recorded-body-bytes): GET /__bytes/300000 (300000 bytes, 1000 kept)"), "\(saved.stdout)")
+        _ = recorder.stop()
+        let fixtures = try scratch.files(under: "out/fixtures")
+        #expect(fixtures.values.map(\.count) == [1000], "\(fixtures.keys)")
+        let refused = try CommandLineRunner.run(["record", "--target", backend.url, "--max-recorded-body-bytes", "-1"])
+        #expect(refused.status != 0 && refused.stderr.contains("--max-recorded-body-bytes -1 is out of range"), "\(refused.stderr)")
+    }
+
+    /// The process's peak resident memory (VmHWM), in MB.
+    static func peakMegabytes(of pid: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
     }
 
     @Test func aBackendThatIsDownGets502() throws {

@@ -40,4 +40,59 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
 
 void CCurlShims_answer_free(CCurlShims_Answer *answer);
 
+/// An exchange whose answer body is passed on as it arrives, through a buffer of fixed size:
+/// the forwarding thread (`CCurlShims_stream_perform`) writes into it and waits while it is full,
+/// so a client that reads slowly slows the read from the target instead of filling memory; the
+/// server's connection (`CCurlShims_stream_read`) takes from it. Reference-counted: the creator
+/// holds one reference, `CCurlShims_stream_retain` adds one (for a reader).
+typedef struct CCurlShims_Stream CCurlShims_Stream;
+
+/// What the forwarding thread tells its caller during `CCurlShims_stream_perform`, on its thread.
+typedef struct {
+    /// The final head is in: its status and header block (status line and header lines,
+    /// CRLF-separated). Returns 1 to pass the body on through the stream, 0 to let the exchange
+    /// end with no body passed on (a `HEAD`, a 304), -1 to end the exchange here.
+    int (*head)(void *context, CCurlShims_Stream *stream, long status, const unsigned char *block, size_t count);
+    /// A reader that found the buffer empty (and parked) has something to take now: bytes, the
+    /// end, or a failure.
+    void (*readable)(void *context);
+    void *context;
+} CCurlShims_StreamEvents;
+
+/// A stream with a buffer of `capacity` bytes that also keeps the body's first `keep` bytes
+/// (what `record` writes; 0 keeps none).
+CCurlShims_Stream *CCurlShims_stream_new(size_t capacity, size_t keep);
+void CCurlShims_stream_retain(CCurlShims_Stream *stream);
+void CCurlShims_stream_release(CCurlShims_Stream *stream);
+
+/// Sends one request as `CCurlShims_perform` does, and calls `events` as the answer arrives.
+/// `timeout_seconds` bounds the wait for the head, and then each silence of the target mid-body
+/// (time spent waiting for the reader does not count). Returns 0 when the whole answer came,
+/// else a libcurl code with `CCurlShims_stream_error` saying why. Either way a reader then
+/// finds the end (-1) or a failure (-2).
+int CCurlShims_stream_perform(void *handle, const char *method, const char *url, const char *const *headers,
+                              size_t header_count, const void *body, size_t body_length, const char *ca_file,
+                              long timeout_seconds, CCurlShims_Stream *stream, CCurlShims_StreamEvents events);
+
+/// After `CCurlShims_stream_perform`: the final status (0 before a head), the final head's
+/// block, the kept body bytes, the body's whole length, whether bytes past `keep` were dropped
+/// from what is kept, and why the exchange failed ("" when it did not).
+long CCurlShims_stream_status(const CCurlShims_Stream *stream);
+const unsigned char *CCurlShims_stream_head(const CCurlShims_Stream *stream, size_t *count);
+const unsigned char *CCurlShims_stream_kept(const CCurlShims_Stream *stream, size_t *count);
+unsigned long long CCurlShims_stream_body_length(const CCurlShims_Stream *stream);
+int CCurlShims_stream_cut(const CCurlShims_Stream *stream);
+const char *CCurlShims_stream_error(const CCurlShims_Stream *stream);
+
+/// The reader's side: copies up to `max` buffered bytes into `buffer` and returns their count;
+/// -1 at the body's end, -2 when the exchange failed or was cancelled. With nothing buffered
+/// yet it calls `park(park_context)` while holding the stream's lock (so the writer's
+/// `readable` comes only after it) and returns 0; `park` returning 0 (it could not park)
+/// makes it return -2.
+long CCurlShims_stream_read(CCurlShims_Stream *stream, void *buffer, size_t max, int (*park)(void *), void *park_context);
+
+/// The reader is gone (its client left, the server stops): the forwarding thread stops waiting
+/// and ends the exchange.
+void CCurlShims_stream_cancel(CCurlShims_Stream *stream);
+
 #endif

@@ -6,7 +6,8 @@ import Synchronization
 /// into contracts and fixtures by the same inference `import har` uses, written all or nothing.
 package final class Recording: Sendable {
     package let output: URL
-    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int, bytes: Int, dropped: Int)>(([], 0, 0, 0, 0))
+    private let state = Mutex<(exchanges: [RecordedExchange], failed: Int, saves: Int, bytes: Int, dropped: Int, cut: [String])>(
+        ([], 0, 0, 0, 0, []))
     /// What a recording holds at most: past either, exchanges are counted, not kept.
     package static let maxExchanges = 20_000
     package static let maxBytes = 512 * 1024 * 1024
@@ -35,8 +36,9 @@ package final class Recording: Sendable {
     }
 
     /// Keeps an answered exchange, its URL as the recorder forwarded it (the target's, prefix
-    /// included): the contracts say it as the app sent it.
-    package func add(_ exchange: RecordedExchange) {
+    /// included): the contracts say it as the app sent it. `cutFrom`: the answer body's whole
+    /// length when `responseBody` holds only its first bytes (the save names it).
+    package func add(_ exchange: RecordedExchange, cutFrom wholeLength: Int? = nil) {
         var recorded = exchange.decodingContent(bodyIsDecoded: false)
         if exchange.url.hasPrefix(target) { recorded.url = origin + exchange.url.dropFirst(target.count) }
         let size = recorded.requestBody.count + recorded.responseBody.count
@@ -47,6 +49,9 @@ package final class Recording: Sendable {
             }
             state.bytes += size
             state.exchanges.append(recorded)
+            if let wholeLength {
+                state.cut.append("\(recorded.method) \(recorded.url.dropFirst(origin.count)) (\(wholeLength) bytes, \(recorded.responseBody.count) kept)")
+            }
         }
     }
 
@@ -54,7 +59,7 @@ package final class Recording: Sendable {
 
     /// Writes the set (replacing what an earlier save wrote); a summary line, or why not.
     package func save() -> Result<String, ImportError> {
-        let (exchanges, failed, saves, dropped) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped) }
+        let (exchanges, failed, saves, dropped, cut) = state.withLock { ($0.exchanges, $0.failed, $0.saves, $0.dropped, $0.cut) }
         guard !exchanges.isEmpty else { return .failure(ImportError("nothing recorded yet")) }
         let set = TrafficInference(source: "mockapi record", baseURLs: [target], credentials: credentials).infer(exchanges)
         do {
@@ -65,9 +70,12 @@ package final class Recording: Sendable {
         state.withLock { $0.saves += 1 }
         let unanswered = failed == 0 ? "" : "; \(failed) unanswered \(failed == 1 ? "request" : "requests") left out"
         let full = dropped == 0 ? "" : "; \(dropped) more not kept (a recording keeps \(Self.maxExchanges) exchanges, \(Self.maxBytes / 1_048_576) MiB of bodies)"
+        let shown = cut.prefix(5).joined(separator: ", ") + (cut.count > 5 ? ", …" : "")
+        let cutShort =
+            cut.isEmpty ? "" : "; \(cut.count) answer \(cut.count == 1 ? "body" : "bodies") cut short in the fixtures (--max-recorded-body-bytes): \(shown)"
         return .success(
             "\(exchanges.count) exchanges: \(set.contracts.count) contracts, \(set.responseCount) responses, "
-                + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)")
+                + "\(set.fixtures.count) fixtures written to \(output.path)\(unanswered)\(full)\(cutShort)")
     }
 
     /// `POST /__mockapi/record/save`.

@@ -6,13 +6,18 @@ package struct ProxyConfiguration: Sendable {
     package var target: String
     /// A PEM file of the CAs to trust for an HTTPS target; nil for the system's.
     package var caFile: String?
-    /// Seconds an exchange with the target may take before the client gets a 504.
+    /// Seconds the target may take to send its answer's head before the client gets a 504, and
+    /// then to send more of the body (waiting for a slow client does not count) before the
+    /// client's connection is closed.
     package var timeoutSeconds = 30
     /// Exchanges with the target at once; more wait their turn (on no worker thread).
     package var concurrency = 16
     /// Leave out the client's `Accept-Encoding`, so the target answers uncompressed: what
     /// `record` needs to learn fixtures from bodies (the client still gets a valid answer).
     package var identityEncoding = false
+    /// The most bytes of an answer body `observer` is given (`record --max-recorded-body-bytes`):
+    /// bodies are passed on as they arrive, and only this much of each is kept.
+    package var maxRecordedBodyBytes = 16 * 1024 * 1024
     /// Told of every finished exchange (credentials already redacted), on a forwarding thread.
     package var observer: (@Sendable (ProxiedExchange) -> Void)?
 
@@ -36,6 +41,8 @@ package struct ProxiedExchange: Sendable {
     /// 0 when the target could not be reached (`error` says why).
     package var status: Int
     package var responseHeaders: [HTTPField]
+    /// The body's first `maxRecordedBodyBytes` at most; `responseBodyLength` is its whole length.
     package var responseBody: [UInt8]
+    package var responseBodyLength = 0
     package var error: String?
 }

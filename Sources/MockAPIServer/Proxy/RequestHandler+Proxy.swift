@@ -48,50 +48,92 @@ extension RequestHandler {
         let journaledHeaders = configuration.journalSecrets ? headers : context.headers.forJournal(keepingSecrets: false).fields
         let redactedHeaders = configuration.journalSecrets ? [] : headers.filter { HeaderRedaction.standard.redacts($0.name) }
         let target = forwarder.configuration.target
+        let keep = forwarder.configuration.observer == nil ? 0 : forwarder.configuration.maxRecordedBodyBytes
+        let suspensions = suspensions
         let fallback = GeneratedResponse(status: 502, json: ["error": "the server stopped first"])
         return park(context, connection: connection, path: path, decision: decision, fallback: fallback) { reply, wake in
-            forwarder.send(request) { answer in
-                var generated: GeneratedResponse
-                if let error = answer.error {
-                    generated = GeneratedResponse(
-                        status: error.contains("imeout") ? 504 : 502,
-                        json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
-                        problem: "proxied to \(target): \(error)")
-                } else {
-                    let contentType = answer.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
-                    let named = Forwarder.connectionOptions(answer.headers)
-                    let kept = answer.headers.filter { header in
-                        let name = header.name.lowercased()
-                        return !Self.answerHeadersDropped.contains(name) && !named.contains(name) && name != "content-type"
-                    }
-                    if let tooLarge = Self.headTooLarge(kept, contentType: contentType, requestFootprint: requestFootprint) {
+            /// The answer as the client gets it, from the target's head, or a 502 when that head cannot be sent on.
+            @Sendable func sentOn(_ head: Forwarder.Head) -> (GeneratedResponse, refused: Bool) {
+                let contentType = head.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ""
+                let named = Forwarder.connectionOptions(head.headers)
+                let kept = head.headers.filter { header in
+                    let name = header.name.lowercased()
+                    return !Self.answerHeadersDropped.contains(name) && !named.contains(name) && name != "content-type"
+                }
+                if let tooLarge = Self.headTooLarge(kept, contentType: contentType, requestFootprint: requestFootprint) {
+                    let refusal = GeneratedResponse(
+                        status: 502, json: ["error": .string("\(target) answered \(request.method) \(pathAndQuery) with \(head.status), but \(tooLarge)")],
+                        problem: "proxied to \(target): \(tooLarge)")
+                    return (refusal, true)
+                }
+                var generated = GeneratedResponse(
+                    status: head.status, contentType: contentType, body: [], headers: kept,
+                    problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
+                generated.framing = Self.framing(of: head, method: request.method)
+                return (generated, false)
+            }
+            forwarder.send(request, keep: keep) { head, stream in
+                // A `HEAD`'s, a 204's or a 304's body is never sent: the exchange ends, and `done` answers.
+                guard request.method != "HEAD", head.status != 204, head.status != 304 else { return .finish }
+                let (generated, refused) = sentOn(head)
+                reply.reply.withLock { $0 = generated }
+                if refused {
+                    wake()
+                    return .refuse
+                }
+                let body = PassedOnBody(stream, length: Self.statedLength(of: head.headers), connection: connection, suspensions: suspensions)
+                let readable = body.readable
+                reply.body.withLock { $0 = body }
+                wake()
+                return .passOn(readable: readable)
+            } done: { answer in
+                if !answer.passedOn, !answer.refused {
+                    let generated: GeneratedResponse
+                    if let error = answer.error {
                         generated = GeneratedResponse(
-                            status: 502, json: ["error": .string("\(target) answered \(request.method) \(pathAndQuery) with \(answer.status), but \(tooLarge)")],
-                            problem: "proxied to \(target): \(tooLarge)")
+                            status: error.contains("imeout") ? 504 : 502,
+                            json: ["error": .string("\(target) did not answer \(request.method) \(pathAndQuery): \(error)")],
+                            problem: "proxied to \(target): \(error)")
                     } else {
-                        generated = GeneratedResponse(
-                            status: answer.status, contentType: contentType, body: answer.body, headers: kept,
-                            problem: "no contract matches \(request.method) \(pathText); proxied to \(target)")
-                        generated.framing = Self.framing(of: answer, method: request.method)
+                        generated = sentOn(Forwarder.Head(status: answer.status, headers: answer.headers)).0
                     }
+                    reply.reply.withLock { $0 = generated }
+                    wake()
                 }
                 forwarder.configuration.observer?(
                     ProxiedExchange(
                         method: request.method, url: target + pathAndQuery, requestHeaders: journaledHeaders,
-                        redactedRequestHeaders: redactedHeaders, requestBody: request.body, status: answer.status,
-                        responseHeaders: answer.headers, responseBody: answer.body, error: answer.error))
-                reply.reply.withLock { $0 = generated }
-                wake()
+                        redactedRequestHeaders: redactedHeaders, requestBody: request.body, status: answer.refused ? 0 : answer.status,
+                        responseHeaders: answer.headers, responseBody: answer.body, responseBodyLength: answer.bodyLength,
+                        error: answer.refused ? "its answer's head could not be sent on" : answer.error))
             }
         }
     }
 
+    /// Queues a proxied answer whose body is passed on as it arrives, and journals it.
+    func queuePassedOn(
+        _ head: GeneratedResponse, body: PassedOnBody, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
+        path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
+        let sent = Decision.finished(head, headers: decision.headers)
+        let response = body.response(contentType: sent.contentType.isEmpty ? nil : sent.contentType, headers: sent.headers)
+        defer { MHDResponse.destroy(response) }
+        let result = connection.queue(response, status: sent.status)
+        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
+        return result
+    }
+
     /// The length the client is told: the backend's own for a `HEAD` or a 304, whose bodies are
     /// never sent (a `HEAD` of a 192-byte answer says 192, not the 0 bytes it carries).
-    static func framing(of answer: Forwarder.Answer, method: String) -> GeneratedResponse.Framing {
-        guard method == "HEAD" || answer.status == 304 else { return .body }
-        let stated = answer.headers.last { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value.filter { $0 != " " && $0 != "\t" }) }
-        return stated.map { .stated($0) } ?? .unstated
+    static func framing(of head: Forwarder.Head, method: String) -> GeneratedResponse.Framing {
+        guard method == "HEAD" || head.status == 304 else { return .body }
+        return statedLength(of: head.headers).map { .stated(Int(clamping: $0)) } ?? .unstated
+    }
+
+    /// The target's `Content-Length`, when it stated one plainly and no `Transfer-Encoding`.
+    static func statedLength(of headers: [HTTPField]) -> UInt64? {
+        guard !headers.contains(where: { $0.name.lowercased() == "transfer-encoding" }) else { return nil }
+        return headers.last { $0.name.lowercased() == "content-length" }.flatMap { UInt64($0.value.filter { $0 != " " && $0 != "\t" }) }
     }
 
     /// Why a request target must not reach the target's URL, or nil for a plain `/path`. The URL

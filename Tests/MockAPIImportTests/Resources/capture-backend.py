@@ -53,6 +53,20 @@ class Handler(BaseHTTPRequestHandler):
             except (BrokenPipeError, ConnectionResetError):
                 pass  # the client (or the proxy in front) gave up waiting
 
+    def answer_bytes(self, count):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(count))
+        self.end_headers()
+        block = b"0123456789abcdef" * 4096
+        try:
+            while count > 0 and self.command != "HEAD":
+                piece = block[:min(count, len(block))]
+                self.wfile.write(piece)
+                count -= len(piece)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
@@ -64,6 +78,8 @@ class Handler(BaseHTTPRequestHandler):
                 received.append([self.command, self.path, body.decode("utf-8", "replace")])
         if self.path == "/__headers":  # what arrived, for tests of what a proxy passes on
             return self.answer(200, json.dumps([[k, v] for k, v in self.headers.items()]).encode())
+        if self.path.startswith("/__bytes/"):  # a large answer made on the fly, for tests of who holds it
+            return self.answer_bytes(int(self.path.split("/")[2]))
         if self.path.startswith("/__sleep/"):  # a slow backend, for tests of who waits
             time.sleep(int(self.path.split("/")[2]) / 1000)
             return self.answer(200, b"slept", "text/plain")
