@@ -1,5 +1,6 @@
 import ArgumentParser
 import ExampleAPIChecks
+import MockAPIVerify
 import MockAPIVerifyCommand
 
 extension MockAPICommand {
@@ -16,7 +17,9 @@ extension MockAPICommand {
         @OptionGroup var command: VerifyCommand
 
         func run() async throws {
-            try await command.run(checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint)
+            try await command.run(
+                checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint,
+                decodingChild: .thisExecutable())
         }
     }
 }

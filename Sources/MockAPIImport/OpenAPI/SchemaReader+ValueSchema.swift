@@ -52,9 +52,17 @@ extension SchemaReader {
         }
         let format = [.string, .int, .number].contains(type) ? view.format : nil
         let minItems = type == .array ? view.minItems.flatMap { $0 > 0 ? $0 : nil } : nil
+        // A response that may take several shapes: each, so `verify --variants` sends the others
+        // than the fixture's. Beside a type or named keys, the options are left to those.
+        var oneOf: [JSONValueSchema]?
+        var anyOf: [JSONValueSchema]?
+        if type == .any, properties == nil, enumValues == nil {
+            let option = { valueSchema($0, visiting: visiting, depth: depth + 1, budget: budget, response: true) }
+            if !view.oneOf.isEmpty { oneOf = view.oneOf.map(option) } else if !view.anyOf.isEmpty { anyOf = view.anyOf.map(option) }
+        }
         return JSONValueSchema(
             type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
-            minItems: minItems)
+            minItems: minItems, oneOf: oneOf, anyOf: anyOf)
     }
 
     /// An object's keys, or nil (unchecked) when it names none or is a free-form map.
