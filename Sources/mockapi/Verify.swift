@@ -17,9 +17,12 @@ extension MockAPICommand {
         @OptionGroup var command: VerifyCommand
 
         func run() async throws {
+            // The decoding child is this executable again: only when it is `mockapi verify` itself,
+            // not a test process that parsed the command (it would be started with these arguments).
+            let isThisProcessesCommand = CommandLine.arguments.dropFirst().first == "verify"
             try await command.run(
                 checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint,
-                decodingChild: .thisExecutable())
+                decodingChild: isThisProcessesCommand ? .thisExecutable() : nil)
         }
     }
 }

@@ -120,6 +120,7 @@ import Testing
         #expect(report.routes.flatMap(\.variantFailures).count == 1)
         let text = TextReport.render(report)
         #expect(text.contains("the decoder crashed on variant $.images: empty array ([]), SIG"), "\(text)")
+        #expect(text.contains("52 variants, 1 refused (1 crashed the decoder)"), "\(text)")
         let json = try JSONParser.parse(JSONReport.render(report))
         let product = json.objectValue?["routes"]?.arrayValue?.first { $0.objectValue?["name"] == "product" }
         let reported = product?.objectValue?["variants"]?.objectValue?["failures"]?.arrayValue?.first?.objectValue
@@ -179,10 +180,11 @@ import Testing
             return try await ContractRunner(set: set, checks: ShopClient.checks(bug: nil, copies: 20)).run()
         }()
         let report = try await verify(bug: nil, copies: 20)
+        let inProcess = try await verify(bug: nil, copies: 20, isolated: false)
         let variants = report.routes.reduce(0) { $0 + $1.variantsChecked }
         print(
             "variants timing: \(report.routes.count) routes, \(variants) variants decoded in a run of \(String(format: "%.2f", report.seconds)) s "
-                + "(\(String(format: "%.2f", plain.seconds)) s without variants)")
+                + "(\(String(format: "%.2f", inProcess.seconds)) s decoded in process, \(String(format: "%.2f", plain.seconds)) s without variants)")
         #expect(report.routes.count == 120)
         #expect(variants == 20 * Self.variantsPerRun)
         #expect(Self.refused(report) == [])

@@ -6,6 +6,10 @@ import Foundation
 struct DecodingChannel {
     let input: Int32
     let output: Int32
+    /// How long a read waits for the other side before giving up (milliseconds; -1: for ever).
+    var timeout: Int32 = -1
+    /// The last `receive` gave up after `timeout` with the other side still there.
+    private(set) var timedOut = false
     private var buffer: [UInt8] = []
 
     init(input: Int32, output: Int32) {
@@ -31,6 +35,7 @@ struct DecodingChannel {
 
     /// The next `count` fields; nil at the end of the stream (the other side has gone) or on garbage.
     mutating func receive(_ count: Int) -> [[UInt8]]? {
+        timedOut = false
         var fields: [[UInt8]] = []
         while fields.count < count {
             guard let field = nextField() else { return nil }
@@ -60,6 +65,16 @@ struct DecodingChannel {
     /// Reads what the pipe has; false at its end.
     private mutating func fill() -> Bool {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        while true {
+            let polled = poll(&ready, 1, timeout)
+            if polled < 0, errno == EINTR { continue }
+            if polled == 0 {
+                timedOut = true
+                return false
+            }
+            break
+        }
         while true {
             let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }

@@ -51,7 +51,8 @@ package final class DecodingChild: Sendable {
         /// The decoder threw: its error, as the runner words one.
         case refused(String)
         /// The child ended while decoding: the signal's name (`SIGILL`), or `exit 3`, and the last
-        /// thing it wrote to stderr (Swift's `Fatal error: ...` line).
+        /// thing it wrote to stderr (Swift's `Fatal error: ...` line). Or it gave no answer in
+        /// `DecodingChild.timeout` and was killed.
         case crashed(how: String, message: String)
         /// No child could decode it (it would not start, or knows no such route): decode in process.
         case unavailable
@@ -69,14 +70,17 @@ package final class DecodingChild: Sendable {
         var running: Running?
         /// Why no child could be started; once set, the run decodes in process.
         var unusable: String?
-        var crashes = 0
     }
 
     private let launch: Launch
     private let state = Mutex(State())
+    /// How long one decode may take before the child is taken to hang (an endless loop in a
+    /// decoder): a run must end. Seconds; a decode takes microseconds.
+    package let timeout: Double
 
-    package init(_ launch: Launch) {
+    package init(_ launch: Launch, timeout: Double = 10) {
         self.launch = launch
+        self.timeout = timeout
     }
 
     /// Why the variants were decoded in process after all, for the report's notes.
@@ -100,10 +104,16 @@ package final class DecodingChild: Sendable {
                     state.running = nil
                     continue
                 }
+                running.channel.timeout = Int32(timeout * 1000)
                 guard let reply = running.channel.receive(2) else {
-                    // The child ended with our request in flight: the decoder crashed on it.
+                    // The child ended with our request in flight: the decoder crashed on it, or hangs.
                     state.running = nil
-                    state.crashes += 1
+                    if running.channel.timedOut {
+                        running.process.signal(SIGKILL)
+                        let crash = Self.crash(of: running)
+                        guard case .crashed(_, let message) = crash else { return crash }
+                        return .crashed(how: "no answer in \(Self.seconds(timeout)), killed", message: message)
+                    }
                     return Self.crash(of: running)
                 }
                 state.running = running
@@ -138,7 +148,11 @@ package final class DecodingChild: Sendable {
         try process.run()
         var channel = DecodingChannel(input: replies.fileHandleForReading.fileDescriptor, output: requests.fileHandleForWriting.fileDescriptor)
         let tail = StderrTail(stderr)
+        // Loading a large contract set takes a while, but not for ever.
+        channel.timeout = 120_000
         guard let ready = channel.receive(1), ready == [Array("ready".utf8)] else {
+            if channel.timedOut { process.signal(SIGKILL) }
+            try? requests.fileHandleForWriting.close()
             process.waitUntilExit()
             tail.waitForEnd()
             let said = tail.lastLine.map { ": \($0)" } ?? ""
@@ -163,6 +177,10 @@ package final class DecodingChild: Sendable {
         try? running.requests.fileHandleForWriting.close()
         try? running.replies.fileHandleForReading.close()
         return .crashed(how: how(running.process), message: running.stderr.lastLine ?? "")
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     /// `SIGILL` (a Swift trap on x86_64), `SIGTRAP` (on arm64), ..., or `exit 3`.
