@@ -127,6 +127,10 @@ let package = Package(
         // the README's AppContractChecks; Tests/ContractGate is the README's gate executable on it.
         .target(name: "TeamApp", dependencies: ["MockAPIVerify"], path: "Tests/TeamApp"),
         .executableTarget(name: "contract-gate", dependencies: ["TeamApp", "MockAPIVerifyCommand"], path: "Tests/ContractGate"),
+        // A shop client with planted decoder bugs, and its gate: `verify --variants` runs its decoders
+        // in a child process (the gate re-executed), so a decoder that traps is reported, not fatal.
+        .target(name: "ShopApp", dependencies: ["MockAPIVerify"], path: "Tests/ShopApp"),
+        .executableTarget(name: "shop-gate", dependencies: ["ShopApp", "MockAPIVerifyCommand"], path: "Tests/ShopGate"),
         // Every Swift entry point the docs name, used as a team outside the package would: no
         // `package` access, so a documented entry point that is not public fails the build
         // (scripts/public-api-check builds the same files from a package of its own).
@@ -142,7 +146,10 @@ let package = Package(
         .testTarget(name: "ExampleAPITests", dependencies: ["ExampleAPI", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
         .testTarget(
             name: "MockAPIVerifyTests",
-            dependencies: ["MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "MockAPITestSupport", "MockAPICore", "MockAPIServer"]),
+            dependencies: [
+                "MockAPIVerify", "MockAPIVerifyClientKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "TeamApp", "contract-gate", "ShopApp", "shop-gate", "MockAPITestSupport", "MockAPICore",
+                "MockAPIServer",
+            ]),
         .testTarget(
             name: "MockAPIImportTests", dependencies: ["MockAPIImport", "MockAPITestSupport", "MockAPICore", "MockAPIServer"],
             exclude: ["Resources"]),

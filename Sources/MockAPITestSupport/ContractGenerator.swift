@@ -139,6 +139,14 @@ package enum ContractGenerator {
         }
     }
 
+    /// A response's shape: a schema, or on one response in three the shapes of a `oneOf` or an `anyOf`.
+    static func shape(_ random: inout SplitMix64) -> JSONValueSchema {
+        let first = schema(&random, depth: 0)
+        guard Int.random(in: 0...2, using: &random) == 0 else { return first }
+        let options = [first, schema(&random, depth: 1)]
+        return Bool.random(using: &random) ? JSONValueSchema(oneOf: options) : JSONValueSchema(anyOf: options)
+    }
+
     static func part(_ random: inout SplitMix64) -> PartExpectation {
         PartExpectation(
             name: ["photo", "caption", "file"].randomElement(using: &random)!, required: Bool.random(using: &random),
@@ -162,7 +170,7 @@ package enum ContractGenerator {
         }
         response.delay = [nil, .fixed(800), .fixed(12.5), .uniform(min: 200, max: 800), .logNormal(median: 300, sigma: 0.5)].randomElement(using: &random)!
         response.fault = Bool.random(using: &random) ? Fault.allCases.randomElement(using: &random) : nil
-        if Bool.random(using: &random) { response.shape = schema(&random, depth: 0) }
+        if Bool.random(using: &random) { response.shape = shape(&random) }
         return response
     }
 

@@ -63,6 +63,7 @@ public struct ContractRunner: Sendable {
 
     private func run(against baseURL: URL, source: any JournalSource, target: String?) async throws -> VerifyReport {
         let started = Date()
+        defer { options.decodingChild?.stop() }
         let cursor: JournalCursor
         do {
             try await source.resetScenarios()
@@ -104,6 +105,9 @@ public struct ContractRunner: Sendable {
             seconds: Date().timeIntervalSince(started))
         report.deadLinks = FixtureLinks.dead(in: set, contracts: scope, deepLinks: options.deepLinks)
         (report.variants, report.strictVariants) = (options.variants, options.strictVariants)
+        if let unusable = options.decodingChild?.unusable {
+            report.notes.append("variants decoded in this process, so a decoder that traps ends the run: \(unusable)")
+        }
         let leftOut = results.reduce(0) { $0 + $1.variantsLeftOut }
         if leftOut > 0 {
             report.notes.append("variants: \(leftOut) left out past \(ResponseVariants.limit) per response")

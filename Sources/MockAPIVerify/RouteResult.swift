@@ -62,11 +62,17 @@ public struct RouteResult: Sendable, Equatable {
         public var path: String
         /// The value put there, as JSON; `absent` where the key was taken out.
         public var value: String
-        /// The decoding error: `creator.avatar: missing key`.
+        /// The decoding error: `creator.avatar: missing key`; for a crash, what the process said last
+        /// (`Fatal error: Unexpectedly found nil while unwrapping an Optional value`).
         public var error: String
+        /// How the decoder ended the process decoding it (`SIGILL (signal 4)`); nil when it threw.
+        public var crash: String?
 
         public var description: String {
-            "response \"\(response)\": \(label) at \(path) (\(value)): \(error)"
+            if let crash {
+                return "response \"\(response)\": the decoder crashed on variant \(path): \(label) (\(value)), \(crash): \(error)"
+            }
+            return "response \"\(response)\": \(label) at \(path) (\(value)): \(error)"
         }
     }
 

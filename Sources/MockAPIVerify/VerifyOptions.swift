@@ -37,6 +37,9 @@ public struct VerifyOptions: Sendable {
     public var variants: Bool
     /// A variant the client cannot decode fails the route (and turns `variants` on).
     public var strictVariants: Bool
+    /// Where variants are decoded: in a child process when set (a gate's `main` sets it, so a
+    /// decoder that traps is reported as a crash and the run goes on); in this process when nil.
+    package var decodingChild: DecodingChild?
 
     public init(
         scope: Scope = .all, strictCoverage: Bool = false, strictDrift: Bool = false, transport: Transport = .shared,

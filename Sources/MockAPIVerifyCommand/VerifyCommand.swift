@@ -101,7 +101,7 @@ public struct VerifyCommand: AsyncParsableCommand {
         use(gate: gate)
         do {
             let command = try parse(Array(CommandLine.arguments.dropFirst()))
-            try await command.run(checks: checks, transport: transport, deepLinks: deepLinks)
+            try await command.run(checks: checks, transport: transport, deepLinks: deepLinks, decodingChild: .thisExecutable())
             exit(withError: nil)
         } catch {
             exit(withError: CommandFailure.translated(error))
@@ -136,6 +136,15 @@ public struct VerifyCommand: AsyncParsableCommand {
         checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
         deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil
     ) async throws {
+        try await run(checks: makeChecks, transport: transport, deepLinks: deepLinks, foreignSetHint: foreignSetHint, decodingChild: nil)
+    }
+
+    /// The same, with `--variants` decoded in a child process started as `decodingChild` says: this
+    /// executable again, which (`MOCKAPI_DECODING_CHILD` set) serves decode requests instead.
+    package func run(
+        checks makeChecks: @Sendable (ContractSet) -> [RouteCheck], transport: Transport = .shared,
+        deepLinks: DeepLinkCheck? = nil, foreignSetHint: String? = nil, decodingChild: DecodingChild.Launch?
+    ) async throws {
         let gate = Self.gate.withLock { $0 }
         let name = gate.displayName
         let set = try contractOptions.load { report in reportOptions.unusable(program: name, report, stderr: report) }
@@ -154,11 +163,14 @@ public struct VerifyCommand: AsyncParsableCommand {
             }
         }
         let checks = makeChecks(set)
+        if DecodingChild.isThisProcess { DecodingChild.serve(checks) }
         if !checks.isEmpty, !checks.contains(where: { check in set.contracts.contains { $0.name == check.contract } }) {
             // Every route would fail as "no such contract": say once what is going on.
             Output.error("\(name): " + (foreignSetHint ?? "none of the \(checks.count) routes claims a contract in \(set.contractsDirectory)/: are the checks and --contracts from the same API?"))
         }
-        let runner = ContractRunner(set: set, checks: checks, options: options)
+        var isolated = options
+        if options.variants, let decodingChild { isolated.decodingChild = DecodingChild(decodingChild) }
+        let runner = ContractRunner(set: set, checks: checks, options: isolated)
         let report: VerifyReport
         do {
             if let target { report = try await runner.run(against: target) } else { report = try await runner.run() }

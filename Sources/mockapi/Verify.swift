@@ -1,5 +1,6 @@
 import ArgumentParser
 import ExampleAPIChecks
+import MockAPIVerify
 import MockAPIVerifyCommand
 
 extension MockAPICommand {
@@ -16,7 +17,12 @@ extension MockAPICommand {
         @OptionGroup var command: VerifyCommand
 
         func run() async throws {
-            try await command.run(checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint)
+            // The decoding child is this executable again: only when it is `mockapi verify` itself,
+            // not a test process that parsed the command (it would be started with these arguments).
+            let isThisProcessesCommand = CommandLine.arguments.dropFirst().first == "verify"
+            try await command.run(
+                checks: { _ in BundledClientChecks.all }, deepLinks: BundledClientChecks.deepLinks, foreignSetHint: Self.foreignSetHint,
+                decodingChild: isThisProcessesCommand ? .thisExecutable() : nil)
         }
     }
 }

@@ -62,4 +62,45 @@ struct ResponseSchemaTests {
                 "fixtures/ok.json: $.tags: expected at least 1 element, found 0",
             ])
     }
+
+    static let payment = #"""
+        {"oneOf": [{"properties": {"kind": {"enum": ["card"], "type": "string"}, "last4": {"type": "string"}}},
+                   {"properties": {"kind": {"enum": ["paypal"], "type": "string"}, "email": {"type": "string", "format": "email"}}}]}
+        """#
+
+    @Test func oneOfAndAnyOfLoadAreWrittenBackAndHoldTheFixture() throws {
+        let folder = try TestFolder(
+            contracts: ["ping.json": Self.contract(#"{"properties": {"payment": \#(Self.payment), "tag": {"anyOf": [{"type": "string"}, {"type": "int"}]}}}"#)],
+            fixtures: ["ok.json": #"{"payment": {"kind": "card", "last4": "4242"}, "tag": 3}"#])
+        let set = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
+        let shape = try #require(set.contracts[0].responses[0].shape)
+        #expect(shape.properties?[0].schema.oneOf?.count == 2)
+        #expect(shape.properties?[1].schema.anyOf?.map(\.type) == [.string, .int])
+        #expect(ShapeMismatch.find(in: set).isEmpty)
+        let source = try #require(set.contracts[0].source)
+        #expect(try ContractFile.decode(source.fileJSON) == source)
+        let written = source.fileJSON.objectValue?["responses"]?.objectValue?["default"]?.objectValue?["schema"]?.objectValue?["properties"]
+        #expect(written?.objectValue?["tag"] == ["anyOf": [["type": "string"], ["type": "int"]]])
+    }
+
+    @Test func aFixtureThatFitsNoOptionIsFoundWithTheClosestOptionsWord() throws {
+        let folder = try TestFolder(
+            contracts: ["ping.json": Self.contract(Self.payment)], fixtures: ["ok.json": #"{"kind": "paypal", "email": 3}"#])
+        let set = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
+        let found = ShapeMismatch.find(in: set).map { $0.description.replacingOccurrences(of: folder.root.path + "/", with: "") }
+        #expect(found == ["fixtures/ok.json: $: fits none of the 2 schemas of its oneOf; the closest says: $.email: expected string, found int"])
+    }
+
+    @Test func aBadOneOfIsALoadProblemAtItsPath() throws {
+        let folder = try TestFolder(
+            contracts: ["ping.json": Self.contract(#"{"oneOf": [], "anyOf": [{"type": "string", "required": false}]}"#)], fixtures: ["ok.json": "{}"])
+        do {
+            _ = try ContractSet.load(contracts: folder.contracts, fixtures: folder.fixtures)
+            Issue.record("loaded")
+        } catch {
+            let problems = error.problems.map { $0.description.replacingOccurrences(of: folder.root.path + "/", with: "") }
+            #expect(problems.contains("contracts/ping.json: $.responses.default.schema.oneOf: expected a non-empty array of schemas, found []"), "\(problems)")
+            #expect(problems.contains { $0.hasPrefix(#"contracts/ping.json: $.responses.default.schema.anyOf[0]: unknown key "required""#) }, "\(problems)")
+        }
+    }
 }

@@ -62,7 +62,60 @@ struct ResponseVariantsTests {
         #expect(ResponseVariants.of(Self.fixture, shape: Self.shape).variants == ResponseVariants.of(Self.fixture, shape: Self.shape).variants)
     }
 
-    @Test func aLongListIsEnteredAtItsFirstElementAndTheLimitIsSaid() {
+    @Test func aListIsEnteredAtEachElementOfAShapeNotSeenBefore() {
+        let element = JSONValueSchema(
+            type: .object,
+            properties: [
+                JSONKeyExpectation(key: "kind", schema: JSONValueSchema(type: .string, enumValues: ["a", "b"])),
+                JSONKeyExpectation(key: "note", required: false, schema: JSONValueSchema(type: .string, nullable: true)),
+            ])
+        // 0 and 1 alike; 2 has a note; 3 is of the other kind; 4 is 2 again.
+        let body: JSONValue = [["kind": "a"], ["kind": "a"], ["kind": "a", "note": "x"], ["kind": "b"], ["kind": "a", "note": "y"]]
+        let (variants, _) = ResponseVariants.of(body, shape: JSONValueSchema(type: .array, items: element))
+        #expect(
+            variants.map { "\($0.label) \($0.path) \($0.value?.serialized ?? "absent")" } == [
+                "empty array $ []",
+                #"enum value $[0].kind "b""#,
+                #"enum value $[2].kind "b""#,
+                "optional key absent $[2].note absent",
+                "nullable key null $[2].note null",
+                #"enum value $[3].kind "a""#,
+            ])
+        let null = variants.first { $0.label == "nullable key null" }!
+        #expect(null.body.arrayValue?[2] == ["kind": "a", "note": nil])
+        #expect(null.body.arrayValue?[4] == ["kind": "a", "note": "y"])
+    }
+
+    @Test func eachOtherOneOfOptionIsSentAsItsSampleAndTheFixturesOptionIsEntered() {
+        let card = JSONValueSchema(
+            type: .object,
+            properties: [
+                JSONKeyExpectation(key: "kind", schema: JSONValueSchema(type: .string, enumValues: ["card"])),
+                JSONKeyExpectation(key: "last4", schema: JSONValueSchema(type: .string)),
+                JSONKeyExpectation(key: "brand", required: false, schema: JSONValueSchema(type: .string)),
+            ])
+        let paypal = JSONValueSchema(
+            type: .object,
+            properties: [
+                JSONKeyExpectation(key: "kind", schema: JSONValueSchema(type: .string, enumValues: ["paypal"])),
+                JSONKeyExpectation(key: "id", schema: JSONValueSchema(type: .string, format: "uuid")),
+                JSONKeyExpectation(key: "email", required: false, schema: JSONValueSchema(type: .string)),
+            ])
+        let shape = JSONValueSchema(type: .object, properties: [JSONKeyExpectation(key: "payment", schema: JSONValueSchema(oneOf: [card, paypal, JSONValueSchema()]))])
+        let body: JSONValue = ["payment": ["kind": "card", "last4": "4242", "brand": "visa"]]
+        let (variants, _) = ResponseVariants.of(body, shape: shape)
+        // The unchecked third option has no sample a client must take.
+        #expect(
+            variants.map { "\($0.label) \($0.path) \($0.value?.serialized ?? "absent")" } == [
+                #"oneOf option 2 $.payment {"kind":"paypal","id":"3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f"}"#,
+                "optional key absent $.payment.brand absent",
+            ])
+        for variant in variants {
+            #expect(ShapeMismatch.violations(of: variant.body, against: shape).isEmpty, "\(variant.label) \(variant.path)")
+        }
+    }
+
+    @Test func aLongListOfOneShapeIsEnteredOnceAndTheLimitIsSaid() {
         let element = JSONValueSchema(type: .object, properties: (0..<10).map { JSONKeyExpectation(key: "k\($0)", required: false, schema: JSONValueSchema(type: .string, nullable: true)) })
         let one: JSONValue = .object(JSONObject((0..<10).map { ("k\($0)", "v") }))
         let body: JSONValue = .array(Array(repeating: one, count: 100))

@@ -97,7 +97,7 @@ struct ValueConstraintTests {
                     "expected a string or an array of strings, found int",
                     #""items" describes an array, but "type" is "string""#,
                     "expected a non-empty array of allowed values, found []",
-                    #"unknown key "typo" (did you mean "type"? allowed: type, nullable, enum, properties, otherKeys, items, minItems, format)"#,
+                    #"unknown key "typo" (did you mean "type"? allowed: type, nullable, enum, properties, otherKeys, items, minItems, format, oneOf, anyOf)"#,
                 ])
             #expect(error.problems.first?.location == .jsonPath("$.request.query.n.enum"))
         }

@@ -205,29 +205,8 @@ package struct ConformingRequest: Sendable {
         }
     }
 
-    /// An object with every required key, each a value its schema allows.
     private static func sample(_ keys: [JSONKeyExpectation]) -> JSONValue {
-        .object(JSONObject(keys.filter(\.required).map { ($0.key, sample($0.schema)) }))
-    }
-
-    private static func sample(_ schema: JSONValueSchema) -> JSONValue {
-        if let first = schema.enumValues?.first { return first }
-        switch schema.type {
-        case .string, .any:
-            return switch schema.format {
-            case "date-time": "2024-05-01T12:00:00Z"
-            case "date": "2024-05-01"
-            default: "example"
-            }
-        case .int: return 1
-        case .number: return .double(1.5)
-        case .bool: return true
-        case .null: return .null
-        case .object: return schema.properties.map(sample) ?? .object(JSONObject())
-        case .array:
-            let count = max(1, schema.minItems ?? 0)
-            return .array(schema.items.map { Array(repeating: sample($0), count: count) } ?? Array(repeating: 1, count: schema.minItems ?? 0))
-        }
+        JSONValueSchema(type: .object, properties: keys).sample
     }
 
     /// A JSON object's members as form fields (`a=1&b=x`), each scalar as its text.

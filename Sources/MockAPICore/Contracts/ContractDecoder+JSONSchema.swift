@@ -11,7 +11,7 @@ extension ContractDecoder {
     }
 
     /// `type`, `enum`, `properties` (an object's keys, as in `json`), `items` (an array's elements),
-    /// `minItems` and `format`.
+    /// `minItems`, `format`, and `oneOf`/`anyOf` (the shapes the value may have, each a schema).
     mutating func decodeSchema(_ spec: JSONObject, at path: String) -> JSONValueSchema {
         var type = enumValue(spec, "type", JSONValueType.self, at: path) ?? .any
         var enumValues: [JSONValue]?
@@ -51,10 +51,24 @@ extension ContractDecoder {
             if case .int(let n) = value, n >= 0 { minItems = n } else { problem(at: "\(path).minItems", "expected a count of 0 or more, found \(value.serialized)") }
             if type != .array { problem(at: "\(path).minItems", "applies to an array, but \"type\" is \"\(type.rawValue)\"") }
         }
+        var branches: [String: [JSONValueSchema]] = [:]
+        for key in [JSONSchemaKey.oneOf, .anyOf] {
+            guard let value = spec[key.rawValue] else { continue }
+            guard case .array(let options) = value, !options.isEmpty else {
+                problem(at: "\(path).\(key.rawValue)", "expected a non-empty array of schemas, found \(value.serialized)")
+                continue
+            }
+            branches[key.rawValue] = options.enumerated().compactMap { offset, option in
+                let here = "\(path).\(key.rawValue)[\(offset)]"
+                guard let object = expectObject(option, at: here) else { return nil }
+                checkKeys(object, allowed: JSONSchemaKey.itemNames, at: here)
+                return decodeSchema(object, at: here)
+            }
+        }
         if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
         return JSONValueSchema(
             type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
-            minItems: minItems)
+            minItems: minItems, oneOf: branches["oneOf"], anyOf: branches["anyOf"])
     }
 }
 
@@ -69,6 +83,8 @@ package enum JSONSchemaKey: String, FormatKey {
     case items
     case minItems
     case format
+    case oneOf
+    case anyOf
 }
 
 extension JSONSchemaKey {

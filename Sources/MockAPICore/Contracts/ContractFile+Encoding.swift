@@ -150,6 +150,8 @@ extension JSONValueSchema {
         spec[.items] = items.map { .object($0.fileJSON) }
         spec[.minItems] = minItems.map(JSONValue.int)
         spec[.format] = format.map(JSONValue.string)
+        spec[.oneOf] = oneOf.map { .array($0.map { .object($0.fileJSON) }) }
+        spec[.anyOf] = anyOf.map { .array($0.map { .object($0.fileJSON) }) }
         return spec
     }
 }

@@ -52,12 +52,20 @@ package final class JSONValueSchema: Sendable, Equatable {
     package let format: String?
     /// The fewest elements an array has; nil or 0 allows an empty one.
     package let minItems: Int?
+    /// The shapes the value may have besides this schema's own checks (JSON Schema's `oneOf`): a
+    /// value fits when one of them allows it. That only one does is not checked: real documents'
+    /// options often overlap (open objects), and a fixture is not wrong for fitting two.
+    package let oneOf: [JSONValueSchema]?
+    /// The same, as `anyOf` says it (kept apart so an exported contract says what it was told).
+    package let anyOf: [JSONValueSchema]?
 
     package init(
         type: JSONValueType = .any, enumValues: [JSONValue]? = nil, properties: [JSONKeyExpectation]? = nil,
         otherKeys: Bool = false, items: JSONValueSchema? = nil, nullable: Bool = false,
-        format: String? = nil, minItems: Int? = nil
+        format: String? = nil, minItems: Int? = nil, oneOf: [JSONValueSchema]? = nil, anyOf: [JSONValueSchema]? = nil
     ) {
+        self.oneOf = oneOf
+        self.anyOf = anyOf
         self.format = format
         self.minItems = minItems
         self.nullable = nullable
@@ -72,6 +80,18 @@ package final class JSONValueSchema: Sendable, Equatable {
         lhs === rhs
             || (lhs.type == rhs.type && lhs.enumValues == rhs.enumValues && lhs.properties == rhs.properties
                 && lhs.otherKeys == rhs.otherKeys && lhs.items == rhs.items && lhs.nullable == rhs.nullable
-                && lhs.format == rhs.format && lhs.minItems == rhs.minItems)
+                && lhs.format == rhs.format && lhs.minItems == rhs.minItems && lhs.oneOf == rhs.oneOf && lhs.anyOf == rhs.anyOf)
+    }
+
+    /// Says nothing of the value: any JSON fits.
+    package var isUnchecked: Bool {
+        type == .any && enumValues == nil && properties == nil && items == nil && oneOf == nil && anyOf == nil
+    }
+
+    /// `oneOf`'s shapes or `anyOf`'s, labelled as reports name them; nil when it has neither.
+    package var branches: (keyword: String, schemas: [JSONValueSchema])? {
+        if let oneOf { return ("oneOf", oneOf) }
+        if let anyOf { return ("anyOf", anyOf) }
+        return nil
     }
 }

@@ -191,6 +191,13 @@ package enum RequestValidator {
         if let format = schema.format, case .string(let text) = value, let problem = DateFormat.problem(text, format: format) {
             return [Violation(location, problem)]
         }
+        if let (keyword, options) = schema.branches {
+            let found = options.map { valueViolations(value, $0, at: location) }
+            // The option that comes closest says what is wrong.
+            if let closest = found.min(by: { $0.count < $1.count }), !closest.isEmpty {
+                return [Violation(location, "fits none of the \(options.count) schemas of its \(keyword); the closest says: \(closest[0].location): \(closest[0].message)")]
+            }
+        }
         switch value {
         case .object(let object):
             guard let properties = schema.properties else { return [] }

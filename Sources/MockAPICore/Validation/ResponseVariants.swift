@@ -12,11 +12,15 @@ package struct ResponseVariant: Sendable, Equatable {
 
 /// The rare answers a response's `schema` allows beside its fixture: each optional key absent,
 /// each nullable value null, each other enum value, each array empty, a 19-digit integer, a
-/// date-time with fractional seconds and one with an offset, an unknown key in an open object.
+/// date-time with fractional seconds and one with an offset, an unknown key in an open object,
+/// and where a `oneOf`/`anyOf` allows other shapes than the fixture's, a sample of each
+/// (`JSONValueSchema.sample`: its enum's first value, its required keys).
 ///
 /// One change per variant (a decoder that fails is failing on that change), in a fixed order
-/// (the body's, depth first), at most `limit` of them. Arrays are entered at their first element
-/// only: the elements share one schema, and a long list would multiply the variants.
+/// (the body's, depth first), at most `limit` of them. An array is entered at each element whose
+/// shape no earlier element has (its keys, each value's JSON type, each enum value: what a decoder
+/// may branch on), so `[card, paypal, card]` gets the variants of elements 0 and 1: elements of one
+/// shape decode alike, and a long list of them does not multiply the variants.
 package enum ResponseVariants {
     package static let limit = 64
     /// A 19-digit id: past Int32 and past a Double's exact integers (2^53).
@@ -54,6 +58,17 @@ package enum ResponseVariants {
                 for other in allowed where other != value { add("enum value", at: steps, other) }
                 return
             }
+            if let (keyword, options) = schema.branches {
+                // A value of each other shape the value may have (a client that decodes one
+                // `oneOf` option only fails on the others), then the rare forms of its own shape.
+                let fitting = options.firstIndex { RequestValidator.valueViolations(value, $0, at: "$").isEmpty }
+                // An option with no shape (a recursion cut short) has no sample a client must take.
+                for (offset, option) in options.enumerated() where offset != fitting && !option.isUnchecked {
+                    let other = option.sample
+                    if other != value { add("\(keyword) option \(offset + 1)", at: steps, other) }
+                }
+                if let fitting { visit(value, options[fitting], at: steps) }
+            }
             switch value {
             case .int where schema.type == .int || schema.type == .number:
                 if schema.format != "int32", value != .int(ResponseVariants.largeInteger) {
@@ -74,10 +89,31 @@ package enum ResponseVariants {
                     add("unknown key", at: steps + [.key(ResponseVariants.extraKey)], "mockapi")
                 }
             case .array(let elements):
-                guard let first = elements.first else { return }
+                guard !elements.isEmpty else { return }
                 if (schema.minItems ?? 0) == 0 { add("empty array", at: steps, .array([])) }
-                if let items = schema.items { visit(first, items, at: steps + [.index(0)]) }
+                guard let items = schema.items else { return }
+                var shapes: Set<String> = []
+                for (index, element) in elements.enumerated() where shapes.insert(Self.shape(of: element, items)).inserted {
+                    visit(element, items, at: steps + [.index(index)])
+                }
             default: break
+            }
+        }
+
+        /// What tells one array element from another for a decoder: an object's keys and their
+        /// values' shapes, an enum's value (a discriminator), otherwise the JSON type alone.
+        static func shape(of value: JSONValue, _ schema: JSONValueSchema?) -> String {
+            if schema?.enumValues != nil { return value.serialized }
+            switch value {
+            case .object(let object):
+                let members = object.members.sorted { $0.key < $1.key }.map { key, child in
+                    "\(key):" + shape(of: child, schema?.properties?.first { $0.key == key }?.schema)
+                }
+                return "{" + members.joined(separator: ",") + "}"
+            case .array(let elements):
+                return "[" + Set(elements.map { shape(of: $0, schema?.items) }).sorted().joined(separator: ",") + "]"
+            default:
+                return value.typeName
             }
         }
 

@@ -194,6 +194,7 @@ extension OpenAPIExporter {
         if let enumValues = schema.enumValues { result["enum"] = .array(enumValues) }
         if let items = schema.items { result["items"] = valueSchema(items) }
         if let minItems = schema.minItems { result["minItems"] = .int(minItems) }
+        if let (keyword, options) = schema.branches { result[keyword] = .array(options.map(valueSchema)) }
         if let format = schema.format {
             result["format"] = .string(format)
             // An int32 is not every 64-bit integer.

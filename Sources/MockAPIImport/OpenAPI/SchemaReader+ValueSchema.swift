@@ -52,9 +52,33 @@ extension SchemaReader {
         }
         let format = [.string, .int, .number].contains(type) ? view.format : nil
         let minItems = type == .array ? view.minItems.flatMap { $0 > 0 ? $0 : nil } : nil
+        let (oneOf, anyOf) = responseOptions(view, type: type, named: properties != nil || enumValues != nil, visiting: visiting, depth: depth, budget: budget)
         return JSONValueSchema(
             type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
-            minItems: minItems)
+            minItems: minItems, oneOf: oneOf, anyOf: anyOf)
+    }
+
+    /// Nodes the options of one `oneOf`/`anyOf` may take between them; past it the value is left
+    /// unchecked, as before unions were read. Stripe's expandable fields (`anyOf: [id, Customer]`
+    /// at every level) read in full would make its contracts 7 times larger.
+    static let unionNodes = 300
+    /// How deep in a response body a `oneOf`/`anyOf` is read: the shapes a client branches on
+    /// near the top (a payment's kind, an event's type), not every expandable field below them.
+    static let unionDepth = 2
+
+    /// A response's `oneOf` or `anyOf` options (so `verify --variants` sends the others than the
+    /// fixture's), where the value has no type or named keys of its own, is near the top of the
+    /// body, and its options are small (`unionNodes`); else nil, and the value is unchecked.
+    private func responseOptions(
+        _ view: SchemaView, type: JSONValueType, named: Bool, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget
+    ) -> (oneOf: [JSONValueSchema]?, anyOf: [JSONValueSchema]?) {
+        guard type == .any, !named, depth <= Self.unionDepth else { return (nil, nil) }
+        let options = view.oneOf.isEmpty ? view.anyOf : view.oneOf
+        guard !options.isEmpty else { return (nil, nil) }
+        let own = SchemaWalkBudget(nodes: Self.unionNodes)
+        let read = options.map { valueSchema($0, visiting: visiting, depth: depth + 1, budget: own, response: true) }
+        guard own.exhaustedIn == nil, budget.take(Self.unionNodes - own.remaining, at: view.node.pointer) else { return (nil, nil) }
+        return view.oneOf.isEmpty ? (nil, read) : (read, nil)
     }
 
     /// An object's keys, or nil (unchecked) when it names none or is a free-form map.

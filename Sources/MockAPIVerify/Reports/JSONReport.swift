@@ -21,7 +21,10 @@ public enum JSONReport {
                     "leftOut": .int(route.variantsLeftOut),
                     "failures": .array(
                         route.variantFailures.map {
-                            ["response": .string($0.response), "label": .string($0.label), "path": .string($0.path), "value": .string($0.value), "error": .string($0.error)]
+                            [
+                                "response": .string($0.response), "label": .string($0.label), "path": .string($0.path), "value": .string($0.value), "error": .string($0.error),
+                                "crash": $0.crash.map(JSONValue.string) ?? .null,
+                            ]
                         }),
                 ],
                 "seconds": .double(route.seconds),

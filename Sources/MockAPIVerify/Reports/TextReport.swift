@@ -51,13 +51,14 @@ public enum TextReport {
         let warnings = report.routes.reduce(0) { $0 + $1.warnings.count }
         let variants = report.routes.reduce(0) { $0 + $1.variantsChecked }
         let refused = report.routes.reduce(0) { $0 + $1.variantFailures.count }
+        let crashed = report.routes.reduce(0) { $0 + $1.variantFailures.filter { $0.crash != nil }.count }
         lines.append("")
         lines.append(
             "\(report.routes.count) routes: \(report.passed) passed, \(report.failed) failed"
                 + (report.strictDrift ? "" : ", \(warnings) drift warning\(warnings == 1 ? "" : "s")")
                 + "; \(report.uncoveredContracts.count) uncovered contract\(report.uncoveredContracts.count == 1 ? "" : "s")"
                 + (report.deadLinks.isEmpty ? "" : "; \(report.deadLinks.count) dead link\(report.deadLinks.count == 1 ? "" : "s")")
-                + (report.variants ? "; \(variants) variant\(variants == 1 ? "" : "s"), \(refused) refused" : "")
+                + (report.variants ? "; \(variants) variant\(variants == 1 ? "" : "s"), \(refused) refused" + (crashed > 0 ? " (\(crashed) crashed the decoder)" : "") : "")
                 + " (\(String(format: "%.2f", report.seconds)) s)")
         return lines.joined(separator: "\n")
     }

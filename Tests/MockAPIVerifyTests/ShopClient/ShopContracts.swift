@@ -21,6 +21,12 @@ enum ShopContracts {
          "items": [{"sku": "MUG-1", "quantity": 2}], "customer": {"id": 7, "name": "Dana", "email": "dana@example.com"}}
         """#
 
+    /// A page's first order: shipped, no note (the second, `orderFixture`, has one).
+    static let firstPageOrder = #"""
+        {"id": 1041, "state": "shipped", "placed_at": "2024-04-30T10:00:00Z",
+         "items": [{"sku": "PEN-2", "quantity": 1}], "customer": {"id": 7, "name": "Dana", "email": null}}
+        """#
+
     /// name → (path, schema, fixture)
     static let routes: [(name: String, path: String, schema: String, fixture: String)] = [
         (
@@ -36,7 +42,7 @@ enum ShopContracts {
         (
             "orders", "/orders{copy}",
             #"{"properties": {"orders": {"items": \#(order)}, "next_cursor": {"type": "string", "nullable": true}}}"#,
-            #"{"orders": [\#(orderFixture)], "next_cursor": "c2"}"#
+            #"{"orders": [\#(firstPageOrder), \#(orderFixture)], "next_cursor": "c2"}"#
         ),
         (
             "product", "/products{copy}/{id:int}",
@@ -54,9 +60,19 @@ enum ShopContracts {
             """#,
             #"{"id": 9, "carrier": "DHL", "events": [{"at": "2024-05-02T09:15:00+02:00", "status": "picked up"}]}"#
         ),
+        (
+            "payment", "/payments{copy}/{id:int}",
+            #"""
+            {"oneOf": [
+              {"properties": {"kind": {"type": "string", "enum": ["card"]}, "last4": {"type": "string"}, "brand": {"type": "string"}}},
+              {"properties": {"kind": {"type": "string", "enum": ["paypal"]}, "email": {"type": "string"},
+                              "payer_id": {"type": "string", "required": false}}}]}
+            """#,
+            #"{"kind": "card", "last4": "4242", "brand": "visa"}"#
+        ),
     ]
 
-    /// `copies` copies of the five contracts (`order_3` at `/orders_3/{id}`), one fixture each.
+    /// `copies` copies of the six contracts (`order_3` at `/orders_3/{id}`), one fixture each.
     static func set(copies: Int = 1) throws -> TemporaryContractSet {
         var contracts: [String: String] = [:]
         var fixtures: [String: String] = [:]

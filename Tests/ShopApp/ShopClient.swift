@@ -1,5 +1,5 @@
 import Foundation
-import MockAPIVerify
+public import MockAPIVerify
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -8,8 +8,8 @@ import FoundationNetworking
 /// A small shop client written as an app team would write one, with nothing from mockapi's own
 /// client: its own `Codable` models, its own `JSONDecoder` and date strategy, plain `URLRequest`s.
 /// `ShopClient.Bug` plants one decoder mistake at a time, each one a rare-but-legal answer breaks.
-enum ShopClient {
-    enum Bug: String, CaseIterable, Sendable {
+public enum ShopClient {
+    public enum Bug: String, CaseIterable, Sendable {
         /// `User.avatarUrl` is `String`: the schema says the key may be absent (and null).
         case requiredOptionalKey
         /// `Order.State` lists three of the four states the schema allows.
@@ -20,6 +20,13 @@ enum ShopClient {
         case dateStrategy
         /// `Product.cover` is the first image, required: the schema's `images` may be empty.
         case firstOfEmptyArray
+        /// `Product.cover` is `images.first!`: an empty `images` traps (the decoding process dies).
+        case forcedFirstImage
+        /// The orders page's `note` is read as "absent or a string": the schema says it may be
+        /// null, and only the page's second order (the one with a note) shows the key.
+        case pageNoteNeverNull
+        /// A payment is decoded as a card only: the schema's `oneOf` allows a PayPal payment too.
+        case oneBranchOnly
     }
 
     // MARK: The decoder
@@ -102,6 +109,25 @@ enum ShopClient {
         var nextCursor: String?
     }
 
+    /// A page's order, its note read as "absent, or a string" (`contains` then `decode`).
+    struct OrderSummary: Decodable {
+        var id: Int64
+        var note: String?
+
+        enum CodingKeys: String, CodingKey { case id, note }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int64.self, forKey: .id)
+            note = container.contains(.note) ? try container.decode(String.self, forKey: .note) : nil
+        }
+    }
+
+    struct OrderSummaryPage: Decodable {
+        var orders: [OrderSummary]
+        var nextCursor: String?
+    }
+
     struct Product: Decodable {
         var id: Int64
         var name: String
@@ -128,6 +154,45 @@ enum ShopClient {
         }
     }
 
+    /// The cover is `images.first!`: a product without images ends the process.
+    struct ProductWithForcedCover: Decodable {
+        var id: Int64
+        var cover: String
+
+        enum CodingKeys: String, CodingKey { case id, images }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int64.self, forKey: .id)
+            cover = try container.decode([String].self, forKey: .images).first!
+        }
+    }
+
+    /// A card or a PayPal account, told apart by `kind`, as the schema's `oneOf` says.
+    enum Payment: Decodable {
+        case card(Card)
+        case paypal(PayPal)
+
+        struct Card: Decodable {
+            var kind: String
+            var last4: String
+            var brand: String
+        }
+
+        struct PayPal: Decodable {
+            var kind: String
+            var email: String
+            var payerId: String?
+        }
+
+        enum CodingKeys: String, CodingKey { case kind }
+
+        init(from decoder: any Decoder) throws {
+            let kind = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .kind)
+            self = kind == "paypal" ? .paypal(try PayPal(from: decoder)) : .card(try Card(from: decoder))
+        }
+    }
+
     struct Shipment: Decodable {
         var id: Int64
         var carrier: String
@@ -141,8 +206,8 @@ enum ShopClient {
 
     // MARK: Routes
 
-    /// The route checks for `copies` copies of the five routes (`order_3`, ...), with `bug` planted.
-    static func checks(bug: Bug?, copies: Int = 1) -> [RouteCheck] {
+    /// The route checks for `copies` copies of the six routes (`order_3`, ...), with `bug` planted.
+    public static func checks(bug: Bug?, copies: Int = 1) -> [RouteCheck] {
         let decoder = decoder(bug)
         var checks: [RouteCheck] = []
         for copy in 0..<copies {
@@ -159,14 +224,23 @@ enum ShopClient {
                 case .int32Id: .decoding(OrderWithInt32Id.self, with: decoder)
                 default: .decoding(Order.self, with: decoder)
                 }
+            let productDecoder: ResponseDecoder =
+                switch bug {
+                case .firstOfEmptyArray: .decoding(ProductWithCover.self, with: decoder)
+                case .forcedFirstImage: .decoding(ProductWithForcedCover.self, with: decoder)
+                default: .decoding(Product.self, with: decoder)
+                }
             checks += [
                 check("user", "/me{copy}", bug == .requiredOptionalKey ? .decoding(UserRequiringAvatar.self, with: decoder) : .decoding(User.self, with: decoder)),
                 check("order", "/orders{copy}/1042", orderDecoder),
-                check("orders", "/orders{copy}", .decoding(OrderPage.self, with: decoder)),
                 check(
-                    "product", "/products{copy}/7",
-                    bug == .firstOfEmptyArray ? .decoding(ProductWithCover.self, with: decoder) : .decoding(Product.self, with: decoder)),
+                    "orders", "/orders{copy}",
+                    bug == .pageNoteNeverNull ? .decoding(OrderSummaryPage.self, with: decoder) : .decoding(OrderPage.self, with: decoder)),
+                check("product", "/products{copy}/7", productDecoder),
                 check("shipment", "/shipments{copy}/9", .decoding(Shipment.self, with: decoder)),
+                check(
+                    "payment", "/payments{copy}/3",
+                    bug == .oneBranchOnly ? .decoding(Payment.Card.self, with: decoder) : .decoding(Payment.self, with: decoder)),
             ]
         }
         return checks
