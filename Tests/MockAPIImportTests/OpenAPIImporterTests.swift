@@ -80,7 +80,7 @@ struct OpenAPIImporterTests {
         #expect(imported.skipped == 0)
         #expect(
             imported.warnings.contains(
-                #"mobile-api.json: POST /v1/posts/{postId}/attachments: #/paths/~1v1~1posts~1{postId}~1attachments/post/requestBody/content/multipart~1form-data/schema/properties/files: multipart part "files" is an array (the same part sent several times); the parts are not checked"#
+                #"mobile-api.json: POST /v1/posts/{postId}/attachments: #/paths/~1v1~1posts~1{postId}~1attachments/post/requestBody/content/multipart~1form-data/schema/properties/files: multipart part "files" is an array (the same part sent several times); taken unchecked"#
             ))
         #expect(imported.warnings.contains(#"mobile-api.json: GET /v1/search: #/paths/~1v1~1search/get/parameters/2: cookie parameter "session" is not checked (contracts do not read cookies)"#))
 

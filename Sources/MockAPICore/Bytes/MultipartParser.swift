@@ -229,7 +229,9 @@ package struct MultipartParser {
                 continue
             }
         }
-        guard let name, !name.isEmpty else { throw Failure(description: "a part has no name in its Content-Disposition header") }
+        // `name=""` is a name (a form field whose key is empty, which a schema open to other keys
+        // allows); only a part that names none is malformed.
+        guard let name else { throw Failure(description: "a part has no name in its Content-Disposition header") }
         return PartHeaders(name: name, filename: filename, contentType: contentType)
     }
 }

@@ -42,6 +42,8 @@ extension ContractDecoder {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
         }
         for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys), ("otherTypes", rules.otherTypes)] where set && !hasJSON {
+            // `otherKeys` beside `multipart` takes parts it does not name.
+            if key == "otherKeys", hasParts { continue }
             problem(at: "\(path).\(key)", "applies to a JSON body: add \"json\"")
         }
         return rules

@@ -47,7 +47,8 @@ package struct BodyRules: Sendable, Equatable {
     package var required = true
     /// True: a JSON `null` body keeps the contract.
     package var nullable = false
-    /// True: top-level JSON keys the contract does not name are allowed (an open object).
+    /// True: top-level JSON keys the contract does not name are allowed (an open object); with
+    /// `multipart`, parts it does not name too.
     package var otherKeys = false
     /// True: a JSON body that is not an object (a string, a number, a list, `null`) is taken
     /// unchecked, as a schema that names properties but no `type` allows.

@@ -17,12 +17,38 @@ extension JSONValue {
         return out
     }
 
+    /// A whole number beyond Int64 (a 20-digit id, which the parser reads as a Double) is written
+    /// as digits, not `1.2345678901234567e+19`: a reader that tells integers from floats by their
+    /// text (Python's json, so JSON Schema's `integer` there) keeps it an integer.
+    private static func writeDouble(_ d: Double, to out: inout String) {
+        guard d.isFinite else {
+            out += "null"
+            return
+        }
+        guard abs(d) >= 9_223_372_036_854_775_808.0, abs(d) < 1e30 else {
+            out += "\(d)"
+            return
+        }
+        // Exact: the significand times 2^exponent, doubled digit by digit (least significant first).
+        var digits = [UInt8](String(UInt64(d.significandBitPattern | (1 << 52))).utf8.reversed().map { $0 - 48 })
+        for _ in 0..<(Int(d.exponent) - 52) {
+            var carry: UInt8 = 0
+            for index in digits.indices {
+                let doubled = digits[index] * 2 + carry
+                digits[index] = doubled % 10
+                carry = doubled / 10
+            }
+            if carry > 0 { digits.append(carry) }
+        }
+        out += (d < 0 ? "-" : "") + String(decoding: digits.reversed().map { $0 + 48 }, as: UTF8.self)
+    }
+
     private func write(to out: inout String, indent: String?, level: Int) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? "\(d)" : "null"
+        case .double(let d): Self.writeDouble(d, to: &out)
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let elements):
             writeContainer(open: "[", close: "]", count: elements.count, to: &out, indent: indent, level: level) { i, out in

@@ -27,7 +27,7 @@ package enum RequestValidator {
         if let parts = expectation.multipart,
             expectation.json == nil && rules.contentTypes == nil || essence == "multipart/form-data"
         {
-            return partViolations(request, parts)
+            return partViolations(request, parts, otherParts: rules.otherKeys)
         }
         guard let types = rules.contentTypes else { return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys) }
         guard let essence, types.contains(essence) else {
@@ -213,7 +213,8 @@ package enum RequestValidator {
         }
     }
 
-    static func partViolations(_ request: IncomingRequest, _ expected: [PartExpectation]) -> [Violation] {
+    /// `otherParts`: parts the contract does not name are taken (`body.otherKeys`, an open schema).
+    static func partViolations(_ request: IncomingRequest, _ expected: [PartExpectation], otherParts: Bool = false) -> [Violation] {
         guard case .multipart(let parts) = request.body else {
             let contentType = request.contentType.map(MediaType.essence) ?? "none"
             return [Violation("body", "expected multipart/form-data, found Content-Type \(contentType)")]
@@ -243,6 +244,7 @@ package enum RequestValidator {
                 found.append(Violation(where_, mismatch))
             }
         }
+        guard !otherParts else { return found }
         let known = Set(expected.map(\.name))
         var reported: Set<String> = []
         for part in parts where !known.contains(part.name) && reported.insert(part.name).inserted {

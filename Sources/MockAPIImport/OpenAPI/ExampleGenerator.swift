@@ -40,7 +40,9 @@ struct ExampleGenerator {
     }
 
     /// `within`: the innermost `$ref` on the way here, to name where a cut happened.
-    private mutating func value(for schema: DocumentNode, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+    /// `fillingUndeclared`: false for an `allOf` part, whose required names another part may declare
+    /// (the merged value fills those it still lacks, from the declaring part's schema).
+    private mutating func value(for schema: DocumentNode, visiting: Set<String>, depth: Int, within: String, fillingUndeclared: Bool = true) -> JSONValue? {
         var visiting = visiting
         var within = within
         if let name = reader.referenceName(schema) {
@@ -58,7 +60,7 @@ struct ExampleGenerator {
         values += 1
         if let chosen = discriminated(view, schema: schema, visiting: visiting, depth: depth, within: within) { return chosen }
         if !view.allOf.isEmpty || (view.type == nil && !(view.oneOf + view.anyOf).isEmpty) {
-            return combined(view, visiting: visiting, depth: depth, within: within)
+            return combined(view, visiting: visiting, depth: depth, within: within, fillingUndeclared: fillingUndeclared)
         }
         // A type with `oneOf` constants (`type: integer, oneOf: [{const: 8}, …]`): the first option says which values.
         if view.allOf.isEmpty, !view.hasProperties, let option = (view.oneOf + view.anyOf).first,
@@ -72,19 +74,29 @@ struct ExampleGenerator {
         case "boolean": return .bool(true)
         case "integer": return integer(view)
         case "number": return number(view)
-        case "string", "file": return counted(.string(Self.string(view)), alreadyCounted: true)
+        case "string", "file":
+            if let least = view.minLength, least > Self.maxStringLength {
+                note(view, "minLength \(least) is more than a made-up string's \(Self.maxStringLength) characters; clamped")
+            }
+            return counted(.string(Self.string(view)), alreadyCounted: true)
         case "array":
-            guard let items = view.items else { return .array(Array(repeating: .string("string"), count: max(view.minItems ?? 0, 0).clamped(to: 0...10))) }
+            if let least = view.minItems, least > Self.maxElements { note(view, "minItems \(least) is more than a made-up array's \(Self.maxElements) elements; clamped") }
+            guard let items = view.items else {
+                return .array(Array(repeating: .string("string"), count: max(view.minItems ?? 0, 0).clamped(to: 0...Self.maxElements)))
+            }
             guard let element = value(for: items, visiting: visiting, depth: depth + 1, within: within) else { return .array([]) }
             var count = max(1, view.minItems ?? 1)
             if let most = view.maxItems { count = min(count, most) }
             // Distinct elements are not made up: `uniqueItems` with several required is left at one.
-            if view.node["uniqueItems"]?.bool == true { count = min(count, 1) }
-            return .array(Array(repeating: element, count: min(count, 10)))
+            if view.node["uniqueItems"]?.bool == true, count > 1 {
+                note(view, "minItems \(count) of distinct elements (uniqueItems) is not made up; one element")
+                count = 1
+            }
+            return .array(Array(repeating: element, count: min(count, Self.maxElements)))
         case "object":
-            return object(view, schema: schema, visiting: visiting, depth: depth, within: within)
+            return object(view, schema: schema, visiting: visiting, depth: depth, within: within, fillingUndeclared: fillingUndeclared)
         default:
-            if view.hasProperties { return object(view, schema: schema, visiting: visiting, depth: depth, within: within) }
+            if view.hasProperties { return object(view, schema: schema, visiting: visiting, depth: depth, within: within, fillingUndeclared: fillingUndeclared) }
             return .string("string")
         }
     }
@@ -109,7 +121,7 @@ struct ExampleGenerator {
 
     /// `allOf` parts merged into one value (objects' keys together, else the first part that makes a value);
     /// `oneOf`/`anyOf` without a type: the first option.
-    private mutating func combined(_ view: SchemaView, visiting: Set<String>, depth: Int, within: String) -> JSONValue? {
+    private mutating func combined(_ view: SchemaView, visiting: Set<String>, depth: Int, within: String, fillingUndeclared: Bool = true) -> JSONValue? {
         var merged: JSONObject?
         var scalar: JSONValue?
         var parts = view.allOf
@@ -120,7 +132,7 @@ struct ExampleGenerator {
                 // Its required names that only the `allOf` parts declare are theirs to make.
                 produced = object(view, schema: part, visiting: visiting, depth: depth, within: within, fillingUndeclared: false)
             } else {
-                produced = value(for: part, visiting: visiting, depth: depth + 1, within: within)
+                produced = value(for: part, visiting: visiting, depth: depth + 1, within: within, fillingUndeclared: false)
             }
             switch produced {
             case .object(let object)?:
@@ -136,10 +148,25 @@ struct ExampleGenerator {
             return value(for: option, visiting: visiting, depth: depth + 1, within: within)
         }
         if var merged {
-            for name in view.required.sorted() where merged[name] == nil { merged[name] = .string("string") }
+            guard fillingUndeclared else { return .object(merged) }
+            // Required names no part made a value for: of the declaring part's type where one declares it.
+            let declared = reader.properties(of: view.node) ?? []
+            var seen: Set<String> = []
+            for name in requiredNames(view.node, depth: 0, seen: &seen).sorted() where merged[name] == nil {
+                merged[name] = declared.first { $0.name == name }.map { shallow(reader.resolve($0.schema)) } ?? .string("string")
+            }
             return .object(merged)
         }
         return scalar ?? (view.nullable ? .null : .object(JSONObject()))
+    }
+
+    /// The names a schema and its `allOf` parts require; `seen`: parts already asked (`allOf`s that lead back to themselves).
+    private func requiredNames(_ schema: DocumentNode, depth: Int, seen: inout Set<String>) -> Set<String> {
+        if let name = reader.referenceName(schema), !seen.insert(name).inserted { return [] }
+        guard depth < 16, let view = reader.resolve(schema) else { return [] }
+        var names = view.required
+        for part in view.allOf { names.formUnion(requiredNames(part, depth: depth + 1, seen: &seen)) }
+        return names
     }
 
     private mutating func object(
@@ -164,7 +191,8 @@ struct ExampleGenerator {
         }
         // A map with no named keys but a minimum number of them gets that many.
         if object.isEmpty, let least = view.minProperties, least > 0, case .schema(let other)? = view.additionalProperties {
-            for index in 0..<min(least, 10) {
+            if least > Self.maxElements { note(view, "minProperties \(least) is more than a made-up object's \(Self.maxElements) keys; clamped") }
+            for index in 0..<min(least, Self.maxElements) {
                 if let element = value(for: other, visiting: visiting, depth: depth + 1, within: within) { object["key\(index)"] = element }
             }
         }
@@ -180,6 +208,8 @@ struct ExampleGenerator {
         guard depth < Self.maxDepth, let view = reader.resolve(schema) else { return true }
         guard Self.fits(value, view) else { return false }
         if let allowed = view.enumValues, !allowed.contains(value) { return false }
+        // A date-time without its zone (Xero's `2020-12-10T01:22:00.0000000`) breaks its format, as the response check reads it.
+        if case .string(let text) = value, let format = view.format, DateFormat.problem(text, format: format) != nil { return false }
         if view.allOf.contains(where: { !keeps(value, $0, depth: depth + 1) }) { return false }
         switch value {
         case .object(let object):
@@ -266,10 +296,19 @@ struct ExampleGenerator {
     /// A bound beyond Int64 (`maximum: 18446744073709551615`) is kept at Int64's end, with a note.
     private mutating func clamp(_ bound: Double?, _ view: SchemaView) -> Double? {
         guard let bound, abs(bound) > Self.int64End else { return bound }
-        let note = "\(reader.document.location(view.node)): bound \(bound) is beyond Int64; clamped"
-        if !notes.contains(note) { notes.append(note) }
+        note(view, "bound \(bound) is beyond Int64; clamped")
         return bound > 0 ? Self.int64End : -Self.int64End
     }
+
+    /// A bound the made-up value does not keep, once per schema and bound, naming the schema (a JSON pointer).
+    private mutating func note(_ view: SchemaView, _ message: String) {
+        let note = "\(reader.document.location(view.node)): \(message)"
+        if !notes.contains(note) { notes.append(note) }
+    }
+
+    /// The most elements (or map keys) a made-up array (or map) gets, and characters a string.
+    static let maxElements = 10
+    static let maxStringLength = 100_000
 
     private static let int64End = 9_223_372_036_854_775_808.0
 
@@ -306,7 +345,7 @@ struct ExampleGenerator {
             return matching
         }
         var text = string(format: view.format ?? "")
-        if let least = view.minLength, text.count < least { text += String(repeating: "x", count: min(least, 100_000) - text.count) }
+        if let least = view.minLength, text.count < least { text += String(repeating: "x", count: min(least, maxStringLength) - text.count) }
         if let most = view.maxLength, text.count > most { text = String(text.prefix(most)) }
         return text
     }

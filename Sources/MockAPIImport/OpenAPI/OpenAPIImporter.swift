@@ -74,9 +74,16 @@ package struct OpenAPIImporter {
                 let prefix = "\(file): \(method.uppercased()) \(pathKey): "
                 do {
                     let (draft, fixtures) = try translator.translate(names: &names)
-                    try routes.claim(draft)
-                    result.contracts.append(draft)
-                    result.fixtures += fixtures
+                    if let (owner, dropsMatch) = try routes.claim(draft), let index = result.contracts.firstIndex(where: { $0.name == owner }) {
+                        // Another operation's route: its requests are answered by that contract, loosened to take them.
+                        result.contracts[index].loosen(toTake: draft, dropsMatch: dropsMatch)
+                        translator.warn(
+                            "same route", at: operation,
+                            "answers the same requests as contract \"\(owner)\": merged into it (\(owner) takes its keys too, and answers with its own responses)")
+                    } else {
+                        result.contracts.append(draft)
+                        result.fixtures += fixtures
+                    }
                 } catch {
                     translator.warn(error.reason, at: operation, "\(error.message); operation skipped")
                     tally.skip(error.reason)

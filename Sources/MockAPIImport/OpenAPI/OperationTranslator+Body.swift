@@ -44,8 +44,10 @@ extension OperationTranslator {
             }
         }
         if let multipart {
-            if let schema = multipart.content["schema"], schema.isObject, let parts = parts(schema, encoding: multipart.content["encoding"]) {
+            if let schema = multipart.content["schema"], schema.isObject, let (parts, open) = parts(schema, encoding: multipart.content["encoding"]) {
                 draft.multipart = parts
+                // Parts the schema does not name (JSON Schema's default), or a list part sent as often as it has elements.
+                if json == nil { draft.body.otherKeys = open }
             } else if json == nil {
                 warn("body unchecked", at: multipart.content, "the multipart request body has no readable parts; its parts are not checked")
             }
@@ -68,7 +70,7 @@ extension OperationTranslator {
         if draft.json == nil {
             // What `json` would have said of a body it does not read.
             draft.body.nullable = false
-            draft.body.otherKeys = false
+            if draft.multipart == nil { draft.body.otherKeys = false }
             draft.body.otherTypes = false
         }
         // Nothing checks the body, so it is not required either.
@@ -93,17 +95,25 @@ extension OperationTranslator {
         return nil
     }
 
-    private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> [ContractDraft.Part]? {
+    /// The parts a multipart schema names, and whether it takes others; nil when it names none.
+    private mutating func parts(_ schema: DocumentNode, encoding: DocumentNode?) -> ([ContractDraft.Part], open: Bool)? {
         guard let properties = reader.properties(of: schema) ?? reader.unionProperties(schema) else {
             warn("body unchecked", at: schema, "the multipart request body is not an object with named parts; its parts are not checked")
             return nil
         }
+        var open = reader.admitsOtherKeys(schema)
         var result: [ContractDraft.Part] = []
         for property in properties {
-            if reader.arrayItems(property.schema) != nil {
-                // The same part sent several times: a contract names each part once.
-                warn("repeated part", at: property.schema, "multipart part \"\(property.name)\" is an array (the same part sent several times); the parts are not checked")
-                return nil
+            if reader.mayBeArray(property.schema) {
+                // The same part sent once per element (or not at all for none): a contract names
+                // each part once, so this one is left unnamed and taken as another part.
+                guard open else {
+                    warn("repeated part", at: property.schema, "multipart part \"\(property.name)\" is an array (the same part sent several times); the parts are not checked")
+                    return nil
+                }
+                warn("repeated part", at: property.schema, "multipart part \"\(property.name)\" is an array (the same part sent several times); taken unchecked")
+                open = true
+                continue
             }
             let isFile = reader.isFile(property.schema)
             // A filename is required only where our export said so: OpenAPI cannot say it, and
@@ -120,6 +130,6 @@ extension OperationTranslator {
             }
             result.append(part)
         }
-        return result
+        return (result, open)
     }
 }

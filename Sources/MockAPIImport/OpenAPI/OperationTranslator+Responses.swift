@@ -101,14 +101,14 @@ extension OperationTranslator {
     /// no variants), so a document of deep, wide schemas does not make megabyte contracts.
     static let shapeNodes = 2_000
 
-    /// `shape`, when the document's example is one of the bodies it allows; else nil and a
-    /// warning: a shape its own fixture breaks would fail `lint` and draw variants from a wrong body.
-    private mutating func fitting(_ value: JSONValue, _ shape: JSONValueSchema, status: Int, key: String, at content: DocumentNode) -> JSONValueSchema? {
-        guard let first = ShapeMismatch.violations(of: value, against: shape).first else { return shape }
+    /// Whether the document's example is one of the bodies its schema allows; a warning when not
+    /// (the example is left out: served, it would break the schema the client reads).
+    private mutating func fits(_ value: JSONValue, _ shape: JSONValueSchema, status: Int, key: String, at content: DocumentNode) -> Bool {
+        guard let first = ShapeMismatch.violations(of: value, against: shape).first else { return true }
         warn(
             "example breaks schema", at: content,
-            "response \(status) example \"\(key)\" does not fit its schema (\(first.location): \(first.message)); the response's schema is left out")
-        return nil
+            "response \(status) example \"\(key)\" does not fit its schema (\(first.location): \(first.message)); left out")
+        return false
     }
 
     /// Whether mockapi would read a body as a template (`{{item.name}}` in a document's example):
@@ -139,6 +139,15 @@ extension OperationTranslator {
         }
         if values.isEmpty, let example = content["example"] { values.append(("example", example.value)) }
         let schema = content["schema"].flatMap { $0.isObject ? $0 : nil }
+        let shape = Self.isJSON(type) ? schema.map { reader.responseShape($0, budget: SchemaWalkBudget(nodes: Self.shapeNodes)) } : nil
+        if let shape, !values.isEmpty {
+            // Only the examples that keep their schema are served: a client (and schemathesis) reads the schema as the promise.
+            let kept = values.filter { fits($0.1, shape, status: status, key: $0.0, at: content) }
+            if kept.isEmpty, schema != nil {
+                warn("example breaks schema", at: content, "response \(status): no example keeps its schema; one is made up from the schema instead")
+            }
+            values = kept
+        }
         if values.isEmpty, Self.isJSON(type), let schema {
             var generator = ExampleGenerator(reader: reader)
             values.append(("example", generator.example(for: schema)))
@@ -156,11 +165,11 @@ extension OperationTranslator {
             }
             return [Example(key: "example", body: nil, mediaType: type)]
         }
-        let shape = Self.isJSON(type) ? schema.map { reader.responseShape($0, budget: SchemaWalkBudget(nodes: Self.shapeNodes)) } : nil
         return values.map { key, value in
             if Self.isJSON(type) {
                 var example = Example(key: key, body: Body(bytes: Array((value.prettySerialized + "\n").utf8), fileExtension: "json"), mediaType: type)
-                example.shape = shape.flatMap { fitting(value, $0, status: status, key: key, at: content) }
+                // A made-up body the shape check would still refuse loses the shape (lint stays clean).
+                example.shape = shape.flatMap { ShapeMismatch.violations(of: value, against: $0).isEmpty ? $0 : nil }
                 return example
             }
             guard case .string(let text) = value else {

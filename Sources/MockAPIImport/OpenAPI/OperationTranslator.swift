@@ -150,10 +150,20 @@ struct OperationTranslator {
             }
             let name = names[0]
             let schema = parameters.first { $0["in"]?.string == "path" && $0["name"]?.string == name }.flatMap(schema(of:))
-            let type = schema.flatMap { reader.resolve($0) }.map { $0.type == "integer" ? ":int" : "" } ?? ""
+            let type = schema.flatMap { reader.resolve($0) }.map { $0.type == "integer" && !Self.reachesPastInt64($0) ? ":int" : "" } ?? ""
             segments.append("{\(Naming.unique(Naming.parameterName(name), in: &used))\(type)}")
         }
         return "/" + segments.joined(separator: "/")
+    }
+
+    /// An integer the document lets go past Int64 (`format: uint64`, a bound beyond it): a text
+    /// segment, since a contract's `int` segment is an Int64. An integer without a format stays
+    /// `int`: the servers behind such documents take Int64 ids, and the segment keeps telling
+    /// `/pets/42` from `/pets/abc` and from a text route beside it.
+    static func reachesPastInt64(_ view: SchemaView) -> Bool {
+        let end = 9_223_372_036_854_775_807.0
+        if let format = view.format?.lowercased(), format.hasPrefix("uint64") || format == "biginteger" || format == "int128" { return true }
+        return (view.maximum.map { $0.value > end } ?? false) || (view.minimum.map { $0.value < -end - 1 } ?? false)
     }
 
     private static func parameterNames(in segment: String) -> [String] {

@@ -38,6 +38,12 @@ extension SchemaReader {
         // The flag says null is allowed; an enum of the type must not list it (nor be left empty).
         if nullable, let values = enumValues { enumValues = values.contains(.null) ? values.filter { $0 != .null } : values }
         if enumValues?.isEmpty == true { enumValues = nil }
+        // `properties` or `items` without a `type`: JSON Schema applies them to objects or arrays
+        // only and takes a value of any other type. A contract's keys or items imply the type, so
+        // such a value is left unchecked.
+        if view.types.isEmpty, !view.isOnlyNull, view.allOf.isEmpty, view.type == "object" || view.type == "array" {
+            return JSONValueSchema(type: .any, enumValues: enumValues)
+        }
         var properties: [JSONKeyExpectation]?
         var items: JSONValueSchema?
         var otherKeys = false

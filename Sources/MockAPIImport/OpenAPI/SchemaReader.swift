@@ -43,13 +43,13 @@ struct SchemaReader {
         } else if view.type == "object", view.allOf.isEmpty {
             return nil
         }
+        var requiredByParts: Set<String> = []
         for part in view.allOf {
             if let name = referenceName(part), !visited.insert(name).inserted { continue }
             guard let more = properties(of: part, depth: depth + 1, merged: &visited) else {
                 // A part with no properties of its own (a description, `required: [a]`) adds its required names.
                 guard let partView = resolve(part), partView.type == nil || partView.type == "object", partView.oneOf.isEmpty, partView.anyOf.isEmpty else { return nil }
-                let required = partView.required
-                for index in result.indices where required.contains(result[index].name) { result[index].required = true }
+                requiredByParts.formUnion(partView.required)
                 continue
             }
             named = true
@@ -60,9 +60,11 @@ struct SchemaReader {
                     result.append(property)
                 }
             }
+            // A part's `required` may name keys another part declares (`allOf: [{$ref: Base}, {required: [kind], properties: {name}}]`).
+            requiredByParts.formUnion(resolve(part)?.required ?? [])
         }
-        // Required names written beside an allOf apply to the merged properties.
-        let required = view.required
+        // Required names written beside an allOf, or in any of its parts, apply to the merged properties.
+        let required = view.required.union(requiredByParts)
         for index in result.indices where required.contains(result[index].name) { result[index].required = true }
         return named ? result : nil
     }
@@ -135,6 +137,20 @@ struct SchemaReader {
     func arrayItems(_ schema: DocumentNode) -> DocumentNode? {
         guard let view = resolve(schema), view.type == "array" else { return nil }
         return view.items ?? DocumentNode(value: .object(JSONObject()), file: view.node.file, pointer: view.node.pointer + "/items")
+    }
+
+    /// Whether a value may be an array: its type, one of its types, or one of its `oneOf`/`anyOf` options.
+    func mayBeArray(_ schema: DocumentNode) -> Bool {
+        var seen: Set<String> = []
+        return mayBeArray(schema, depth: 0, seen: &seen)
+    }
+
+    private func mayBeArray(_ schema: DocumentNode, depth: Int, seen: inout Set<String>) -> Bool {
+        if let name = referenceName(schema), !seen.insert(name).inserted { return false }
+        guard depth < 8, let view = resolve(schema) else { return false }
+        if view.type == "array" || view.types.contains("array") { return true }
+        for option in view.oneOf + view.anyOf + view.allOf where mayBeArray(option, depth: depth + 1, seen: &seen) { return true }
+        return false
     }
 
     /// Whether a multipart property is a file.
