@@ -21,9 +21,10 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     /// Bytes of the live records.
     private(set) var liveBytes = 0
 
-    init(byteCapacity: Int = 16 * 1024) {
+    init(byteCapacity: Int = 16 * 1024, slotCapacity: Int = 16) {
         self.byteCapacity = byteCapacity
         buffer = .allocate(byteCount: byteCapacity, alignment: 16)
+        slots = Ring(capacity: slotCapacity)
     }
 
     deinit {
@@ -129,9 +130,12 @@ struct Ring<Element>: ~Copyable {
     private var start = 0
     private(set) var count = 0
 
-    init() {
-        capacity = 16
-        storage = .allocate(capacity: capacity)
+    /// Room for `capacity` elements (rounded up to a power of two) before the first doubling.
+    init(capacity: Int = 16) {
+        var rounded = 16
+        while rounded < capacity { rounded *= 2 }
+        self.capacity = rounded
+        storage = .allocate(capacity: rounded)
     }
 
     deinit {

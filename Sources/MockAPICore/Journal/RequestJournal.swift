@@ -15,7 +15,17 @@ import Synchronization
 /// the journal is read, which is rare next to recording.
 package final class RequestJournal: Sendable {
     private final class Shard: Sendable {
-        let arena = Mutex(RecordArena())
+        let arena: Mutex<RecordArena>
+
+        init(reserve: ShardReserve) {
+            arena = Mutex(RecordArena(byteCapacity: reserve.bytes, slotCapacity: reserve.records))
+        }
+    }
+
+    /// What each shard's arena holds before it first grows (`reserving`).
+    private struct ShardReserve {
+        var bytes = 16 * 1024
+        var records = 16
     }
 
     package let capacity: Int
@@ -24,6 +34,7 @@ package final class RequestJournal: Sendable {
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
     package let redaction: HeaderRedaction
     private let shards: [Shard]
+    private let reserve: ShardReserve
     /// The same shards, unretained, for `record` to borrow (`shards` keeps them): reading a class
     /// out of an array retained and released it on every request.
     private let borrowedShards: [Unmanaged<Shard>]
@@ -43,12 +54,28 @@ package final class RequestJournal: Sendable {
     package static let defaultCapacity = 10_000
     package static let defaultMaxBytes = 64 * 1024 * 1024
 
-    package init(capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8) {
+    /// `reserving`: each shard starts with room for its share of the budget (up to 1 MiB of
+    /// records and 2,048 of them), so the first thousands of requests never pay for the arena's
+    /// and the slot ring's doublings (each copies everything held so far; about 300 instructions
+    /// a request while a journal fills). Address space more than memory: a buffer that large is
+    /// mapped, and its pages are touched only as records are written.
+    package init(
+        capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8,
+        reserving: Bool = false
+    ) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
         self.maxBytes = maxBytes
         self.redaction = redaction
-        self.shards = (0..<max(1, shards)).map { _ in Shard() }
+        let shardCount = max(1, shards)
+        var reserve = ShardReserve()
+        if reserving {
+            reserve.bytes = max(reserve.bytes, min(maxBytes / shardCount, 1024 * 1024))
+            // A record takes 256 bytes at the least: no more slots than the bytes can fill.
+            reserve.records = max(reserve.records, min(capacity, maxBytes / 256, 2048))
+        }
+        self.reserve = reserve
+        self.shards = (0..<shardCount).map { _ in Shard(reserve: reserve) }
         borrowedShards = self.shards.map { Unmanaged.passUnretained($0) }
     }
 
@@ -205,7 +232,7 @@ package final class RequestJournal: Sendable {
         for shard in shards {
             shard.arena.withLock { arena in
                 heldBytes.subtract(arena.liveBytes, ordering: .relaxed)
-                arena = RecordArena()
+                arena = RecordArena(byteCapacity: reserve.bytes, slotCapacity: reserve.records)
             }
         }
     }
