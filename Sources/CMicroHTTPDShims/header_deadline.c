@@ -46,6 +46,9 @@ struct watched_connection {
     _Atomic uint64_t phase;
     /// Body bytes that have come since the request's headers.
     _Atomic uint64_t body_bytes;
+    /// The server's number for the thread that serves the connection (-1 until its first
+    /// request): a connection never changes thread, so it is read once per connection.
+    intptr_t slot;
     /// The watchdog's own (under its lock): the phase the sweep last saw, since when, and whether
     /// it has ended the connection already.
     uint64_t seen_phase;
@@ -341,6 +344,7 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
         if (watched == NULL) return;
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         watched->fd = info == NULL ? -1 : info->connect_fd;
+        watched->slot = -1;
         // Awaiting its first headers from now: timed here, not at the next sweep.
         uint64_t now = monotonic_ns();
         pthread_mutex_lock(&deadline->lock);
@@ -378,6 +382,14 @@ void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
     atomic_store_explicit(&watched->body_bytes, 0, memory_order_relaxed);
     set_phase(watched, PHASE_BODY);
     return watched;
+}
+
+intptr_t CMicroHTTPDShims_watch_slot(void *watched) {
+    return watched == NULL ? -1 : ((struct watched_connection *)watched)->slot;
+}
+
+void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot) {
+    if (watched != NULL) ((struct watched_connection *)watched)->slot = slot;
 }
 
 void CMicroHTTPDShims_body_received(void *watched, size_t bytes) {

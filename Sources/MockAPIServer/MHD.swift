@@ -56,6 +56,9 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     @inline(__always) static func answering(_ watch: ConnectionWatch?) { CMicroHTTPDShims_answering(watch) }
     @inline(__always) static func bodyReceived(_ count: Int, _ watch: ConnectionWatch?) { CMicroHTTPDShims_body_received(watch, count) }
     @inline(__always) static func awaitingHeaders(_ watch: ConnectionWatch?) { CMicroHTTPDShims_awaiting_headers(watch) }
+    /// The thread slot kept with a connection's watch, -1 before one is kept (and without a watch).
+    @inline(__always) static func slot(_ watch: ConnectionWatch?) -> Int { CMicroHTTPDShims_watch_slot(watch) }
+    @inline(__always) static func keepSlot(_ slot: Int, _ watch: ConnectionWatch?) { CMicroHTTPDShims_watch_set_slot(watch, slot) }
     /// The same for a connection whose request left no watch (refused before it began).
     @inline(__always) func awaitingHeaders() { CMicroHTTPDShims_connection_awaiting_headers(pointer) }
 

@@ -34,6 +34,8 @@ final class RequestContext {
     /// The connection's header-deadline watch (`MHDConnection.headersArrived`), told of the
     /// request's body, answer and end.
     var watch: ConnectionWatch?
+    /// The length of libmicrohttpd's path (with a session's prefix), measured on the first call.
+    var pathLength = 0
     /// The session the request names (`/s/ID/…`, `Mockapi-Session`), or why it cannot be served
     /// in it; nil for most. Set from the path when the request begins, from the header once its
     /// `Host` lines are counted (`RequestHandler.checkFraming`, through `enter`).

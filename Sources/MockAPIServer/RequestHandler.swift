@@ -47,23 +47,31 @@ final class RequestHandler: Sendable {
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
         guard let cls, let pointer = connection, let requestState, let uploadDataSize else { return .NO }
         let connection = MHDConnection(pointer)
-        // MHD passes the url on every call; its bytes are read there, never kept past a call.
-        let path = bytes(url)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
             // Before the first call the state is nil, or the query copy `take_query` made (tagged).
             let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
+                    // MHD passes the same url on every call of a request: its length was measured
+                    // on the first. Its bytes are read in the call, never kept past it.
+                    let fullPath = bytes(url, count: context.pathLength)
                     // In a session (`/s/ID/…`) the contracts see the path after its prefix.
-                    let path = context.pathOffset == 0 ? path : innerPath(path, offset: context.pathOffset)
+                    let path = context.pathOffset == 0 ? fullPath : innerPath(fullPath, offset: context.pathOffset)
                     return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
+            let path = bytes(url)
             let watch = connection.headersArrived()
-            // Looked up once per request (a thread-local read), kept in the context for the rest.
-            let slot = ThreadSlot.current
+            // A connection never changes thread: its slot is looked up (a thread-local read) on its
+            // first request and kept with its watch; kept in the context for the rest.
+            var slot = MHDConnection.slot(watch)
+            if slot < 0 {
+                slot = ThreadSlot.current
+                MHDConnection.keepSlot(slot, watch)
+            }
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
             context.watch = watch
+            context.pathLength = path.count
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
             let result = handler.checkFraming(context, connection: connection, path: path)
@@ -354,7 +362,10 @@ final class RequestHandler: Sendable {
         // calls rather than `session?.journal ?? journal`, which retained and released the journal.
         context.withSession { session in
             if let session {
-                Self.append(context, to: session.journal, path: path, status: status, problem: problem, contract: contractName, response: responseName)
+                // Borrowed: passed on as it was read, the journal and its session were retained and released.
+                Unmanaged.passUnretained(session.journal)._withUnsafeGuaranteedRef {
+                    Self.append(context, to: $0, path: path, status: status, problem: problem, contract: contractName, response: responseName)
+                }
             } else {
                 Self.append(context, to: journal, path: path, status: status, problem: problem, contract: contractName, response: responseName)
             }
@@ -383,5 +394,11 @@ private func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> Unsaf
 /// A C string's bytes, not copied; empty for nil.
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
-    return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+    return bytes(text, count: strlen(text))
+}
+
+/// The first `count` bytes of a C string whose length is known, not copied; empty for nil.
+private func bytes(_ text: UnsafePointer<CChar>?, count: Int) -> UnsafeBufferPointer<UInt8> {
+    guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
 }

@@ -33,6 +33,10 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
 /// per request, not at each.
 void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
 
+/// The thread slot kept with the watch (-1 before one is set, or without a watch), and setting it.
+intptr_t CMicroHTTPDShims_watch_slot(void *watched);
+void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot);
+
 /// `bytes` more of the request's body have arrived (for the minimum body rate).
 void CMicroHTTPDShims_body_received(void *watched, size_t bytes);
 

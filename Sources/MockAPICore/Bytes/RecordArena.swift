@@ -20,11 +20,17 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     private var tail = 0
     /// Bytes of the live records.
     private(set) var liveBytes = 0
+    /// The least the buffer grows to when it first must: one move to this size instead of a
+    /// chain of doublings, each copying everything held (`RequestJournal`'s `reserving`).
+    private let reserve: Int
 
-    init(byteCapacity: Int = 16 * 1024, slotCapacity: Int = 16) {
+    /// `reserve`, `slotReserve`: what the buffer and the slot ring grow to at the least when they
+    /// first outgrow their start. An arena that is never written to holds only its start.
+    init(byteCapacity: Int = 16 * 1024, reserve: Int = 0, slotReserve: Int = 0) {
         self.byteCapacity = byteCapacity
+        self.reserve = reserve
         buffer = .allocate(byteCount: byteCapacity, alignment: 16)
-        slots = Ring(capacity: slotCapacity)
+        slots = Ring(reserve: slotReserve)
     }
 
     deinit {
@@ -94,13 +100,13 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
 
     /// Copies the live records, oldest first, to the start of a larger buffer.
     private mutating func grow(toFit size: Int) {
-        relocate(capacity: max(byteCapacity * 2, liveBytes + size))
+        relocate(capacity: max(byteCapacity * 2, liveBytes + size, reserve))
     }
 
     /// Copies the live records, oldest first, to the start of a new buffer of `capacity` bytes.
     private mutating func relocate(capacity newCapacity: Int) {
         let newBuffer = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
-        var moved = Ring<Slot>()
+        var moved = Ring<Slot>(reserve: slots.reserve)
         var offset = 0
         slots.forEach { slot in
             (newBuffer + offset).copyMemory(from: buffer + slot.offset, byteCount: slot.length)
@@ -129,13 +135,15 @@ struct Ring<Element>: ~Copyable {
     private var capacity: Int
     private var start = 0
     private(set) var count = 0
+    /// What the first growth goes to at the least (a power of two), rather than twice 16.
+    let reserve: Int
 
-    /// Room for `capacity` elements (rounded up to a power of two) before the first doubling.
-    init(capacity: Int = 16) {
+    init(reserve: Int = 0) {
         var rounded = 16
-        while rounded < capacity { rounded *= 2 }
-        self.capacity = rounded
-        storage = .allocate(capacity: rounded)
+        while rounded < reserve { rounded *= 2 }
+        self.reserve = rounded
+        capacity = 16
+        storage = .allocate(capacity: capacity)
     }
 
     deinit {
@@ -158,15 +166,16 @@ struct Ring<Element>: ~Copyable {
         count -= 1
     }
 
-    /// Twice the room, the oldest moved to position 0.
+    /// Twice the room (or the reserve, when more), the oldest moved to position 0.
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let newCapacity = max(capacity * 2, reserve)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         let firstRun = capacity - start // from `start` to the end of the buffer, then the wrapped rest
         (larger).moveInitialize(from: storage + start, count: firstRun)
         (larger + firstRun).moveInitialize(from: storage, count: start)
         storage.deallocate()
         storage = larger
-        capacity *= 2
+        capacity = newCapacity
         start = 0
     }
 

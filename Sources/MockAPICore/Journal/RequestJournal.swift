@@ -18,14 +18,14 @@ package final class RequestJournal: Sendable {
         let arena: Mutex<RecordArena>
 
         init(reserve: ShardReserve) {
-            arena = Mutex(RecordArena(byteCapacity: reserve.bytes, slotCapacity: reserve.records))
+            arena = Mutex(RecordArena(reserve: reserve.bytes, slotReserve: reserve.records))
         }
     }
 
-    /// What each shard's arena holds before it first grows (`reserving`).
+    /// What each shard's arena grows to when it first outgrows its start (`reserving`).
     private struct ShardReserve {
-        var bytes = 16 * 1024
-        var records = 16
+        var bytes = 0
+        var records = 0
     }
 
     package let capacity: Int
@@ -54,11 +54,12 @@ package final class RequestJournal: Sendable {
     package static let defaultCapacity = 10_000
     package static let defaultMaxBytes = 64 * 1024 * 1024
 
-    /// `reserving`: each shard starts with room for its share of the budget (up to 1 MiB of
-    /// records and 2,048 of them), so the first thousands of requests never pay for the arena's
-    /// and the slot ring's doublings (each copies everything held so far; about 300 instructions
-    /// a request while a journal fills). Address space more than memory: a buffer that large is
-    /// mapped, and its pages are touched only as records are written.
+    /// `reserving`: a shard that outgrows its start (16 KiB, 16 records) grows at once to room for
+    /// its share of the budget (up to 1 MiB of records and 2,048 of them), so the next thousands
+    /// of requests pay for no chain of doublings (each copies everything held so far; about 300
+    /// instructions a request while a journal fills). A shard never written to keeps its small
+    /// start, so an idle session costs what it did; a buffer that large is mapped, its pages
+    /// touched only as records are written.
     package init(
         capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8,
         reserving: Bool = false
@@ -232,7 +233,7 @@ package final class RequestJournal: Sendable {
         for shard in shards {
             shard.arena.withLock { arena in
                 heldBytes.subtract(arena.liveBytes, ordering: .relaxed)
-                arena = RecordArena(byteCapacity: reserve.bytes, slotCapacity: reserve.records)
+                arena = RecordArena(reserve: reserve.bytes, slotReserve: reserve.records)
             }
         }
     }

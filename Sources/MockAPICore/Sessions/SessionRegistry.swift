@@ -95,10 +95,10 @@ package final class SessionRegistry: Sendable {
                 guard entry?.low == low, entry?.high == high, let session = entry?.session, !session.hasEnded,
                     session.idleNanoseconds(at: now) < idle
                 else { return nil }
+                session.used(at: now)
                 return session
             }
         }
-        found?.used(at: now)
         return found
     }
 
