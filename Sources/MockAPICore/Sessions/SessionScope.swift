@@ -92,8 +92,9 @@ extension Responder {
     /// The path the contracts see: what follows `/s/ID`, or `/` when nothing does.
     @inlinable package static func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
         guard offset > 0 else { return path }
-        guard offset < path.count else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
-        return UnsafeBufferPointer(rebasing: path[offset...])
+        guard offset < path.count, let start = path.baseAddress else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
+        // By address: a rebased slice checked its bounds again on every request in a session.
+        return UnsafeBufferPointer(start: start + offset, count: path.count - offset)
     }
 
     package static let rootPath: StaticString = "/"
