@@ -147,6 +147,9 @@ final class RequestHandler: Sendable {
     /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
     /// and the server-wide journal is for requests made without one.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        // Most heads: well formed, one Host, no body framing, no session header, no session
+        // refused. `decideHead` reads the body then, with nothing declared: so say at once.
+        if context.scan.isPlain, context.scope == nil || context.withSession({ $0 != nil }) { return .YES }
         let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
             let scan = context.scan

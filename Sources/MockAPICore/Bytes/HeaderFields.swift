@@ -230,6 +230,10 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         package var framed = false
         /// Whether it has a `Prefer` header, so a request without one is not walked for it again.
         package var prefers = false
+
+        /// Well formed, at most one `Host`, no body framing and no session header: a head the
+        /// server reads on without asking anything more of it.
+        package var isPlain: Bool { !malformed && hosts <= 1 && !framed && !namesSession }
     }
 
     /// Folding these into the walk the first needed anyway keeps them off the cost of a request:
