@@ -46,6 +46,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     /// is used again (a pointer, not a closure: what a closure captured was retained and released
     /// on every request); the buffer grows if it does not fit. Dropping is the journal's business
     /// (it keeps to one budget over every arena).
+    @inline(__always)
     mutating func append(id: Int, size: Int) -> UnsafeMutableRawPointer {
         var offset = placement(for: size)
         while offset == nil {
@@ -75,6 +76,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
 
     /// Where a record of `size` bytes fits without touching a live record, if anywhere: after the
     /// newest record, or else wrapped round to the start of the buffer.
+    @inline(__always)
     private func placement(for size: Int) -> Int? {
         if slots.count == 0 { return size <= byteCapacity ? 0 : nil }
         let wrapped = tail <= head
@@ -153,6 +155,7 @@ struct Ring<Element>: ~Copyable {
 
     var first: Element? { count > 0 ? storage[start] : nil }
 
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow() }
         (storage + ((start + count) & (capacity - 1))).initialize(to: element)
