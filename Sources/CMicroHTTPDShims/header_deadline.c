@@ -42,13 +42,21 @@ struct watched_connection {
     struct watched_connection *previous;
     struct watched_connection *next;
     int fd;
-    /// Monotonic time since which headers are awaited; 0 while a request is being handled.
-    _Atomic uint64_t waiting_since;
-    /// True while a request's body is being read (headers in, answer not yet queued).
-    _Atomic bool reading_body;
-    /// When the request's headers arrived, and how many body bytes have come since.
-    _Atomic uint64_t body_since;
+    /// What the connection is doing (`PHASE_*`, the low two bits) and how many times that has
+    /// changed (the rest), written by its MHD thread with a plain store: no clock is read on the
+    /// request path. The sweep times each change it sees (`seen_at`): a request's phases are
+    /// timed to within one sweep interval, which is why the sweep runs eight times per limit.
+    _Atomic uint64_t phase;
+    /// Body bytes that have come since the request's headers.
     _Atomic uint64_t body_bytes;
+    /// The server's number for the thread that serves the connection (-1 until its first
+    /// request): a connection never changes thread, so it is read once per connection.
+    intptr_t slot;
+    /// The watchdog's own (under its lock): the phase the sweep last saw, since when, and whether
+    /// it has ended the connection already.
+    uint64_t seen_phase;
+    uint64_t seen_at;
+    bool ended;
     /// The client's address as 16 bytes (IPv4 mapped into IPv6), read by the sweep the first time
     /// it needs it; only the watchdog touches these, under its lock.
     unsigned char peer[16];
@@ -60,6 +68,15 @@ struct slow_body {
     struct watched_connection *connection;
     double rate;
 };
+
+/// Headers awaited (the header deadline runs), a body being read (the body rate is checked), an
+/// answer decided (never cut).
+enum { PHASE_AWAITING = 0, PHASE_BODY = 1, PHASE_ANSWERING = 2, PHASE_STATE = 3 };
+
+static inline void set_phase(struct watched_connection *c, uint64_t state) {
+    uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
+    atomic_store_explicit(&c->phase, (phase | PHASE_STATE) + 1 + state, memory_order_relaxed);
+}
 
 struct CMicroHTTPDShims_HeaderDeadline {
     pthread_mutex_t lock;
@@ -102,7 +119,7 @@ static const char too_slow[] =
 /// True when a body has come in slower than the minimum rate, counted after the grace period.
 static bool body_too_slow(const struct CMicroHTTPDShims_HeaderDeadline *deadline, const struct watched_connection *c, uint64_t now) {
     if (deadline->min_body_rate == 0) return false;
-    uint64_t since = atomic_load_explicit(&c->body_since, memory_order_relaxed);
+    uint64_t since = c->seen_at;
     if (since == 0 || now <= since || now - since <= deadline->body_grace_ns) return false;
     uint64_t owed_ns = now - since - deadline->body_grace_ns;
     // Bytes owed by now at the minimum rate; in 128-bit so no rate or age can overflow it.
@@ -114,9 +131,15 @@ static bool body_too_slow(const struct CMicroHTTPDShims_HeaderDeadline *deadline
 static const uint64_t crowded_interval = 20000000u;
 
 static void end_connection(struct watched_connection *c) {
-    atomic_store_explicit(&c->waiting_since, 0, memory_order_relaxed);
-    atomic_store_explicit(&c->reading_body, false, memory_order_relaxed);
+    c->ended = true;
     shutdown(c->fd, SHUT_RDWR);
+}
+
+/// Whether the connection is still in the phase the sweep last saw it in: reading a body, or
+/// awaiting headers, when `state` says so.
+static bool still(const struct watched_connection *c, uint64_t state) {
+    uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
+    return !c->ended && phase == c->seen_phase && (phase & PHASE_STATE) == state;
 }
 
 /// From how long after its headers a body still arriving counts as slow (or the rate's grace if
@@ -161,7 +184,7 @@ static size_t end_slowest(struct CMicroHTTPDShims_HeaderDeadline *deadline, stru
     if (count <= share) return count;
     for (size_t i = 0; i < count - share; i++) {
         struct watched_connection *c = slow[i].connection;
-        if (!atomic_load_explicit(&c->reading_body, memory_order_relaxed)) continue; // answered meanwhile: never cut
+        if (!still(c, PHASE_BODY)) continue; // answered meanwhile: never cut
         if (deadline->plain_http) (void)send(c->fd, too_many_slow, sizeof too_many_slow - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
         end_connection(c);
     }
@@ -209,9 +232,13 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
         if (polls != NULL && candidates != NULL && slow != NULL) deadline->capacity = deadline->count;
     }
     size_t n = 0, slow_count = 0;
-    for (struct watched_connection *c = deadline->head; c != NULL && n < deadline->capacity; c = c->next) {
-        if (atomic_load_explicit(&c->waiting_since, memory_order_relaxed) == 0 && !atomic_load_explicit(&c->reading_body, memory_order_relaxed))
-            continue; // being answered: never cut
+    for (struct watched_connection *c = deadline->head; c != NULL; c = c->next) {
+        uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
+        if (phase != c->seen_phase) {
+            c->seen_phase = phase;
+            c->seen_at = now;
+        }
+        if (n >= deadline->capacity || c->ended || (phase & PHASE_STATE) == PHASE_ANSWERING) continue; // being answered: never cut
         deadline->polls[n] = (struct pollfd){.fd = c->fd, .events = POLLIN};
         deadline->candidates[n++] = c;
     }
@@ -220,11 +247,12 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
     }
     for (size_t i = 0; i < n; i++) {
         struct watched_connection *c = deadline->candidates[i];
-        uint64_t since = atomic_load_explicit(&c->waiting_since, memory_order_relaxed);
-        bool reading_body = atomic_load_explicit(&c->reading_body, memory_order_relaxed);
-        if (since == 0 && !reading_body) continue; // answered since it was collected
-        // `since` may have been set after `now` was read: unsigned, `now - since` would wrap.
-        bool late = deadline->limit_ns > 0 && since != 0 && now > since && now - since > deadline->limit_ns;
+        // Moved on since it was collected (answered, or a new request): not late.
+        if (atomic_load_explicit(&c->phase, memory_order_relaxed) != c->seen_phase) continue;
+        bool reading_body = (c->seen_phase & PHASE_STATE) == PHASE_BODY;
+        uint64_t since = c->seen_at;
+        // `since` may be later than `now` (a connection that started meanwhile): unsigned, `now - since` would wrap.
+        bool late = deadline->limit_ns > 0 && !reading_body && now > since && now - since > deadline->limit_ns;
         if (reading_body && body_too_slow(deadline, c, now)) {
             // MHD takes no response mid-body, so the 408 goes on the socket (a short write on a
             // plain connection whose previous answer is out; on TLS the close alone).
@@ -236,7 +264,7 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
         if (late || (readable && recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)) {
             end_connection(c);
         } else if (reading_body) {
-            uint64_t body_since = atomic_load_explicit(&c->body_since, memory_order_relaxed);
+            uint64_t body_since = c->seen_at;
             if (body_since != 0 && now > body_since && now - body_since > deadline->slow_age_ns) {
                 double rate = (double)atomic_load_explicit(&c->body_bytes, memory_order_relaxed) * 1e9 / (double)(now - body_since);
                 deadline->slow[slow_count++] = (struct slow_body){.connection = c, .rate = rate};
@@ -264,10 +292,11 @@ static void hand_back_memory(void) {
 
 static void *watch(void *context) {
     struct CMicroHTTPDShims_HeaderDeadline *deadline = context;
-    // Checking four times per limit overshoots it by at most a quarter; twice a second at most
-    // for the body rate; never more than a second apart.
+    // A phase is timed from the first sweep that sees it, up to one interval late, and cut at
+    // the sweep after its limit: checking eight times per limit overshoots it by at most a
+    // quarter; twice a second at most for the body rate; never more than a second apart.
     uint64_t interval = 1000000000u;
-    if (deadline->limit_ns > 0 && deadline->limit_ns / 4 < interval) interval = deadline->limit_ns / 4;
+    if (deadline->limit_ns > 0 && deadline->limit_ns / 8 < interval) interval = deadline->limit_ns / 8;
     if (deadline->min_body_rate > 0 && interval > 500000000u) interval = 500000000u;
     if (interval < 10000000u) interval = 10000000u;
     pthread_mutex_lock(&deadline->lock);
@@ -345,8 +374,12 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
         if (watched == NULL) return;
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         watched->fd = info == NULL ? -1 : info->connect_fd;
-        atomic_store_explicit(&watched->waiting_since, monotonic_ns(), memory_order_relaxed);
+        watched->slot = -1;
+        // Awaiting its first headers from now: timed here, not at the next sweep.
+        uint64_t now = monotonic_ns();
         pthread_mutex_lock(&deadline->lock);
+        watched->seen_phase = atomic_load_explicit(&watched->phase, memory_order_relaxed);
+        watched->seen_at = now;
         watched->next = deadline->head;
         if (deadline->head != NULL) deadline->head->previous = watched;
         deadline->head = watched;
@@ -378,30 +411,35 @@ static struct watched_connection *watched_connection(struct MHD_Connection *conn
     return info == NULL ? NULL : info->socket_context;
 }
 
-void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
+void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
     struct watched_connection *watched = watched_connection(connection);
-    if (watched == NULL) return;
-    atomic_store_explicit(&watched->waiting_since, 0, memory_order_relaxed);
+    if (watched == NULL) return NULL;
     atomic_store_explicit(&watched->body_bytes, 0, memory_order_relaxed);
-    atomic_store_explicit(&watched->body_since, monotonic_ns(), memory_order_relaxed);
-    atomic_store_explicit(&watched->reading_body, true, memory_order_relaxed);
+    set_phase(watched, PHASE_BODY);
+    return watched;
 }
 
-void CMicroHTTPDShims_body_received(struct MHD_Connection *connection, size_t bytes) {
-    struct watched_connection *watched = watched_connection(connection);
-    if (watched != NULL) atomic_fetch_add_explicit(&watched->body_bytes, bytes, memory_order_relaxed);
+intptr_t CMicroHTTPDShims_watch_slot(void *watched) {
+    return watched == NULL ? -1 : ((struct watched_connection *)watched)->slot;
 }
 
-void CMicroHTTPDShims_answering(struct MHD_Connection *connection) {
-    struct watched_connection *watched = watched_connection(connection);
-    if (watched == NULL) return;
-    atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
-    atomic_store_explicit(&watched->body_since, 0, memory_order_relaxed);
+void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot) {
+    if (watched != NULL) ((struct watched_connection *)watched)->slot = slot;
 }
 
-void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection) {
-    struct watched_connection *watched = watched_connection(connection);
-    if (watched == NULL) return;
-    atomic_store_explicit(&watched->reading_body, false, memory_order_relaxed);
-    atomic_store_explicit(&watched->waiting_since, monotonic_ns(), memory_order_relaxed);
+void CMicroHTTPDShims_body_received(void *watched, size_t bytes) {
+    struct watched_connection *c = watched;
+    if (c != NULL) atomic_fetch_add_explicit(&c->body_bytes, bytes, memory_order_relaxed);
+}
+
+void CMicroHTTPDShims_answering(void *watched) {
+    if (watched != NULL) set_phase(watched, PHASE_ANSWERING);
+}
+
+void CMicroHTTPDShims_awaiting_headers(void *watched) {
+    if (watched != NULL) set_phase(watched, PHASE_AWAITING);
+}
+
+void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection) {
+    CMicroHTTPDShims_awaiting_headers(watched_connection(connection));
 }

@@ -49,11 +49,18 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     /// Bytes written on the connection itself (through its TLS session on HTTPS); what `send` returns.
     func send(_ bytes: UnsafeRawPointer?, count: Int) -> Int { CMicroHTTPDShims_connection_send(pointer, bytes, count) }
 
-    // What the header-deadline watchdog (`header_deadline.c`) is told of the connection.
-    @inline(__always) func headersArrived() { CMicroHTTPDShims_headers_arrived(pointer) }
-    @inline(__always) func answering() { CMicroHTTPDShims_answering(pointer) }
-    @inline(__always) func bodyReceived(_ count: Int) { CMicroHTTPDShims_body_received(pointer, count) }
-    @inline(__always) func awaitingHeaders() { CMicroHTTPDShims_awaiting_headers(pointer) }
+    // What the header-deadline watchdog (`header_deadline.c`) is told of the connection: the
+    // request's headers are in (which returns the connection's watch, nil without a watchdog), and
+    // then, through that watch, its body's bytes, its answer decided, and its end.
+    @inline(__always) func headersArrived() -> ConnectionWatch? { CMicroHTTPDShims_headers_arrived(pointer) }
+    @inline(__always) static func answering(_ watch: ConnectionWatch?) { CMicroHTTPDShims_answering(watch) }
+    @inline(__always) static func bodyReceived(_ count: Int, _ watch: ConnectionWatch?) { CMicroHTTPDShims_body_received(watch, count) }
+    @inline(__always) static func awaitingHeaders(_ watch: ConnectionWatch?) { CMicroHTTPDShims_awaiting_headers(watch) }
+    /// The thread slot kept with a connection's watch, -1 before one is kept (and without a watch).
+    @inline(__always) static func slot(_ watch: ConnectionWatch?) -> Int { CMicroHTTPDShims_watch_slot(watch) }
+    @inline(__always) static func keepSlot(_ slot: Int, _ watch: ConnectionWatch?) { CMicroHTTPDShims_watch_set_slot(watch, slot) }
+    /// The same for a connection whose request left no watch (refused before it began).
+    @inline(__always) func awaitingHeaders() { CMicroHTTPDShims_connection_awaiting_headers(pointer) }
 
     /// The query copy `CMicroHTTPDShims_take_query` left in a request's state before its first
     /// access call (free it with `free`); nil when the state is a request context.
@@ -61,6 +68,9 @@ struct MHDConnection: @unchecked Sendable, Hashable {
         CMicroHTTPDShims_query(state)
     }
 }
+
+/// The watchdog's record of a connection (`header_deadline.c`), valid while MHD holds it open.
+typealias ConnectionWatch = UnsafeMutableRawPointer
 
 /// A request's query as `CMicroHTTPDShims_take_query` copied it: its length, then its bytes.
 typealias MHDQuery = CMicroHTTPDShims_Query

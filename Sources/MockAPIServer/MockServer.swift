@@ -57,7 +57,7 @@ package final class MockServer: Sendable {
         self.configuration = configuration
         journal = RequestJournal(
             capacity: configuration.journalCapacity, maxBytes: configuration.journalMaxBytes,
-            redaction: configuration.headerRedaction)
+            redaction: configuration.headerRedaction, reserving: true)
         sessions = SessionRegistry(limits: configuration.sessionLimits)
         let adminAccess = AdminAccess(token: configuration.adminToken, listensOnLoopbackOnly: AdminAccess.isLoopback(configuration.host))
         let policy = configuration.servingPolicy

@@ -31,6 +31,11 @@ final class RequestContext {
     let headers: HeaderFields
     /// The worker thread's `ThreadSlot`, read once when the request began.
     let threadSlot: Int
+    /// The connection's header-deadline watch (`MHDConnection.headersArrived`), told of the
+    /// request's body, answer and end.
+    var watch: ConnectionWatch?
+    /// The length of libmicrohttpd's path (with a session's prefix), measured on the first call.
+    var pathLength = 0
     /// The session the request names (`/s/ID/…`, `Mockapi-Session`), or why it cannot be served
     /// in it; nil for most. Set from the path when the request begins, from the header once its
     /// `Host` lines are counted (`RequestHandler.checkFraming`, through `enter`).
@@ -39,9 +44,22 @@ final class RequestContext {
     /// Serves the request in the session its header named (or refuses it, as `scope` says).
     func enter(_ scope: SessionScope) {
         self.scope = scope
+        unmanagedSession = scope.session.map { Unmanaged.passUnretained($0) }
     }
     /// The session the request is served in; nil for most.
     var session: SessionState? { scope?.session }
+    /// The same, unretained (`scope` keeps it), for the request path to borrow (`withSession`):
+    /// reading it out of the scope retained and released it at every use.
+    private var unmanagedSession: Unmanaged<SessionState>?
+
+    @inline(__always) func withSession<Result>(_ body: (SessionState?) -> Result) -> Result {
+        guard let unmanagedSession else { return body(nil) }
+        return unmanagedSession._withUnsafeGuaranteedRef { body($0) }
+    }
+    /// What the head's one walk over the headers found (`HeaderFields.headScan`).
+    let scan: HeaderFields.HeadScan
+    /// Whether the request has a `Prefer` header.
+    var prefers: Bool { scan.prefers }
     /// How many bytes of libmicrohttpd's path the session prefix takes (`/s/ID`): the contracts
     /// see the rest. 0 for a request without one.
     let pathOffset: Int
@@ -74,7 +92,7 @@ final class RequestContext {
 
     private enum BufferedKind { case json, form, raw }
 
-    private var body: Body
+    private var body: Body = .discard
     /// Where a JSON body's bytes are counted against every connection's total, and how many this
     /// request holds; given back when the request ends.
     private let budget: BufferBudget
@@ -85,14 +103,22 @@ final class RequestContext {
 
     init(
         lease: StateLease, method: String, head: RoutedHead, query: [QueryArgument],
-        headers: HeaderFields, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int, timed: Bool,
-        scope: SessionScope? = nil, pathOffset: Int = 0
+        headers: HeaderFields, scan: HeaderFields.HeadScan, budget: BufferBudget, rawQuery: String? = nil, threadSlot: Int,
+        timed: Bool, scope: SessionScope? = nil, pathOffset: Int = 0
     ) {
         // The body first, from the arguments: planned after the fields were stored, it read the
         // head back from self, and the optimizer retained and released three fields around it.
-        let body = Self.body(for: head, lease: lease)
-        if case .multipart(_, let collector) = body { self.collector = collector }
-        self.body = body
+        // Most requests keep none: their body stays the `.discard` it starts as, with no Body
+        // value made here to copy into place (through its value witness: about 150 instructions).
+        if case .discard = head.body {
+        } else {
+            let planned = Self.body(for: head, lease: lease)
+            body = planned.body
+            collector = planned.collector
+        }
+        // Read off the argument before it is stored: read back from the field, the scope was
+        // copied and its session retained and released.
+        if case .session(let session)? = scope { unmanagedSession = Unmanaged.passUnretained(session) }
         self.rawQuery = rawQuery
         self.lease = lease
         unmanagedResponder = Unmanaged.passUnretained(lease.state.responder)
@@ -103,6 +129,7 @@ final class RequestContext {
         self.query = query
         self.headers = headers
         self.threadSlot = threadSlot
+        self.scan = scan
         self.scope = scope
         self.pathOffset = pathOffset
         started = timed ? System.monotonicNanoseconds() : 0
@@ -130,20 +157,21 @@ final class RequestContext {
         return true
     }
 
-    /// Where the body goes, as the responder planned it.
-    private static func body(for head: RoutedHead, lease: StateLease) -> Body {
+    /// Where the body goes, as the responder planned it, and a multipart body's collector.
+    private static func body(for head: RoutedHead, lease: StateLease) -> (body: Body, collector: MultipartCollector?) {
         switch head.body {
-        case .discard: return .discard
-        case .json: return .buffered([], .json)
-        case .form: return .buffered([], .form)
-        case .raw: return .buffered([], .raw)
-        case .malformed(let reason): return .malformed(reason)
+        case .discard: return (.discard, nil)
+        case .json: return (.buffered([], .json), nil)
+        case .form: return (.buffered([], .form), nil)
+        case .raw: return (.buffered([], .raw), nil)
+        case .malformed(let reason): return (.malformed(reason), nil)
         case .multipart(let boundary):
             do throws(MultipartParser.Failure) {
                 let parser = try MultipartParser(boundary: boundary)
-                return .multipart(parser, MultipartCollector(keepsText: lease.state.responder.echoesBody(routedTo: head.destination)))
+                let collector = MultipartCollector(keepsText: lease.state.responder.echoesBody(routedTo: head.destination))
+                return (.multipart(parser, collector), collector)
             } catch {
-                return .malformed(error.description)
+                return (.malformed(error.description), nil)
             }
         }
     }
@@ -284,7 +312,9 @@ final class MultipartCollector {
 }
 
 /// What a suspended request is answered with once MHD calls back.
-enum PendingAnswer {
+/// Boxed (indirect): rare, and inline a `Decision` made every request's context larger and its
+/// release an outlined destroy of the whole enum; boxed it is one pointer, nil for most.
+indirect enum PendingAnswer {
     /// A decision held back by its delay.
     case delayed(Decision)
     /// A fault that waits: the connection is closed when it is woken.
@@ -292,8 +322,7 @@ enum PendingAnswer {
     /// Filled in by another thread (an admin action, a real backend) before it resumes the
     /// connection; the decision's headers and journal note go with the reply, and `fallback` is
     /// sent when the server stopped before the reply came.
-    /// Boxed (indirect): rare, and inline it would make every request's context larger.
-    indirect case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
+    case deferred(DeferredReply, Decision, fallback: GeneratedResponse)
 }
 
 /// An answer another thread produces while the request's connection is suspended.

@@ -47,22 +47,31 @@ final class RequestHandler: Sendable {
     static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
         guard let cls, let pointer = connection, let requestState, let uploadDataSize else { return .NO }
         let connection = MHDConnection(pointer)
-        // MHD passes the url on every call; its bytes are read there, never kept past a call.
-        let path = bytes(url)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
             // Before the first call the state is nil, or the query copy `take_query` made (tagged).
             let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
+                    // MHD passes the same url on every call of a request: its length was measured
+                    // on the first. Its bytes are read in the call, never kept past it.
+                    let fullPath = bytes(url, count: context.pathLength)
                     // In a session (`/s/ID/…`) the contracts see the path after its prefix.
-                    let path = context.pathOffset == 0 ? path : innerPath(path, offset: context.pathOffset)
+                    let path = context.pathOffset == 0 ? fullPath : innerPath(fullPath, offset: context.pathOffset)
                     return handler.continueRequest(context, connection: connection, path: path, data: uploadData, size: uploadDataSize)
                 }
             }
-            connection.headersArrived()
-            // Looked up once per request (a thread-local read), kept in the context for the rest.
-            let slot = ThreadSlot.current
+            let path = bytes(url)
+            let watch = connection.headersArrived()
+            // A connection never changes thread: its slot is looked up (a thread-local read) on its
+            // first request and kept with its watch; kept in the context for the rest.
+            var slot = MHDConnection.slot(watch)
+            if slot < 0 {
+                slot = ThreadSlot.current
+                MHDConnection.keepSlot(slot, watch)
+            }
             let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
+            context.watch = watch
+            context.pathLength = path.count
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
             let result = handler.checkFraming(context, connection: connection, path: path)
@@ -74,15 +83,19 @@ final class RequestHandler: Sendable {
     }
 
     static let completed: MHD_RequestCompletedCallback = { cls, connection, requestState, _ in
-        if let connection { MHDConnection(connection).awaitingHeaders() }
-        guard let cls, let requestState, let state = requestState.pointee else { return }
+        guard let cls, let requestState, let state = requestState.pointee else {
+            if let connection { MHDConnection(connection).awaitingHeaders() }
+            return
+        }
         requestState.pointee = nil
         if let query = MHDConnection.query(in: state) {
             free(query) // the request ended before the access handler saw it (MHD refused it)
+            if let connection { MHDConnection(connection).awaitingHeaders() }
             return
         }
         let context = Unmanaged<RequestContext>.fromOpaque(state)
-        let slot = context._withUnsafeGuaranteedRef { $0.threadSlot }
+        let (slot, watch) = context._withUnsafeGuaranteedRef { ($0.threadSlot, $0.watch) }
+        MHDConnection.awaitingHeaders(watch)
         context.release()
         // Completion runs on the connection's own worker thread, the one that counted it in.
         Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlightCounters.add(-1, slot: slot) }
@@ -97,11 +110,15 @@ final class RequestHandler: Sendable {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
+        // The one walk over the headers every request makes; `checkFraming` reads the rest of it.
+        let scan = headers.headScan()
         var path = fullPath
         var scope: SessionScope?
         var pathOffset = 0
         if Responder.isSessionPath(fullPath) {
-            (scope, pathOffset) = lease.state.responder.sessionScope(path: fullPath, headers: headers)
+            (scope, pathOffset) = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
+                $0.sessionScope(path: fullPath, headers: headers, namesSession: scan.namesSession, threadSlot: threadSlot)
+            }
             path = Responder.innerPath(fullPath, offset: pathOffset)
         }
         // Borrowed: `lease` holds the state, and its responder, through this call.
@@ -117,7 +134,7 @@ final class RequestHandler: Sendable {
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return RequestContext(
-            lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, budget: bufferBudget,
+            lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
@@ -130,15 +147,20 @@ final class RequestHandler: Sendable {
     /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
     /// and the server-wide journal is for requests made without one.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        // Most heads: well formed, one Host, no body framing, no session header, no session
+        // refused. `decideHead` reads the body then, with nothing declared: so say at once.
+        if context.scan.isPlain, context.scope == nil || context.withSession({ $0 != nil }) { return .YES }
         let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
-            let scan = context.headers.headScan()
+            let scan = context.scan
             // A malformed header line is refused before its session is looked for.
             if !scan.malformed {
-                if scan.namesSession, context.scope == nil { context.enter(responder.sessionScope(path: path, headers: context.headers).scope) }
+                if scan.namesSession, context.scope == nil {
+                    context.enter(responder.sessionScope(path: path, headers: context.headers, threadSlot: context.threadSlot).scope)
+                }
                 if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
             }
-            switch responder.decideHead(context.head, headers: context.headers, hosts: scan.hosts, malformedHeader: scan.malformed) {
+            switch responder.decideHead(context.head, headers: context.headers, scan: scan) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
                 return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
@@ -148,7 +170,7 @@ final class RequestHandler: Sendable {
         }
         guard let decision = refusal else { return .YES }
         context.answered = true
-        connection.answering()
+        MHDConnection.answering(context.watch)
         return execute(decision, context, connection, path: path)
     }
 
@@ -159,7 +181,7 @@ final class RequestHandler: Sendable {
         if size.pointee > 0 {
             let count = size.pointee
             size.pointee = 0
-            connection.bodyReceived(count)
+            MHDConnection.bodyReceived(count, context.watch)
             if context.answered { return .YES }
             if let discarded = context.discardedPastLimit {
                 return discardPastLimit(context, count: count, alreadyDiscarded: discarded, connection: connection, path: path)
@@ -178,8 +200,17 @@ final class RequestHandler: Sendable {
             return answerPending(pending, context, connection: connection, path: path)
         }
         if context.answered { return .YES }
-        connection.answering()
+        MHDConnection.answering(context.watch)
         context.answered = true
+        // A plain request to a fixed answer (most of them): its prepared response, with no
+        // decision to build. Past the body limit, the 413 below.
+        if context.discardedPastLimit == nil,
+            let (contract, response) = context.withResponder({
+                $0.plainAnswer(context.head, query: context.query, bodyBytes: context.bodyBytes, prefers: context.prefers)
+            })
+        {
+            return queuePrepared(contract: contract, response: response, note: JournalNote(contract: contract, response: response), context, connection, path: path)
+        }
         let decision = context.withResponder { responder in
             // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
             if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
@@ -188,7 +219,7 @@ final class RequestHandler: Sendable {
             if context.scope != nil { return Self.decideInSession(context, responder, path: path) }
             return responder.decide(
                 context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-                bodyBytes: context.bodyBytes
+                prefers: context.prefers, bodyBytes: context.bodyBytes
             ) { context.finishBody() }
         }
         return execute(decision, context, connection, path: path)
@@ -196,10 +227,12 @@ final class RequestHandler: Sendable {
 
     @inline(never)
     private static func decideInSession(_ context: RequestContext, _ responder: Responder, path: UnsafeBufferPointer<UInt8>) -> Decision {
-        responder.decide(
-            context.head, method: context.method, path: path, query: context.query, headers: context.headers,
-            bodyBytes: context.bodyBytes, session: context.session
-        ) { context.finishBody() }
+        context.withSession { session in
+            responder.decide(
+                context.head, method: context.method, path: path, query: context.query, headers: context.headers,
+                prefers: context.prefers, bodyBytes: context.bodyBytes, session: session
+            ) { context.finishBody() }
+        }
     }
 
     /// A body with no usable length broke its limit mid-way. MHD takes no response until the body
@@ -223,7 +256,7 @@ final class RequestHandler: Sendable {
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
         context.answered = true
-        connection.answering()
+        MHDConnection.answering(context.watch)
         let decision = context.responder.decideBodyRefused(reason, head: context.head)
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
@@ -246,7 +279,7 @@ final class RequestHandler: Sendable {
         }
         switch decision.answer {
         case .prepared(let contract, let response):
-            return queuePrepared(contract: contract, response: response, decision, context, connection, path: path)
+            return queuePrepared(contract: contract, response: response, note: decision.journal, context, connection, path: path)
         case .generated(var response):
             if let source = response.placeholdersOf {
                 response.body =
@@ -267,33 +300,42 @@ final class RequestHandler: Sendable {
         }
     }
 
-    /// Queues a response prepared at start (its headers already on it) and journals it.
+    /// Queues a response prepared at start (its headers already on it) and journals it as `note` says.
     private func queuePrepared(
-        contract index: Int, response: Int, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
+        contract index: Int, response: Int, note: JournalNote?, _ context: RequestContext, _ connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        guard let (ready, status) = context.withPrepared({ $0.responseAndStatus(contract: index, response: response, session: context.session) })
+        guard
+            let (ready, status) = context.withPrepared({ prepared in
+                context.withSession { prepared.responseAndStatus(contract: index, response: response, session: $0) }
+            })
         else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
             let rendered = context.prepared.render(
                 contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
                 session: context.session)
-            return queue(rendered, decision, context, connection, path: path, headersAdded: true)
+            return queueFinished(rendered, note: note, context, connection, path: path)
         }
         let result = connection.queue(ready, status: status)
-        record(context, path: path, status: status, note: decision.journal)
+        record(context, path: path, status: status, note: note)
         return result
     }
 
     /// Queues a response made for this request, with the decision's headers, and journals it if
-    /// the decision says so. `headersAdded`: the response carries them already (a rendered one).
+    /// the decision says so.
     func queue(
         _ response: GeneratedResponse, _ decision: Decision, _ context: RequestContext, _ connection: MHDConnection,
-        path: UnsafeBufferPointer<UInt8>, headersAdded: Bool = false
+        path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
-        let sent = headersAdded ? response : Decision.finished(response, headers: decision.headers)
+        queueFinished(Decision.finished(response, headers: decision.headers), note: decision.journal, context, connection, path: path)
+    }
+
+    /// Queues a response that carries every header it needs (a rendered one) and journals it as `note` says.
+    private func queueFinished(
+        _ sent: GeneratedResponse, note: JournalNote?, _ context: RequestContext, _ connection: MHDConnection, path: UnsafeBufferPointer<UInt8>
+    ) -> MHD_Result {
         let result = connection.queue(sent)
-        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
+        record(context, path: path, status: sent.status, note: note, problem: sent.problem)
         return result
     }
 
@@ -321,13 +363,27 @@ final class RequestHandler: Sendable {
         }
         // A session's requests go to its own journal only (`SessionState.journal` says why). Two
         // calls rather than `session?.journal ?? journal`, which retained and released the journal.
-        func record(in journal: RequestJournal) {
-            journal.record(
-                receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
-                headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contractName,
-                response: responseName, status: status, problem: problem, threadSlot: context.threadSlot)
+        context.withSession { session in
+            if let session {
+                // Borrowed: passed on as it was read, the journal and its session were retained and released.
+                Unmanaged.passUnretained(session.journal)._withUnsafeGuaranteedRef {
+                    Self.append(context, to: $0, path: path, status: status, problem: problem, contract: contractName, response: responseName)
+                }
+            } else {
+                Self.append(context, to: journal, path: path, status: status, problem: problem, contract: contractName, response: responseName)
+            }
         }
-        if let session = context.session { record(in: session.journal) } else { record(in: journal) }
+    }
+
+    @inline(__always)
+    private static func append(
+        _ context: RequestContext, to journal: RequestJournal, path: UnsafeBufferPointer<UInt8>, status: Int, problem: String?,
+        contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?
+    ) {
+        journal.record(
+            receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
+            headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contract,
+            response: response, status: status, problem: problem, threadSlot: context.threadSlot)
     }
 }
 
@@ -341,5 +397,11 @@ private func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> Unsaf
 /// A C string's bytes, not copied; empty for nil.
 private func bytes(_ text: UnsafePointer<CChar>?) -> UnsafeBufferPointer<UInt8> {
     guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
-    return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+    return bytes(text, count: strlen(text))
+}
+
+/// The first `count` bytes of a C string whose length is known, not copied; empty for nil.
+private func bytes(_ text: UnsafePointer<CChar>?, count: Int) -> UnsafeBufferPointer<UInt8> {
+    guard let text else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: count)
 }

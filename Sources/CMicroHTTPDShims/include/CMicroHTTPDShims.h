@@ -29,16 +29,25 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
                                              enum MHD_ConnectionNotificationCode code);
 
 /// A request's headers are complete: off the clock, but cut if the client stops mid-body.
-void CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+/// Returns the connection's watch (NULL without a watchdog), for the calls below: looked up once
+/// per request, not at each.
+void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+
+/// The thread slot kept with the watch (-1 before one is set, or without a watch), and setting it.
+intptr_t CMicroHTTPDShims_watch_slot(void *watched);
+void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot);
 
 /// `bytes` more of the request's body have arrived (for the minimum body rate).
-void CMicroHTTPDShims_body_received(struct MHD_Connection *connection, size_t bytes);
+void CMicroHTTPDShims_body_received(void *watched, size_t bytes);
 
 /// The answer is decided: never cut from here on.
-void CMicroHTTPDShims_answering(struct MHD_Connection *connection);
+void CMicroHTTPDShims_answering(void *watched);
 
 /// A response is done: the clock runs for the next request's headers.
-void CMicroHTTPDShims_awaiting_headers(struct MHD_Connection *connection);
+void CMicroHTTPDShims_awaiting_headers(void *watched);
+
+/// The same, for a connection whose request left no watch behind (refused before it began).
+void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection);
 
 /// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one), with
 /// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed, and

@@ -216,28 +216,51 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         return found
     }
 
-    /// What every request's head is checked for, in one walk: how many `Host` lines it has
-    /// (RFC 9112 wants one), whether it names a session (`Mockapi-Session`), and whether a header
-    /// line was malformed (the server's copy gives such a line an empty name: `malformation`).
+    /// What every request's head is checked for, in one walk (`headScan`).
+    package struct HeadScan: Sendable {
+        /// How many `Host` lines it has (RFC 9112 wants one).
+        package var hosts = 0
+        /// Whether it names a session (`Mockapi-Session`).
+        package var namesSession = false
+        /// Whether a header line was malformed (the server's copy gives such a line an empty
+        /// name: `malformation`).
+        package var malformed = false
+        /// Whether it has a `Content-Length` or `Transfer-Encoding`: without either there is no
+        /// body, and `BodyFraming` need not walk the headers twice more to say so.
+        package var framed = false
+        /// Whether it has a `Prefer` header, so a request without one is not walked for it again.
+        package var prefers = false
+
+        /// Well formed, at most one `Host`, no body framing and no session header: a head the
+        /// server reads on without asking anything more of it.
+        package var isPlain: Bool { !malformed && hosts <= 1 && !framed && !namesSession }
+    }
+
     /// Folding these into the walk the first needed anyway keeps them off the cost of a request:
     /// a length compare per header.
-    package func headScan() -> (hosts: Int, namesSession: Bool, malformed: Bool) {
-        var hosts = 0
-        var namesSession = false
-        var malformed = false
+    package func headScan() -> HeadScan {
+        var scan = HeadScan()
+        // The walk written out (as `forEachField` walks): through its closure, it was not inlined.
         withPackedBytes { buffer in
-            forEachField(in: buffer) { name, _ in
-                if name.count == 4 {
-                    if Self.equalsIgnoringCase(name, "host") { hosts += 1 }
-                } else if name.count == 15, Self.equalsIgnoringCase(name, "mockapi-session") {
-                    namesSession = true
-                } else if name.count == 0 {
-                    malformed = true
+            var offset = 0
+            while offset + Self.lengthsSize <= buffer.count {
+                let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+                guard offset + Self.lengthsSize + nameLength <= buffer.count else { break }
+                let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + Self.lengthsSize, count: nameLength)
+                offset += Self.lengthsSize + nameLength + valueLength
+                switch nameLength {
+                case 4: if Self.equalsIgnoringCase(name, "host") { scan.hosts += 1 }
+                case 6: if Self.equalsIgnoringCase(name, "prefer") { scan.prefers = true }
+                case 14: if Self.equalsIgnoringCase(name, "content-length") { scan.framed = true }
+                case 15: if Self.equalsIgnoringCase(name, "mockapi-session") { scan.namesSession = true }
+                case 17: if Self.equalsIgnoringCase(name, "transfer-encoding") { scan.framed = true }
+                case 0: scan.malformed = true
+                default: break
                 }
-                return true
             }
         }
-        return (hosts, namesSession, malformed)
+        return scan
     }
 
     /// Why the first malformed header line is (the value the server's copy gave it in place of the

@@ -20,10 +20,17 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     private var tail = 0
     /// Bytes of the live records.
     private(set) var liveBytes = 0
+    /// The least the buffer grows to when it first must: one move to this size instead of a
+    /// chain of doublings, each copying everything held (`RequestJournal`'s `reserving`).
+    private let reserve: Int
 
-    init(byteCapacity: Int = 16 * 1024) {
+    /// `reserve`, `slotReserve`: what the buffer and the slot ring grow to at the least when they
+    /// first outgrow their start. An arena that is never written to holds only its start.
+    init(byteCapacity: Int = 16 * 1024, reserve: Int = 0, slotReserve: Int = 0) {
         self.byteCapacity = byteCapacity
+        self.reserve = reserve
         buffer = .allocate(byteCount: byteCapacity, alignment: 16)
+        slots = Ring(reserve: slotReserve)
     }
 
     deinit {
@@ -39,6 +46,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
     /// is used again (a pointer, not a closure: what a closure captured was retained and released
     /// on every request); the buffer grows if it does not fit. Dropping is the journal's business
     /// (it keeps to one budget over every arena).
+    @inline(__always)
     mutating func append(id: Int, size: Int) -> UnsafeMutableRawPointer {
         var offset = placement(for: size)
         while offset == nil {
@@ -68,6 +76,7 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
 
     /// Where a record of `size` bytes fits without touching a live record, if anywhere: after the
     /// newest record, or else wrapped round to the start of the buffer.
+    @inline(__always)
     private func placement(for size: Int) -> Int? {
         if slots.count == 0 { return size <= byteCapacity ? 0 : nil }
         let wrapped = tail <= head
@@ -93,13 +102,13 @@ struct RecordArena: ~Copyable, @unchecked Sendable { // sole owner of its buffer
 
     /// Copies the live records, oldest first, to the start of a larger buffer.
     private mutating func grow(toFit size: Int) {
-        relocate(capacity: max(byteCapacity * 2, liveBytes + size))
+        relocate(capacity: max(byteCapacity * 2, liveBytes + size, reserve))
     }
 
     /// Copies the live records, oldest first, to the start of a new buffer of `capacity` bytes.
     private mutating func relocate(capacity newCapacity: Int) {
         let newBuffer = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
-        var moved = Ring<Slot>()
+        var moved = Ring<Slot>(reserve: slots.reserve)
         var offset = 0
         slots.forEach { slot in
             (newBuffer + offset).copyMemory(from: buffer + slot.offset, byteCount: slot.length)
@@ -128,8 +137,13 @@ struct Ring<Element>: ~Copyable {
     private var capacity: Int
     private var start = 0
     private(set) var count = 0
+    /// What the first growth goes to at the least (a power of two), rather than twice 16.
+    let reserve: Int
 
-    init() {
+    init(reserve: Int = 0) {
+        var rounded = 16
+        while rounded < reserve { rounded *= 2 }
+        self.reserve = rounded
         capacity = 16
         storage = .allocate(capacity: capacity)
     }
@@ -141,6 +155,7 @@ struct Ring<Element>: ~Copyable {
 
     var first: Element? { count > 0 ? storage[start] : nil }
 
+    @inline(__always)
     mutating func append(_ element: Element) {
         if count == capacity { grow() }
         (storage + ((start + count) & (capacity - 1))).initialize(to: element)
@@ -154,15 +169,16 @@ struct Ring<Element>: ~Copyable {
         count -= 1
     }
 
-    /// Twice the room, the oldest moved to position 0.
+    /// Twice the room (or the reserve, when more), the oldest moved to position 0.
     private mutating func grow() {
-        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        let newCapacity = max(capacity * 2, reserve)
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         let firstRun = capacity - start // from `start` to the end of the buffer, then the wrapped rest
         (larger).moveInitialize(from: storage + start, count: firstRun)
         (larger + firstRun).moveInitialize(from: storage, count: start)
         storage.deallocate()
         storage = larger
-        capacity *= 2
+        capacity = newCapacity
         start = 0
     }
 

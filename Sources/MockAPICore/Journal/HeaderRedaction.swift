@@ -37,7 +37,8 @@ package struct HeaderRedaction: Sendable, Equatable {
     func redacts(_ name: UnsafeRawBufferPointer) -> Bool {
         guard isOn else { return false }
         for redacted in names where Self.equalIgnoringCase(name, redacted) { return true }
-        return Self.containsWord(name, of: Self.sensitiveWords)
+        // The length first: a name shorter than every word (`Host`) skips reading the static list.
+        return name.count >= 5 && Self.containsWord(name, of: Self.sensitiveWords)
     }
 
     /// Whether one of `words` is in `name` (any case): one pass that tries a word only where

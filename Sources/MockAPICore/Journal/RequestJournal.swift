@@ -15,7 +15,17 @@ import Synchronization
 /// the journal is read, which is rare next to recording.
 package final class RequestJournal: Sendable {
     private final class Shard: Sendable {
-        let arena = Mutex(RecordArena())
+        let arena: Mutex<RecordArena>
+
+        init(reserve: ShardReserve) {
+            arena = Mutex(RecordArena(reserve: reserve.bytes, slotReserve: reserve.records))
+        }
+    }
+
+    /// What each shard's arena grows to when it first outgrows its start (`reserving`).
+    private struct ShardReserve {
+        var bytes = 0
+        var records = 0
     }
 
     package let capacity: Int
@@ -24,6 +34,7 @@ package final class RequestJournal: Sendable {
     /// Which headers are journaled as `[redacted]` (none with `--journal-secrets`).
     package let redaction: HeaderRedaction
     private let shards: [Shard]
+    private let reserve: ShardReserve
     /// The same shards, unretained, for `record` to borrow (`shards` keeps them): reading a class
     /// out of an array retained and released it on every request.
     private let borrowedShards: [Unmanaged<Shard>]
@@ -43,12 +54,29 @@ package final class RequestJournal: Sendable {
     package static let defaultCapacity = 10_000
     package static let defaultMaxBytes = 64 * 1024 * 1024
 
-    package init(capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8) {
+    /// `reserving`: a shard that outgrows its start (16 KiB, 16 records) grows at once to room for
+    /// its share of the budget (up to 1 MiB of records and 2,048 of them), so the next thousands
+    /// of requests pay for no chain of doublings (each copies everything held so far; about 300
+    /// instructions a request while a journal fills). A shard never written to keeps its small
+    /// start, so an idle session costs what it did; a buffer that large is mapped, its pages
+    /// touched only as records are written.
+    package init(
+        capacity: Int = defaultCapacity, maxBytes: Int = defaultMaxBytes, redaction: HeaderRedaction = .standard, shards: Int = 8,
+        reserving: Bool = false
+    ) {
         precondition(capacity > 0, "a journal needs room for at least one entry")
         self.capacity = capacity
         self.maxBytes = maxBytes
         self.redaction = redaction
-        self.shards = (0..<max(1, shards)).map { _ in Shard() }
+        let shardCount = max(1, shards)
+        var reserve = ShardReserve()
+        if reserving {
+            reserve.bytes = max(reserve.bytes, min(maxBytes / shardCount, 1024 * 1024))
+            // A record takes 256 bytes at the least: no more slots than the bytes can fill.
+            reserve.records = max(reserve.records, min(capacity, maxBytes / 256, 2048))
+        }
+        self.reserve = reserve
+        self.shards = (0..<shardCount).map { _ in Shard(reserve: reserve) }
         borrowedShards = self.shards.map { Unmanaged.passUnretained($0) }
     }
 
@@ -205,7 +233,7 @@ package final class RequestJournal: Sendable {
         for shard in shards {
             shard.arena.withLock { arena in
                 heldBytes.subtract(arena.liveBytes, ordering: .relaxed)
-                arena = RecordArena()
+                arena = RecordArena(reserve: reserve.bytes, slotReserve: reserve.records)
             }
         }
     }

@@ -58,17 +58,18 @@ extension Responder {
     /// So is a malformed header line (RFC 9112 §5.2, RFC 9110 §5.5): what MHD made of it is not
     /// what the client sent, and the proxy must never send it on.
     package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
-        let scan = headers.headScan()
-        return decideHead(head, headers: headers, hosts: scan.hosts, malformedHeader: scan.malformed)
+        decideHead(head, headers: headers, scan: headers.headScan())
     }
 
     /// `decideHead` for a server that has scanned the headers already (`HeaderFields.headScan`).
-    package func decideHead(_ head: RoutedHead, headers: HeaderFields, hosts: Int, malformedHeader: Bool = false) -> HeadVerdict {
-        if malformedHeader {
+    package func decideHead(_ head: RoutedHead, headers: HeaderFields, scan: HeaderFields.HeadScan) -> HeadVerdict {
+        if scan.malformed {
             let reason = headers.malformation ?? "a header line is malformed"
             return headRefusal(ErrorResponses.malformed(reason, contract: nil), head)
         }
-        if hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
+        if scan.hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
+        // Neither `Content-Length` nor `Transfer-Encoding`: no body, and no walk to find that out.
+        guard scan.framed else { return .readBody(declaredLength: nil) }
         switch BodyFraming(headers: headers) {
         case .none, .chunked:
             return .readBody(declaredLength: nil)
@@ -104,9 +105,12 @@ extension Responder {
     /// The answer to a request whose body has arrived. `body` is read only when the answer
     /// depends on it: a plain request to a fixed response never parses one. `session`: the one the
     /// request is served in (its sequences advance), nil for most.
+    /// `prefers`: whether the request has a `Prefer` header (`HeaderFields.HeadScan`); false
+    /// spares looking for it.
     package func decide(
         _ head: RoutedHead, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
-        headers: HeaderFields, bodyBytes: Int, session: SessionState? = nil, body: () -> Result<IncomingRequest.Body, MalformedBody>
+        headers: HeaderFields, prefers: Bool = true, bodyBytes: Int, session: SessionState? = nil,
+        body: () -> Result<IncomingRequest.Body, MalformedBody>
     ) -> Decision {
         switch head.destination {
         case .admin:
@@ -118,7 +122,7 @@ extension Responder {
             if policy.forwardsUnmatched { return decision(.forward, journal: JournalNote()) }
             return refusal(respondUnrouted(head.destination, rawMethod: method, path: String(decoding: path, as: UTF8.self)))
         case .contract(let index):
-            let preferHeader = headers.value(of: "Prefer")
+            let preferHeader = prefers ? headers.value(of: "Prefer") : nil
             if policy.delay == nil, let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: preferHeader) {
                 return decision(.prepared(contract: index, response: response), journal: JournalNote(contract: index, response: response))
             }
@@ -139,6 +143,18 @@ extension Responder {
                 }
             }
         }
+    }
+
+    /// What `decide` answers a plain request (no query, no body, no `Prefer`: `prefers` false)
+    /// routed to a contract whose answer to one is fixed, when nothing delays it: that prepared
+    /// response, journaled as about it, now. The server queues it without a `Decision` to build,
+    /// copy and destroy (most mock traffic is such requests). Nil: ask `decide`.
+    @inline(__always)
+    package func plainAnswer(_ head: RoutedHead, query: [QueryArgument], bodyBytes: Int, prefers: Bool) -> (contract: Int, response: Int)? {
+        guard case .contract(let index) = head.destination, !prefers, policy.delay == nil,
+            let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: nil)
+        else { return nil }
+        return (index, response)
     }
 
     /// A contract's chosen response, with the delay or fault the request (`Prefer`), the response

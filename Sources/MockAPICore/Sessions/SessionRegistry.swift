@@ -55,6 +55,76 @@ package final class SessionRegistry: Sendable {
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
+        recent = (0..<Self.recentSlots).map { _ in RecentCell() }
+        borrowedRecent = recent.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// The last session each thread slot served a request in, by its id's 16 bytes: the next
+    /// request in the same session on that thread (a UI test's flow, on its keep-alive connection)
+    /// skips parsing the id, the registry's lock and its hash lookup, about 500 instructions. A
+    /// cached session is served only while it is live: the registry ends it (`SessionState.end`)
+    /// when it lets it go, and clears it from here (`forget`), and its idle time is checked as
+    /// on a lookup.
+    private final class RecentCell: Sendable {
+        let entry = Mutex<RecentSession?>(nil)
+    }
+
+    private struct RecentSession: Sendable {
+        var low: UInt64
+        var high: UInt64
+        var session: SessionState
+    }
+
+    private static let recentSlots = 16
+    private let recent: [RecentCell]
+    /// The same cells, unretained, for the request path to borrow (`recent` keeps them).
+    private let borrowedRecent: [Unmanaged<RecentCell>]
+
+    /// The live session the id's bytes name, when it is the one thread slot `threadSlot` served
+    /// last (counted as used); nil otherwise, and the caller looks it up (`session(_:use:)`).
+    package func recentSession(id bytes: UnsafeBufferPointer<UInt8>, threadSlot: Int) -> SessionState? {
+        guard bytes.count == SessionID.length, let start = bytes.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(start)
+        let low = raw.loadUnaligned(as: UInt64.self)
+        let high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let idle = idleNanoseconds
+        let now = SessionClock.monotonicNanoseconds()
+        let found = borrowedRecent[threadSlot & (Self.recentSlots - 1)]._withUnsafeGuaranteedRef { cell in
+            // Field by field: binding the whole entry retained and released its session once more.
+            cell.entry.withLock { entry -> SessionState? in
+                guard entry?.low == low, entry?.high == high, let session = entry?.session, !session.hasEnded,
+                    session.idleNanoseconds(at: now) < idle
+                else { return nil }
+                session.used(at: now)
+                return session
+            }
+        }
+        return found
+    }
+
+    /// Makes `session` the one thread slot `threadSlot` served last.
+    package func remember(_ session: SessionState, threadSlot: Int) {
+        var id = session.id
+        guard
+            let (low, high) = id.withUTF8({ bytes -> (UInt64, UInt64)? in
+                guard bytes.count == SessionID.length, let start = bytes.baseAddress else { return nil }
+                let raw = UnsafeRawPointer(start)
+                return (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            })
+        else { return }
+        recent[threadSlot & (Self.recentSlots - 1)].entry.withLock { $0 = RecentSession(low: low, high: high, session: session) }
+    }
+
+    /// Ends sessions the registry has let go, and drops them from the threads' caches (so their
+    /// memory goes now, not when a thread next serves another session).
+    private func forget(_ ended: [SessionState]) {
+        guard !ended.isEmpty else { return }
+        for session in ended { session.end() }
+        for cell in recent {
+            cell.entry.withLock { entry in
+                if let cached = entry?.session, ended.contains(where: { $0 === cached }) { entry = nil }
+            }
+        }
     }
 
     private var idleNanoseconds: UInt64 { UInt64(limits.idleTimeoutSeconds) * 1_000_000_000 }
@@ -75,9 +145,11 @@ package final class SessionRegistry: Sendable {
     package func create(key proposed: UInt64? = nil) -> Result<SessionState, Refusal> {
         let now = SessionClock.now()
         let journal = RequestJournal(
-            capacity: limits.journalCapacity, maxBytes: limits.journalMaxBytes, redaction: limits.redaction, shards: 1)
+            capacity: limits.journalCapacity, maxBytes: limits.journalMaxBytes, redaction: limits.redaction, shards: 1, reserving: true)
+        var expired: [SessionState] = []
+        defer { forget(expired) }
         return sessions.withLock { sessions -> Result<SessionState, Refusal> in
-            dropExpired(&sessions, at: now)
+            expired = dropExpired(&sessions, at: now)
             if let proposed, sessions[proposed] != nil { return .failure(.taken) }
             guard sessions.count < limits.maxSessions else {
                 let longestIdle = sessions.values.map { $0.idleNanoseconds(at: now.monotonicNanoseconds) }.max() ?? 0
@@ -96,28 +168,36 @@ package final class SessionRegistry: Sendable {
     /// expired one is dropped here). `use`: count a request made in it and keep it alive.
     package func session(_ id: UInt64, use: Bool = false) -> SessionState? {
         let now = SessionClock.monotonicNanoseconds()
-        return sessions.withLock { sessions -> SessionState? in
+        var expired: SessionState?
+        let found = sessions.withLock { sessions -> SessionState? in
             guard let session = sessions[id] else { return nil }
             guard session.idleNanoseconds(at: now) < idleNanoseconds else {
                 sessions[id] = nil
+                expired = session
                 return nil
             }
             if use { session.used(at: now) }
             return session
         }
+        if let expired { forget([expired]) }
+        return found
     }
 
     /// Ends session `id`; false when there was no live one.
     @discardableResult
     package func remove(_ id: UInt64) -> Bool {
-        session(id) != nil && sessions.withLock { $0.removeValue(forKey: id) != nil }
+        guard session(id) != nil, let removed = sessions.withLock({ $0.removeValue(forKey: id) }) else { return false }
+        forget([removed])
+        return true
     }
 
     /// The live sessions, oldest first.
     package func all() -> [SessionState] {
         let now = SessionClock.now()
+        var expired: [SessionState] = []
+        defer { forget(expired) }
         return sessions.withLock { sessions in
-            dropExpired(&sessions, at: now)
+            expired = dropExpired(&sessions, at: now)
             return sessions.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         }
     }
@@ -125,8 +205,11 @@ package final class SessionRegistry: Sendable {
     /// How many are alive, expired ones not counted.
     package var count: Int { all().count }
 
-    private func dropExpired(_ sessions: inout [UInt64: SessionState], at now: SessionClock.Instant) {
+    /// Drops the expired sessions; those dropped, for `forget`.
+    private func dropExpired(_ sessions: inout [UInt64: SessionState], at now: SessionClock.Instant) -> [SessionState] {
         let idle = idleNanoseconds
-        sessions = sessions.filter { $0.value.idleNanoseconds(at: now.monotonicNanoseconds) < idle }
+        let expired = sessions.values.filter { $0.idleNanoseconds(at: now.monotonicNanoseconds) >= idle }
+        for session in expired { sessions[session.key] = nil }
+        return expired
     }
 }

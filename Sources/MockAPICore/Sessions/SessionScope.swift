@@ -31,19 +31,32 @@ extension Responder {
     /// The session a request names by its path (`isSessionPath`) or its `Mockapi-Session` header,
     /// and how many bytes of the path its prefix takes (the contracts see the rest); or why it
     /// cannot be served. Only for a request that names one: the others never get here.
-    package func sessionScope(path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> (scope: SessionScope, pathOffset: Int) {
-        let header = headers.value(of: Self.sessionHeader)
-        return resolveSession(path: path, prefixed: Self.isSessionPath(path), header: header)
+    /// `namesSession`: whether the headers may have a `Mockapi-Session` (`HeaderFields.HeadScan`);
+    /// false spares looking. `threadSlot`: the calling thread's, whose last session is tried first.
+    package func sessionScope(
+        path: UnsafeBufferPointer<UInt8>, headers: HeaderFields, namesSession: Bool = true, threadSlot: Int = ThreadSlot.current
+    ) -> (scope: SessionScope, pathOffset: Int) {
+        let header = namesSession ? headers.value(of: Self.sessionHeader) : nil
+        return resolveSession(path: path, prefixed: Self.isSessionPath(path), header: header, threadSlot: threadSlot)
     }
 
-    private func resolveSession(path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?) -> (scope: SessionScope, pathOffset: Int) {
+    private func resolveSession(
+        path: UnsafeBufferPointer<UInt8>, prefixed: Bool, header: String?, threadSlot: Int
+    ) -> (scope: SessionScope, pathOffset: Int) {
         func refused(_ response: GeneratedResponse) -> (scope: SessionScope, pathOffset: Int) { (.refused(response), 0) }
         let key: UInt64
         var offset = 0
         if prefixed {
             let rest = UnsafeBufferPointer(rebasing: path[3...])
-            let end = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count
+            let slash = rest.isEmpty ? nil : memchr(rest.baseAddress!, Int32(UInt8(ascii: "/")), rest.count)
+            let end = slash.map { UnsafeRawPointer($0) - UnsafeRawPointer(rest.baseAddress!) } ?? rest.count
             let segment = UnsafeBufferPointer(rebasing: rest[..<end])
+            // The thread's last session, by the id's bytes: no parse, no lock, no hash.
+            if header == nil, !Self.isAdmin(Self.innerPath(path, offset: 3 + end)),
+                let session = sessions.recentSession(id: segment, threadSlot: threadSlot)
+            {
+                return (.session(session), 3 + end)
+            }
             guard let value = SessionID.value(segment) else {
                 return refused(ErrorResponses.malformedSession(String(decoding: segment, as: UTF8.self), source: "path"))
             }
@@ -72,14 +85,16 @@ extension Responder {
         guard let session = sessions.session(key, use: true) else {
             return refused(ErrorResponses.unknownSession(SessionID.text(key), idleTimeoutSeconds: sessions.limits.idleTimeoutSeconds))
         }
+        sessions.remember(session, threadSlot: threadSlot)
         return (.session(session), offset)
     }
 
     /// The path the contracts see: what follows `/s/ID`, or `/` when nothing does.
     @inlinable package static func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
         guard offset > 0 else { return path }
-        guard offset < path.count else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
-        return UnsafeBufferPointer(rebasing: path[offset...])
+        guard offset < path.count, let start = path.baseAddress else { return UnsafeBufferPointer(start: rootPath.utf8Start, count: 1) }
+        // By address: a rebased slice checked its bounds again on every request in a session.
+        return UnsafeBufferPointer(start: start + offset, count: path.count - offset)
     }
 
     package static let rootPath: StaticString = "/"

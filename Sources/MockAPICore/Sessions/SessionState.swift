@@ -33,6 +33,15 @@ package final class SessionState: Sendable {
     private let createdMonotonic: UInt64
     private let lastUsedMonotonic: Atomic<UInt64>
     private let requestCount = Atomic<Int>(0)
+    /// Set once the registry has let it go (deleted, or dropped as expired): a thread's cached
+    /// copy (`SessionRegistry.recentSession`) is then never served again.
+    private let endedFlag = Atomic<Bool>(false)
+
+    var hasEnded: Bool { endedFlag.load(ordering: .acquiring) }
+
+    func end() {
+        endedFlag.store(true, ordering: .releasing)
+    }
 
     init(key: UInt64, journal: RequestJournal, now: SessionClock.Instant) {
         self.key = key
