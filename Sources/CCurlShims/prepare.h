@@ -3,6 +3,7 @@
 
 // Shared by the two ways of sending a request (whole answers, streamed answers); not exported.
 
+#include "CCurlShims.h"
 #include <curl/curl.h>
 #include <stddef.h>
 
@@ -17,5 +18,8 @@ typedef struct {
 /// caller to free after the transfer), body, CA file and connect timeout.
 struct curl_slist *CCurlShims_prepare(void *handle, const char *method, const char *url, const char *const *headers,
                                       size_t header_count, CCurlShims_Upload *upload, const char *ca_file, long timeout_seconds);
+
+/// Appends `count` bytes to `buffer`, growing it by doubling; 0 when memory runs out.
+int CCurlShims_buffer_append(CCurlShims_Buffer *buffer, const void *data, size_t count);
 
 #endif

@@ -13,7 +13,7 @@ void *CCurlShims_handle_new(void) { return curl_easy_init(); }
 
 void CCurlShims_handle_free(void *handle) { if (handle) curl_easy_cleanup((CURL *)handle); }
 
-static int append(CCurlShims_Buffer *buffer, const char *data, size_t count) {
+int CCurlShims_buffer_append(CCurlShims_Buffer *buffer, const void *data, size_t count) {
     if (buffer->count + count > buffer->capacity) {
         size_t capacity = buffer->capacity ? buffer->capacity : 4096;
         while (capacity < buffer->count + count) capacity *= 2;
@@ -29,7 +29,7 @@ static int append(CCurlShims_Buffer *buffer, const char *data, size_t count) {
 
 static size_t on_body(char *data, size_t size, size_t count, void *user) {
     CCurlShims_Answer *answer = user;
-    return append(&answer->body, data, size * count) ? size * count : 0;
+    return CCurlShims_buffer_append(&answer->body, data, size * count) ? size * count : 0;
 }
 
 static size_t on_header(char *data, size_t size, size_t count, void *user) {
@@ -46,7 +46,7 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
                  CCurlShims_max_header_bytes);
         return 0;
     }
-    return append(&answer->headers, data, length) ? length : 0;
+    return CCurlShims_buffer_append(&answer->headers, data, length) ? length : 0;
 }
 
 static size_t on_read(char *buffer, size_t size, size_t count, void *user) {

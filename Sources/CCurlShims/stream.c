@@ -46,20 +46,6 @@ static double now(void) {
     return (double)time.tv_sec + (double)time.tv_nsec / 1e9;
 }
 
-static int append(CCurlShims_Buffer *buffer, const void *data, size_t count) {
-    if (buffer->count + count > buffer->capacity) {
-        size_t capacity = buffer->capacity ? buffer->capacity : 4096;
-        while (capacity < buffer->count + count) capacity *= 2;
-        unsigned char *grown = realloc(buffer->bytes, capacity);
-        if (!grown) return 0;
-        buffer->bytes = grown;
-        buffer->capacity = capacity;
-    }
-    memcpy(buffer->bytes + buffer->count, data, count);
-    buffer->count += count;
-    return 1;
-}
-
 CCurlShims_Stream *CCurlShims_stream_new(size_t capacity, size_t keep) {
     CCurlShims_Stream *stream = calloc(1, sizeof(*stream));
     if (!stream) return NULL;
@@ -110,7 +96,7 @@ static size_t on_stream_header(char *data, size_t size, size_t count, void *user
                  CCurlShims_max_header_bytes);
         return 0;
     }
-    if (!append(&stream->head, data, length)) return 0;
+    if (!CCurlShims_buffer_append(&stream->head, data, length)) return 0;
     if (!(length <= 2 && (data[0] == '\r' || data[0] == '\n'))) return length;
     // The blank line ends a head: a 1xx one is followed by another, any other is the answer's.
     long status = 0;
@@ -137,7 +123,7 @@ static size_t on_stream_body(char *data, size_t size, size_t count, void *user) 
     stream->body_length += length;
     if (stream->kept.count < stream->keep) {
         size_t take = stream->keep - stream->kept.count < length ? stream->keep - stream->kept.count : length;
-        if (!append(&stream->kept, data, take)) return 0;
+        if (!CCurlShims_buffer_append(&stream->kept, data, take)) return 0;
     }
     if (stream->kept.count == stream->keep && stream->body_length > stream->keep) stream->cut = 1;
     pthread_mutex_lock(&stream->lock);
