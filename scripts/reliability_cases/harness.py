@@ -140,6 +140,38 @@ def multipart(filename: str, part_headers_padding: int = 0) -> tuple[str, bytes]
     return f"multipart/form-data; boundary={boundary}", body
 
 
+class LoopbackBackend:
+    """A raw-socket backend on 127.0.0.1, port 0, in this process: each connection is handed to
+    `serve(connection)` on a thread of its own. Subclasses set their own state before calling
+    `super().__init__()`, since connections may arrive as soon as it returns; `stopped` is set by
+    `stop()`, for answers that trickle."""
+
+    def __init__(self, backlog: int = 32):
+        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(backlog)
+        self.port = self.listener.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.stopped = threading.Event()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while not self.stopped.is_set():
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+
+    def serve(self, connection: socket.socket):
+        raise NotImplementedError
+
+    def stop(self):
+        self.stopped.set()
+        self.listener.close()
+
+
 class Results:
     def __init__(self):
         self.passed = 0

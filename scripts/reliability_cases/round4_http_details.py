@@ -10,15 +10,14 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-from .harness import Results, Server, exchange, header_of, request, status_of
+from .harness import LoopbackBackend, Results, Server, exchange, header_of, request, status_of
 from mockapi_server import MOCKAPI_LISTENING, ListeningProcess, MockapiServer
 
 
-class RawBackend:
+class RawBackend(LoopbackBackend):
     """A backend on 127.0.0.1 that reads each request whole (head and Content-Length body), notes
     its head, and lets `answer(head, index_on_connection)` say what to send back: bytes, or None
     to close the connection without a word."""
@@ -26,20 +25,8 @@ class RawBackend:
     def __init__(self, answer):
         self.heads: list[bytes] = []
         self.answer = answer
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(32)
-        self.port = self.listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__()
 
-    def accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
 
     @staticmethod
     def read_request(connection: socket.socket, pending: bytes) -> tuple[bytes | None, bytes]:
@@ -79,9 +66,6 @@ class RawBackend:
             pass
         finally:
             connection.close()
-
-    def stop(self):
-        self.listener.close()
 
 
 def ok(extra_headers: bytes = b"") -> bytes:

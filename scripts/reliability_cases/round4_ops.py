@@ -12,39 +12,23 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-from .harness import Results, Server, exchange, run_bounded, signal_and_wait, status_of
+from .harness import LoopbackBackend, Results, Server, exchange, run_bounded, signal_and_wait, status_of
 
 HUGE = 2 << 30  # what the 2 GB answer announces; zeros are made only while the client reads
 
 
-class HostileBackend:
+class HostileBackend(LoopbackBackend):
     """Answers by path: /slow-head trickles its status line and headers at 1 B/s, /slow-body its
     body at 1 B/s, /huge announces 2 GB and sends zeros, /many-headers sends 20,000 headers."""
 
     def __init__(self):
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(16)
-        self.port = self.listener.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.stopped = threading.Event()
         self.sent_huge = 0
-        threading.Thread(target=self.accept, daemon=True).start()
+        super().__init__(backlog=16)
 
-    def accept(self):
-        while not self.stopped.is_set():
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.answer, args=(connection,), daemon=True).start()
-
-    def answer(self, connection: socket.socket):
+    def serve(self, connection: socket.socket):
         connection.settimeout(30)
         try:
             head = b""
@@ -94,10 +78,6 @@ class HostileBackend:
             pass  # the client left: the answer ends with it
         finally:
             connection.close()
-
-    def stop(self):
-        self.stopped.set()
-        self.listener.close()
 
 
 def run(results: Results, binary):

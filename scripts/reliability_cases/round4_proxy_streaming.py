@@ -11,36 +11,23 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path
 
-from .harness import Results, Server, exchange, request, status_of
+from .harness import LoopbackBackend, Results, Server, exchange, request, status_of
 
 MIB = 1024 * 1024
 BIG = 512 * MIB
 BLOCK = b"0123456789abcdef" * 4096  # 64 KiB
 
 
-class GeneratingBackend:
+class GeneratingBackend(LoopbackBackend):
     """`GET /bytes/N`: N bytes with Content-Length; `/chunked/N`: N bytes chunked; `/cut`: says
     1,000 bytes, sends 10 and closes; `/quiet`: says 1,000 bytes, sends 10 and waits 20 s."""
 
     def __init__(self):
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+        super().__init__(backlog=64)
 
     def serve(self, connection: socket.socket):
         connection.settimeout(30)
@@ -75,9 +62,6 @@ class GeneratingBackend:
             connection.close()
         except OSError:
             pass
-
-    def stop(self):
-        self.listener.close()
 
 
 def peak_mb(pid: int) -> int:
