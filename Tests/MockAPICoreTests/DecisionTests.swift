@@ -173,6 +173,46 @@ struct DecisionTests {
         #expect(tooLarge.status == 413 && tooLarge.problem?.contains("--max-json-bytes") == true)
     }
 
+    /// The server's two shortcuts answer what the mechanism they skip would: a head `HeadScan`
+    /// calls plain is one `decideHead` reads on for with nothing declared, and `plainAnswer` picks
+    /// the response `decide` would, with no delay. A check added to either without the other fails here.
+    @Test func theServersShortcutsAgreeWithDecideHeadAndDecide() throws {
+        let responder = try responder()
+        let plainHeads: [HeaderFields] = [
+            [("Host", "localhost")], [], [("Host", "localhost"), ("Accept", "application/json"), ("X-Trace", "1")],
+            [("Host", "localhost"), ("Prefer", "code=404")],
+        ]
+        let otherHeads: [HeaderFields] = [
+            [("Host", "a"), ("Host", "b")], [("Content-Length", "0")], [("Transfer-Encoding", "chunked")],
+            [("Mockapi-Session", "0123456789abcdef")], [("", "folded")],
+        ]
+        var plainAnswers = 0
+        for contract in try Self.bundled.get().contracts where contract.request.method == .GET {
+            let path = ConformingRequest(contract: contract).path
+            Array(path.utf8).withUnsafeBufferPointer { bytes in
+                for headers in plainHeads {
+                    let head = responder.routeHead(method: .GET, path: bytes, headers: headers)
+                    let scan = headers.headScan()
+                    #expect(scan.isPlain, "\(headers)")
+                    guard case .readBody(declaredLength: nil) = responder.decideHead(head, headers: headers, scan: scan) else {
+                        Issue.record("\(contract.name) \(headers): a plain head, yet decideHead does more than read on")
+                        continue
+                    }
+                    let decided = responder.decide(head, method: "GET", path: bytes, query: [], headers: headers, bodyBytes: 0) { .success(.none) }
+                    guard let shortcut = responder.plainAnswer(head, query: [], bodyBytes: 0, prefers: scan.prefers) else { continue }
+                    plainAnswers += 1
+                    guard case .prepared(let contractIndex, let response) = decided.answer, case .now = decided.timing else {
+                        Issue.record("\(contract.name): plainAnswer answers \(shortcut), decide \(decided.answer)")
+                        continue
+                    }
+                    #expect(shortcut.contract == contractIndex && shortcut.response == response, "\(contract.name) \(headers)")
+                }
+            }
+        }
+        #expect(plainAnswers > 0, "the bundled set has GET contracts with fixed answers")
+        for headers in otherHeads { #expect(!headers.headScan().isPlain, "\(headers)") }
+    }
+
     /// The probes follow the shared readiness, whichever responder a reload made, and are never journaled.
     @Test func readyFollowsTheSharedReadinessAndProbesAreNotJournaled() throws {
         let readiness = Readiness(.loading)
