@@ -151,6 +151,21 @@ struct CredentialInferenceTests {
         #expect(files.values.contains { $0.contains("\"hello\"") }, "what is no secret stays")
     }
 
+    /// A secret is cut where it stands whole, not out of a longer word: a cookie `theme=dark`
+    /// left httpbin's `/html` reading "under cover of [redacted]ness" (found by scripts/backend-replay).
+    /// (The whole header value `theme=dark` is a secret too.)
+    @Test func aSecretIsCutWhereItStandsWholeNotOutOfALongerWord() throws {
+        let page = "<p>under cover of darkness, and darker yet: dark. theme=dark;darkroom 1dark</p>"
+        let exchanges = [
+            RecordedExchange(
+                method: "GET", url: "https://api.example.com/v1/page", requestHeaders: [HTTPField("Cookie", "theme=dark")], status: 200,
+                responseHeaders: [HTTPField("Content-Type", "text/html")], responseBody: Array(page.utf8))
+        ]
+        let (_, _, files) = try Self.written(TrafficInference(source: "test").infer(exchanges))
+        let fixture = try #require(files.first { $0.key.hasPrefix("fixtures/") }?.value)
+        #expect(fixture == "<p>under cover of darkness, and darker yet: [redacted]. [redacted];darkroom 1dark</p>", "\(fixture)")
+    }
+
     /// `--redact-key`: a name the user adds is a credential too.
     @Test func aUserAddedKeyIsRedacted() throws {
         let exchanges = [Self.json("https://api.example.com/v1/members", #"{"member_code":"mc-55555","name":"x"}"#, 201, #"{"id":1}"#)]

@@ -71,14 +71,24 @@ struct SecretScrubber {
         self.byPrefix = byPrefix
     }
 
-    /// Where each secret starts in `bytes` (the longest at an offset), left to right, not overlapping.
+    /// Where each secret stands whole in `bytes` (the longest at an offset), left to right, not
+    /// overlapping. Whole: a secret that begins or ends with a letter or digit is not cut out of a
+    /// longer word (a cookie `theme=dark` leaves httpbin's "darkness" alone).
     private func matches(in bytes: [UInt8]) -> [Range<Int>] {
         guard !byPrefix.isEmpty, bytes.count >= Self.shortest else { return [] }
+        func isAlphanumeric(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) }
+        func standsWhole(_ secret: [UInt8], at index: Int) -> Bool {
+            let end = index + secret.count
+            guard end <= bytes.count, bytes[index..<end].elementsEqual(secret) else { return false }
+            if index > 0, isAlphanumeric(secret[0]), isAlphanumeric(bytes[index - 1]) { return false }
+            if end < bytes.count, isAlphanumeric(secret[secret.count - 1]), isAlphanumeric(bytes[end]) { return false }
+            return true
+        }
         var found: [Range<Int>] = []
         var index = 0
         while index + Self.shortest <= bytes.count {
             if let candidates = byPrefix[Array(bytes[index..<(index + Self.shortest)])],
-                let secret = candidates.first(where: { index + $0.count <= bytes.count && bytes[index..<(index + $0.count)].elementsEqual($0) })
+                let secret = candidates.first(where: { standsWhole($0, at: index) })
             {
                 found.append(index..<(index + secret.count))
                 index += secret.count
