@@ -132,8 +132,7 @@ package struct BackendVerifier: Sendable {
                 }
             }
             result.seconds = Date().timeIntervalSince(started)
-            let found = AnswerCheck.check(
-                contract, status: answer.http.statusCode, contentType: answer.http.value(forHTTPHeaderField: "Content-Type"), body: answer.data)
+            let found = AnswerCheck.check(contract, status: answer.http.statusCode, header: answer.http.value(forHTTPHeaderField:), body: answer.data)
             result.failures = found.failures
             result.notes += found.notes
             result.outcome = found.failures.isEmpty ? .passed : .failed

@@ -152,7 +152,7 @@ struct CredentialInferenceTests {
     }
 
     /// A secret is cut where it stands whole, not out of a longer word: a cookie `theme=dark`
-    /// left httpbin's `/html` reading "under cover of [redacted]ness" (found by scripts/backend-replay).
+    /// left httpbin's `/html` reading "under cover of [redacted]ness" (found by scripts/backend-session).
     /// (The whole header value `theme=dark` is a secret too.)
     @Test func aSecretIsCutWhereItStandsWholeNotOutOfALongerWord() throws {
         let page = "<p>under cover of darkness, and darker yet: dark. theme=dark;darkroom 1dark</p>"

@@ -1,7 +1,10 @@
 """httpbin (PyPI, a backend nobody here wrote) under gunicorn on 127.0.0.1, a free port.
 
 Prints `listening on http://127.0.0.1:PORT` once it accepts connections; stops on SIGTERM or SIGINT.
-Usage: python3 httpbin-backend.py
+Usage: python3 httpbin-backend.py [--drift-file FILE]
+
+With `--drift-file`, FILE is read on every request: when it names a drift of `httpbin_drifts.py`,
+that one answer is changed as a backend drifting from its contract would change it.
 """
 import logging
 import signal
@@ -35,10 +38,18 @@ class Backend(BaseApplication):
         }.items():
             self.cfg.set(key, value)
 
+    def __init__(self, drift_file=None):
+        self.drift_file = drift_file
+        super().__init__()
+
     def load(self):
-        return app
+        if self.drift_file is None:
+            return app
+        from httpbin_drifts import Drifting  # beside this file
+        return Drifting(app, self.drift_file)
 
 
 if __name__ == "__main__":
+    drift_file = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--drift-file" else None
     sys.argv = sys.argv[:1]  # gunicorn reads its own arguments otherwise
-    Backend().run()
+    Backend(drift_file).run()
