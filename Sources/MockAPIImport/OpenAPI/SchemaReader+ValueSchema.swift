@@ -126,7 +126,8 @@ extension SchemaReader {
         for option in options {
             guard let optionView = resolve(option) else { return nil }
             if optionView.isOnlyNull { continue } // a `null` body, which `body.nullable` says
-            guard optionView.type == "object" || optionView.types.isEmpty else { return nil }
+            // An object, or a schema that says no type (an `allOf` of objects); not `items` without a type.
+            guard optionView.type == "object" || (optionView.type == nil && optionView.types.isEmpty) else { return nil }
             let keys = objectKeys(option, budget: own)
             read.append(JSONValueSchema(type: .object, properties: keys, otherKeys: keys != nil && admitsOtherKeys(option)))
         }
