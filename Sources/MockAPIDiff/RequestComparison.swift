@@ -21,10 +21,13 @@ struct RequestComparison {
         case (_?, nil):
             note("request.json", .compatible, "the JSON body is no longer checked")
         case (let before?, let after?):
-            compareKeys(before, after, at: "request.json", wasOpen: old.body.otherKeys, isOpen: new.body.otherKeys)
+            // Options newly given close the body (as `compareOptions` says), not open it.
+            let isOpen = new.body.otherKeys || (new.body.branches != nil && old.body.branches != nil)
+            compareKeys(before, after, at: "request.json", wasOpen: old.body.takesOtherKeys, isOpen: isOpen)
         case (nil, nil):
             break
         }
+        compareOptions(old.body, new.body)
         switch (old.multipart, new.multipart) {
         case (nil, _?):
             note("request.multipart", .breaking, "a multipart body is now required")
@@ -51,6 +54,31 @@ struct RequestComparison {
         let removed = before.filter { !after.contains($0) }, added = after.filter { !before.contains($0) }
         if !removed.isEmpty { note("request.body.contentTypes", .breaking, "no longer takes a body as \(removed.joined(separator: ", "))") }
         if !added.isEmpty { note("request.body.contentTypes", .compatible, "also takes a body as \(added.joined(separator: ", "))") }
+    }
+
+    /// The objects a JSON body may be (`body.oneOf`/`anyOf`): options where there were none, or
+    /// one gone, refuse bodies that were taken; each option kept is compared as a schema.
+    private mutating func compareOptions(_ old: BodyRules, _ new: BodyRules) {
+        switch (old.branches, new.branches) {
+        case (nil, let after?):
+            note("request.body.\(after.keyword)", .breaking, "the body must now fit one of \(after.schemas.count) objects")
+        case (let before?, nil):
+            note("request.body.\(before.keyword)", .compatible, "the body no longer needs to fit one of its \(before.schemas.count) objects")
+        case (let before?, let after?):
+            let location = "request.body.\(after.keyword)"
+            for (offset, option) in before.schemas.enumerated() {
+                guard offset < after.schemas.count else {
+                    note("\(location)[\(offset)]", .breaking, "option \(offset + 1) is gone (a body of it gets 422)")
+                    continue
+                }
+                compareSchema(option, after.schemas[offset], at: "\(location)[\(offset)]")
+            }
+            if after.schemas.count > before.schemas.count {
+                note(location, .compatible, "\(after.schemas.count - before.schemas.count) more objects taken")
+            }
+        case (nil, nil):
+            break
+        }
     }
 
     private mutating func compareQuery(_ old: [QueryExpectation], _ new: [QueryExpectation]) {

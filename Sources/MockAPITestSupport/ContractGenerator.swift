@@ -77,6 +77,15 @@ package enum ContractGenerator {
                 name: name, id: style, idKey: Bool.random(using: &random) || style == .uuid ? "uid" : nil,
                 items: Bool.random(using: &random) ? "/data" : nil)
         }
+        // The objects a JSON body may be: the options close it, so the top level names no other keys.
+        if contract.json != nil, !contract.body.otherKeys, Int.random(in: 0...3, using: &random) == 0 {
+            let options = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                JSONValueSchema(
+                    type: .object, properties: unique((0..<Int.random(in: 0...3, using: &random)).map { _ in key(&random, depth: 1) }, by: \.key),
+                    otherKeys: Int.random(in: 0...3, using: &random) == 0)
+            }
+            if Bool.random(using: &random) { contract.body.oneOf = options } else { contract.body.anyOf = options }
+        }
         return contract
     }
 

@@ -245,6 +245,31 @@ struct ContractSetDiffTests {
         #expect(smaller.changes.map(\.message) == ["was at most 10485760 bytes, now at most 1048576 bytes"])
     }
 
+    /// The objects a body may be (`body.oneOf`): new options break, dropping them does not, and
+    /// a kept option is compared key by key.
+    @Test func aBodysOptionsAreComparedOptionByOption() throws {
+        let path = "contracts/backings/update_backing.json"
+        let keys = #""location_id": {"type": "int", "required": false}\#n    }"#
+        let options = { (reward: String) in
+            { (text: String) in
+                text.replacingOccurrences(
+                    of: keys,
+                    with: keys + #",\#n    "body": {"oneOf": [{"properties": {"kind": {"enum": ["a"]}}}, {"properties": {"kind": {"enum": [\#(reward)]}}}]}"#)
+            }
+        }
+        let added = try diff(editing: path, options(#""b""#))
+        #expect(added.changes.map(\.description) == ["BREAKING update_backing:request.body.oneOf: the body must now fit one of 2 objects"])
+        let dropped = try diff(editing: path, before: options(#""b""#), after: { $0 })
+        // Without them, the key they named is refused again.
+        #expect(
+            dropped.changes.map(\.description) == [
+                "BREAKING update_backing:request.json: no longer takes keys it does not name (a client that sends one gets 422)",
+                "compatible update_backing:request.body.oneOf: the body no longer needs to fit one of its 2 objects",
+            ])
+        let narrowed = try diff(editing: path, before: options(#""b", "c""#), after: options(#""b""#))
+        #expect(narrowed.changes.map(\.description) == ["BREAKING update_backing:request.body.oneOf[1].kind: no longer accepts \"c\""])
+    }
+
     /// A key an open request object (`otherKeys`) no longer names is still taken: the finding is
     /// compatible, and the new set, served, answers the old client's request with 200.
     @Test func aKeyAnOpenObjectNoLongerNamesIsCompatibleAndStillAnswered() async throws {

@@ -128,14 +128,14 @@ package struct ConformingRequest: Sendable {
         let types = expectation.body.contentTypes
         let jsonType = types.map { $0.first(where: expectation.body.readsJSON) } ?? "application/json"
         if let keys = expectation.json, let jsonType {
-            let json = example?.json ?? Self.sample(keys)
+            let json = example?.json ?? Self.sample(keys, expectation.body)
             if example?.json == nil { guesses.append("JSON body made from the contract's keys") }
             set("Content-Type", jsonType)
             body = Data(json.serialized.utf8)
         } else if let keys = expectation.json, types?.contains(MediaType.form) == true {
             guesses.append("form body made from the contract's keys")
             set("Content-Type", MediaType.form)
-            body = Data(Self.form(example?.json ?? Self.sample(keys)).utf8)
+            body = Data(Self.form(example?.json ?? Self.sample(keys, expectation.body)).utf8)
         } else if expectation.multipart == nil, let json = example?.json, types?.contains(where: { !expectation.body.readsJSON($0) }) != true {
             // A recorded example's JSON body, its keys unchecked (the path also saw other bodies):
             // sent as the JSON it was, with the type that says so.
@@ -205,8 +205,9 @@ package struct ConformingRequest: Sendable {
         }
     }
 
-    private static func sample(_ keys: [JSONKeyExpectation]) -> JSONValue {
-        JSONValueSchema(type: .object, properties: keys).sample
+    /// The keys every body has, and the first option's when the body has options.
+    private static func sample(_ keys: [JSONKeyExpectation], _ rules: BodyRules) -> JSONValue {
+        JSONValueSchema(type: .object, properties: keys, oneOf: rules.oneOf, anyOf: rules.anyOf).sample
     }
 
     /// A JSON object's members as form fields (`a=1&b=x`), each scalar as its text.

@@ -51,6 +51,15 @@ extension ContractDecoder {
             if case .int(let n) = value, n >= 0 { minItems = n } else { problem(at: "\(path).minItems", "expected a count of 0 or more, found \(value.serialized)") }
             if type != .array { problem(at: "\(path).minItems", "applies to an array, but \"type\" is \"\(type.rawValue)\"") }
         }
+        let branches = decodeOptions(spec, at: path)
+        if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
+        return JSONValueSchema(
+            type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
+            minItems: minItems, oneOf: branches.oneOf, anyOf: branches.anyOf)
+    }
+
+    /// `oneOf` and `anyOf` of a schema or of `request.body`: each a non-empty list of schemas.
+    mutating func decodeOptions(_ spec: JSONObject, at path: String) -> (oneOf: [JSONValueSchema]?, anyOf: [JSONValueSchema]?) {
         var branches: [String: [JSONValueSchema]] = [:]
         for key in [JSONSchemaKey.oneOf, .anyOf] {
             guard let value = spec[key.rawValue] else { continue }
@@ -65,10 +74,7 @@ extension ContractDecoder {
                 return decodeSchema(object, at: here)
             }
         }
-        if otherKeys, properties == nil { problem(at: "\(path).otherKeys", "applies to an object's \"properties\"; without them the object is not checked at all") }
-        return JSONValueSchema(
-            type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
-            minItems: minItems, oneOf: branches["oneOf"], anyOf: branches["anyOf"])
+        return (branches["oneOf"], branches["anyOf"])
     }
 }
 

@@ -30,7 +30,8 @@ extension ContractDecoder {
         contract.example = object["example"].flatMap { decodeExample($0, at: "\(path).example") }
     }
 
-    /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...]}`: what the body may be besides its keys or parts.
+    /// `{"required": false, "nullable": true, "otherKeys": true, "contentTypes": [...], "oneOf": [...]}`: what the body may be
+    /// besides its keys or parts.
     mutating func decodeBodyRules(_ value: JSONValue, hasJSON: Bool, hasParts: Bool, at path: String) -> BodyRules {
         guard let object = expectObject(value, at: path) else { return BodyRules() }
         checkKeys(object, BodyRulesKey.self, at: path)
@@ -38,8 +39,19 @@ extension ContractDecoder {
             required: optionalBool(object, "required", at: path) ?? true, nullable: optionalBool(object, "nullable", at: path) ?? false,
             otherKeys: optionalBool(object, "otherKeys", at: path) ?? false, otherTypes: optionalBool(object, "otherTypes", at: path) ?? false)
         rules.contentTypes = object["contentTypes"].flatMap { decodeContentTypes($0, hasJSON: hasJSON, hasParts: hasParts, at: "\(path).contentTypes") }
-        if !hasJSON && !hasParts && object["contentTypes"] == nil {
+        (rules.oneOf, rules.anyOf) = decodeOptions(object, at: path)
+        if !hasJSON && !hasParts && object["contentTypes"] == nil && rules.branches == nil {
             problem(at: path, "describes a body the contract does not check: add \"json\", \"multipart\" or \"contentTypes\"")
+        }
+        if let (keyword, options) = rules.branches {
+            if rules.oneOf != nil, rules.anyOf != nil { problem(at: path, "give \"oneOf\" or \"anyOf\", not both") }
+            if !hasJSON { problem(at: "\(path).\(keyword)", "applies to a JSON body: add \"json\" (the keys every body has; {} for none)") }
+            if rules.otherKeys { problem(at: "\(path).otherKeys", "the options of \"\(keyword)\" say which other keys a body may have; set \"otherKeys\" in an option") }
+            for (offset, option) in options.enumerated() where ![.object, .any].contains(option.type) || option.enumValues != nil {
+                problem(
+                    at: "\(path).\(keyword)[\(offset)]",
+                    "a body option describes an object (give its \"properties\"), found \(option.enumValues != nil ? "an enum" : "type \"\(option.type.rawValue)\"")")
+            }
         }
         for (key, set) in [("nullable", rules.nullable), ("otherKeys", rules.otherKeys), ("otherTypes", rules.otherTypes)] where set && !hasJSON {
             // `otherKeys` beside `multipart` takes parts it does not name.
@@ -237,6 +249,8 @@ package enum BodyRulesKey: String, FormatKey {
     case otherKeys
     case otherTypes
     case contentTypes
+    case oneOf
+    case anyOf
 }
 
 /// `request.example`.

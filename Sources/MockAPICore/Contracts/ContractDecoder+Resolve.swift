@@ -35,8 +35,11 @@ extension ContractDecoder {
             for (name, _) in match.query where !query.contains(where: { $0.name == name }) {
                 problem(at: "$.request.match.query.\(name)", "the contract's \"query\" does not name \"\(name)\"")
             }
-            for (key, _) in match.json where !(source.json ?? []).contains(where: { $0.key == key }) {
-                problem(at: "$.request.match.json.\(key)", "the contract's \"json\" does not name \"\(key)\"")
+            for (key, _) in match.json where !source.body.names(key, besides: source.json) {
+                problem(
+                    at: "$.request.match.json.\(key)",
+                    source.body.branches == nil
+                        ? "the contract's \"json\" does not name \"\(key)\"" : "neither the contract's \"json\" nor an option of its body names \"\(key)\"")
             }
         }
         if let example = source.example {

@@ -40,6 +40,8 @@ extension BodyRules {
         if otherKeys { rules[.otherKeys] = true }
         if otherTypes { rules[.otherTypes] = true }
         rules[.contentTypes] = contentTypes.map { .array($0.map(JSONValue.string)) }
+        rules[.oneOf] = oneOf.map { .array($0.map { .object($0.fileJSON) }) }
+        rules[.anyOf] = anyOf.map { .array($0.map { .object($0.fileJSON) }) }
         return rules.json
     }
 }

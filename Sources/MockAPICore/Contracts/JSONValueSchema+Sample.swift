@@ -1,6 +1,7 @@
 extension JSONValueSchema {
     /// A value the schema allows, made from it alone: an enum's first value, an object with every
-    /// required key, an array of `minItems` (at least one) samples, the first of `oneOf`'s shapes.
+    /// required key (and those of the first of its `oneOf` shapes), an array of `minItems` (at least
+    /// one) samples, the first of `oneOf`'s shapes.
     /// What a request is sent with where a contract has no example, and the value `verify
     /// --variants` puts where another `oneOf` shape may stand.
     package var sample: JSONValue {
@@ -22,7 +23,13 @@ extension JSONValueSchema {
         case .number: return .double(1.5)
         case .bool: return true
         case .null: return .null
-        case .object: return properties.map(Self.object) ?? .object(JSONObject())
+        case .object:
+            var object = properties.map(Self.object)?.objectValue ?? JSONObject()
+            // Keys every object has, then the first option's (a `oneOf` body: its shared keys and one shape).
+            if let first = branches?.schemas.first?.sample.objectValue {
+                for (key, value) in first.members { object[key] = value }
+            }
+            return .object(object)
         case .array:
             let count = max(1, minItems ?? 0)
             return .array(items.map { Array(repeating: $0.sample, count: count) } ?? Array(repeating: 1, count: minItems ?? 0))

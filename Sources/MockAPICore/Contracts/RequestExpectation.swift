@@ -58,16 +58,43 @@ package struct BodyRules: Sendable, Equatable {
     /// by `json`, `application/x-www-form-urlencoded` by `json`'s keys, any other is taken unread.
     /// Nil: `application/json` for `json`.
     package var contentTypes: [String]?
+    /// The objects a JSON body may be (OpenAPI's `oneOf` body): besides `json`'s keys, which every
+    /// body has, it must fit one of these. They say which other keys it may have, so the top-level
+    /// object is open. At least one must fit, not exactly one, as for a response's `oneOf`.
+    package var oneOf: [JSONValueSchema]?
+    /// The same, as `anyOf` says it (kept apart so an exported contract says what it was told).
+    package var anyOf: [JSONValueSchema]?
 
-    package init(required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, otherTypes: Bool = false, contentTypes: [String]? = nil) {
+    package init(
+        required: Bool = true, nullable: Bool = false, otherKeys: Bool = false, otherTypes: Bool = false, contentTypes: [String]? = nil,
+        oneOf: [JSONValueSchema]? = nil, anyOf: [JSONValueSchema]? = nil
+    ) {
         self.required = required
         self.nullable = nullable
         self.otherKeys = otherKeys
         self.otherTypes = otherTypes
         self.contentTypes = contentTypes
+        self.oneOf = oneOf
+        self.anyOf = anyOf
     }
 
     package var isDefault: Bool { self == BodyRules() }
+
+    /// `oneOf`'s objects or `anyOf`'s, labelled as reports name them; nil when the body has neither.
+    package var branches: (keyword: String, schemas: [JSONValueSchema])? {
+        if let oneOf { return ("oneOf", oneOf) }
+        if let anyOf { return ("anyOf", anyOf) }
+        return nil
+    }
+
+    /// Whether a top-level key the contract's `json` does not name is allowed: an open object, or
+    /// one whose options say which other keys it may have.
+    package var takesOtherKeys: Bool { otherKeys || oneOf != nil || anyOf != nil }
+
+    /// Whether `json` or one of the options names `key` (a `match` may pick a contract by an option's key).
+    package func names(_ key: String, besides keys: [JSONKeyExpectation]?) -> Bool {
+        (keys ?? []).contains { $0.key == key } || (branches?.schemas ?? []).contains { $0.properties?.contains { $0.key == key } == true }
+    }
 
     /// Whether a body of this type (an essence) is parsed as JSON for the contract's `json`.
     package func readsJSON(_ essence: String) -> Bool {

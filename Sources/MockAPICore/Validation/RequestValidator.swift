@@ -29,7 +29,7 @@ package enum RequestValidator {
         {
             return partViolations(request, parts, otherParts: rules.otherKeys)
         }
-        guard let types = rules.contentTypes else { return jsonViolations(request, expectation.json ?? [], otherKeys: rules.otherKeys) }
+        guard let types = rules.contentTypes else { return jsonViolations(request, expectation.json ?? [], rules: rules) }
         guard let essence, types.contains(essence) else {
             let taken = (types + (expectation.multipart != nil ? ["multipart/form-data"] : [])).joined(separator: ", ")
             return [
@@ -40,10 +40,11 @@ package enum RequestValidator {
             ]
         }
         guard let keys = expectation.json else { return [] }
-        if rules.readsJSON(essence) { return jsonBodyViolations(request.body, keys, otherKeys: rules.otherKeys) }
-        if case .form(let fields) = request.body { return formViolations(fields, keys, otherKeys: rules.otherKeys) }
+        if rules.readsJSON(essence) { return jsonBodyViolations(request.body, keys, rules: rules) }
+        // A form is read by `json`'s keys alone: its fields' text cannot tell the options apart.
+        if case .form(let fields) = request.body { return formViolations(fields, keys, otherKeys: rules.takesOtherKeys) }
         // An empty form: its required keys are missing.
-        if rules.readsForm(essence) { return formViolations([], keys, otherKeys: rules.otherKeys) }
+        if rules.readsForm(essence) { return formViolations([], keys, otherKeys: rules.takesOtherKeys) }
         return [] // a listed type mockapi does not read (text, binary, tar): taken as it is
     }
 
@@ -142,16 +143,17 @@ package enum RequestValidator {
         }
     }
 
-    static func jsonViolations(_ request: IncomingRequest, _ expected: [JSONKeyExpectation], otherKeys: Bool = false) -> [Violation] {
+    static func jsonViolations(_ request: IncomingRequest, _ expected: [JSONKeyExpectation], rules: BodyRules = BodyRules()) -> [Violation] {
         let contentType = request.contentType.map(MediaType.essence) ?? "none"
         if contentType != "application/json" {
             return [Violation("body", "expected a JSON body (Content-Type: application/json), found Content-Type \(contentType)")]
         }
-        return jsonBodyViolations(request.body, expected, otherKeys: otherKeys)
+        return jsonBodyViolations(request.body, expected, rules: rules)
     }
 
-    /// A body read as JSON against the contract's top-level keys.
-    static func jsonBodyViolations(_ body: IncomingRequest.Body, _ expected: [JSONKeyExpectation], otherKeys: Bool) -> [Violation] {
+    /// A body read as JSON against the contract's top-level keys, then against its options (when
+    /// it has them and the keys every body has are right: an option's report would repeat theirs).
+    static func jsonBodyViolations(_ body: IncomingRequest.Body, _ expected: [JSONKeyExpectation], rules: BodyRules) -> [Violation] {
         let object: JSONObject
         switch body {
         case .json(.object(let o)): object = o
@@ -161,11 +163,16 @@ package enum RequestValidator {
         case .multipart: return [Violation("body", "expected a JSON object, found a multipart body")]
         case .form: return [Violation("body", "expected a JSON object, found a form body")]
         }
-        return objectViolations(object, expected, otherKeys: otherKeys, at: "body")
+        guard let (keyword, options) = rules.branches else { return objectViolations(object, expected, otherKeys: rules.otherKeys, at: "body") }
+        let found = objectViolations(object, expected, otherKeys: true, at: "body")
+        guard found.isEmpty, let violation = optionsViolation(.object(object), keyword, options, at: "body", besides: expected) else { return found }
+        return [violation]
     }
 
     /// An object's keys against their expectations, nested objects and arrays included.
-    static func objectViolations(_ object: JSONObject, _ expected: [JSONKeyExpectation], otherKeys: Bool = false, at location: String) -> [Violation] {
+    static func objectViolations(
+        _ object: JSONObject, _ expected: [JSONKeyExpectation], otherKeys: Bool = false, at location: String, besides shared: [JSONKeyExpectation] = []
+    ) -> [Violation] {
         var found: [Violation] = []
         for spec in expected {
             guard let value = object[spec.key] else {
@@ -174,7 +181,7 @@ package enum RequestValidator {
             }
             found += valueViolations(value, spec.schema, at: "\(location).\(spec.key)")
         }
-        for key in object.keys where !otherKeys && !expected.contains(where: { $0.key == key }) {
+        for key in object.keys where !otherKeys && !expected.contains(where: { $0.key == key }) && !shared.contains(where: { $0.key == key }) {
             found.append(Violation("\(location).\(key)", "unexpected key (the contract names: \(expected.map(\.key).joined(separator: ", ")))"))
         }
         return found
@@ -191,13 +198,7 @@ package enum RequestValidator {
         if let format = schema.format, case .string(let text) = value, let problem = DateFormat.problem(text, format: format) {
             return [Violation(location, problem)]
         }
-        if let (keyword, options) = schema.branches {
-            let found = options.map { valueViolations(value, $0, at: location) }
-            // The option that comes closest says what is wrong.
-            if let closest = found.min(by: { $0.count < $1.count }), !closest.isEmpty {
-                return [Violation(location, "fits none of the \(options.count) schemas of its \(keyword); the closest says: \(closest[0].location): \(closest[0].message)")]
-            }
-        }
+        if let (keyword, options) = schema.branches, let violation = optionsViolation(value, keyword, options, at: location) { return [violation] }
         switch value {
         case .object(let object):
             guard let properties = schema.properties else { return [] }
@@ -211,6 +212,30 @@ package enum RequestValidator {
         default:
             return []
         }
+    }
+
+    /// Options a report names one by one; past them it counts the rest.
+    static let optionsNamed = 4
+
+    /// Nil when `value` fits one of `options` (the first that fits ends the search); else one
+    /// violation that says, option by option, the first thing each finds wrong. `besides`: keys
+    /// every body has (`json`'s), checked already and no unexpected key in an option.
+    static func optionsViolation(
+        _ value: JSONValue, _ keyword: String, _ options: [JSONValueSchema], at location: String, besides shared: [JSONKeyExpectation] = []
+    ) -> Violation? {
+        var reasons: [String] = []
+        for (offset, option) in options.enumerated() {
+            let found =
+                if !shared.isEmpty, case .object(let object) = value, let keys = option.properties, option.branches == nil {
+                    objectViolations(object, keys, otherKeys: option.otherKeys, at: location, besides: shared)
+                } else {
+                    valueViolations(value, option, at: location)
+                }
+            guard let first = found.first else { return nil }
+            if offset < optionsNamed { reasons.append("option \(offset + 1): \(first.location): \(first.message)") }
+        }
+        if options.count > optionsNamed { reasons.append("\(options.count - optionsNamed) more") }
+        return Violation(location, "fits none of the \(options.count) options of its \(keyword): \(reasons.joined(separator: "; "))")
     }
 
     /// `otherParts`: parts the contract does not name are taken (`body.otherKeys`, an open schema).

@@ -74,7 +74,12 @@ extension OpenAPIExporter {
         var content = JSONObject()
         var keysSchema: JSONValue?
         if let keys = request.json {
-            var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.otherKeys)
+            var schema = objectSchema(keys.map { ($0.key, valueSchema($0.schema), $0.required) }, otherKeys: request.body.takesOtherKeys)
+            // The objects it may be, beside the keys every one has (the options close it, not `additionalProperties`).
+            if let (keyword, options) = request.body.branches, var object = schema.objectValue {
+                object[keyword] = .array(options.map(valueSchema))
+                schema = .object(object)
+            }
             if request.body.otherTypes, var object = schema.objectValue {
                 object["type"] = nil // no type: properties apply to objects, any other type passes
                 schema = .object(object)

@@ -47,6 +47,8 @@ extension ContractDraft {
         var rules = BodyRules(
             required: mine.body.required && other.body.required, nullable: mine.body.nullable || other.body.nullable,
             otherKeys: mine.body.otherKeys || other.body.otherKeys, otherTypes: mine.body.otherTypes || other.body.otherTypes)
+        // The objects either body may be are not kept: the keys any of them names are taken.
+        if mine.body.branches != nil || other.body.branches != nil { rules.otherKeys = true }
         switch (mine.json, other.json) {
         case (let mineKeys?, let theirKeys?):
             file.json = Self.union(mineKeys, theirKeys, name: \.key) { mine, theirs in

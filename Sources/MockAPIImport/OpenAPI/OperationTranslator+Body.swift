@@ -3,7 +3,8 @@ import MockAPICore
 
 extension OperationTranslator {
     /// A JSON object body becomes `json` keys (other keys allowed unless the schema says
-    /// `additionalProperties: false`), a multipart/form-data one `multipart` parts, both when the
+    /// `additionalProperties: false`), a `oneOf`/`anyOf` of objects `body.oneOf`/`anyOf` options
+    /// (each closed or open as the document says), a multipart/form-data one `multipart` parts, both when the
     /// document offers both; `required` and `nullable` as the document says. Every other media type
     /// is listed in `body.contentTypes`: the contract's keys read a form (and the JSON keys come from
     /// a form's schema when there is no JSON one), other types are taken unread. A wildcard type
@@ -27,14 +28,23 @@ extension OperationTranslator {
         if let json {
             if let schema = json.content["schema"], schema.isObject {
                 let budget = SchemaWalkBudget()
-                draft.json = jsonKeys(schema, budget: budget) // nil: not an object body, not checked
-                draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema, budget: budget) != nil
+                // A form's fields are text: they cannot tell a `oneOf`'s objects apart.
+                if Self.isJSON(json.type), let (keyword, options) = reader.bodyOptions(schema, budget: budget) {
+                    // The keys every option has, named beside the `oneOf` (as an exported contract writes them).
+                    draft.json = reader.objectKeys(schema, budget: budget) ?? []
+                    if keyword == "oneOf" { draft.body.oneOf = options } else { draft.body.anyOf = options }
+                } else {
+                    draft.json = jsonKeys(schema, budget: budget) // nil: not an object body, not checked
+                    draft.body.otherKeys = reader.admitsOtherKeys(schema) || reader.unionKeys(schema, budget: budget) != nil
+                }
                 if let place = budget.exhaustedIn {
                     warn(
                         "body bounded", at: schema,
                         "the request body's schema fans out past \(SchemaWalkBudget.defaultNodes) nodes (reached in \(place)); values deeper than that are not checked")
                 }
-                draft.body.nullable = reader.resolve(schema)?.nullable == true
+                // An option of `null` (`oneOf: [Pet, null]`) says it too.
+                let nullOption = draft.body.branches != nil && (reader.resolve(schema).map { $0.oneOf + $0.anyOf } ?? []).contains { reader.resolve($0)?.isOnlyNull == true }
+                draft.body.nullable = reader.resolve(schema)?.nullable == true || nullOption
                 // Properties without a `type`: JSON Schema lets any other type through unchecked (Xero's folders, InfluxData's share).
                 draft.body.otherTypes = draft.json != nil && reader.namesNoType(schema)
             } else {

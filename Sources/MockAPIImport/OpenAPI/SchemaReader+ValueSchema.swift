@@ -53,12 +53,14 @@ extension SchemaReader {
         } else if type == .array, let element = view.items {
             items = valueSchema(element, visiting: visiting, depth: depth + 1, budget: budget, response: response)
         }
+        let (oneOf, anyOf) = unionOptions(
+            view, type: type, named: properties != nil || enumValues != nil, visiting: visiting, depth: depth, budget: budget, response: response)
         guard response else {
-            return JSONValueSchema(type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable)
+            return JSONValueSchema(
+                type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, oneOf: oneOf, anyOf: anyOf)
         }
         let format = [.string, .int, .number].contains(type) ? view.format : nil
         let minItems = type == .array ? view.minItems.flatMap { $0 > 0 ? $0 : nil } : nil
-        let (oneOf, anyOf) = responseOptions(view, type: type, named: properties != nil || enumValues != nil, visiting: visiting, depth: depth, budget: budget)
         return JSONValueSchema(
             type: type, enumValues: enumValues, properties: properties, otherKeys: otherKeys, items: items, nullable: nullable, format: format,
             minItems: minItems, oneOf: oneOf, anyOf: anyOf)
@@ -72,17 +74,18 @@ extension SchemaReader {
     /// near the top (a payment's kind, an event's type), not every expandable field below them.
     static let unionDepth = 2
 
-    /// A response's `oneOf` or `anyOf` options (so `verify --variants` sends the others than the
-    /// fixture's), where the value has no type or named keys of its own, is near the top of the
-    /// body, and its options are small (`unionNodes`); else nil, and the value is unchecked.
-    private func responseOptions(
-        _ view: SchemaView, type: JSONValueType, named: Bool, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget
+    /// A value's `oneOf` or `anyOf` options (in a response, so `verify --variants` sends the
+    /// others than the fixture's; in a request, so a value of no option is refused), where the
+    /// value has no type or named keys of its own, is near the top of the body, and its options
+    /// are small (`unionNodes`); else nil, and the value is unchecked.
+    private func unionOptions(
+        _ view: SchemaView, type: JSONValueType, named: Bool, visiting: Set<String>, depth: Int, budget: SchemaWalkBudget, response: Bool
     ) -> (oneOf: [JSONValueSchema]?, anyOf: [JSONValueSchema]?) {
         guard type == .any, !named, depth <= Self.unionDepth else { return (nil, nil) }
         let options = view.oneOf.isEmpty ? view.anyOf : view.oneOf
         guard !options.isEmpty else { return (nil, nil) }
         let own = SchemaWalkBudget(nodes: Self.unionNodes)
-        let read = options.map { valueSchema($0, visiting: visiting, depth: depth + 1, budget: own, response: true) }
+        let read = options.map { valueSchema($0, visiting: visiting, depth: depth + 1, budget: own, response: response) }
         guard own.exhaustedIn == nil, budget.take(Self.unionNodes - own.remaining, at: view.node.pointer) else { return (nil, nil) }
         return view.oneOf.isEmpty ? (nil, read) : (read, nil)
     }
@@ -105,6 +108,35 @@ extension SchemaReader {
 }
 
 extension SchemaReader {
+    /// Nodes the options of a `oneOf`/`anyOf` request body may take between them: a body's
+    /// options are its whole shape (a client sends one of them), so more than a value's.
+    static let bodyUnionNodes = 2_000
+
+    /// The objects a `oneOf`/`anyOf` JSON request body may be, each read as a body's keys are
+    /// (named keys, closed where `additionalProperties: false` says so; an option that names none
+    /// takes any object). Nil when an option may be other than an object or `null`, when none
+    /// names keys, or when they fan out past `bodyUnionNodes`: the body is then read as before,
+    /// as the keys of any option (`unionKeys`).
+    func bodyOptions(_ schema: DocumentNode, budget: SchemaWalkBudget) -> (keyword: String, options: [JSONValueSchema])? {
+        guard let view = resolve(schema) else { return nil }
+        let (keyword, options) = view.oneOf.isEmpty ? ("anyOf", view.anyOf) : ("oneOf", view.oneOf)
+        guard !options.isEmpty else { return nil }
+        let own = SchemaWalkBudget(nodes: Self.bodyUnionNodes)
+        var read: [JSONValueSchema] = []
+        for option in options {
+            guard let optionView = resolve(option) else { return nil }
+            if optionView.isOnlyNull { continue } // a `null` body, which `body.nullable` says
+            // An object, or a schema that says no type (an `allOf` of objects); not `items` without a type.
+            guard optionView.type == "object" || (optionView.type == nil && optionView.types.isEmpty) else { return nil }
+            let keys = objectKeys(option, budget: own)
+            read.append(JSONValueSchema(type: .object, properties: keys, otherKeys: keys != nil && admitsOtherKeys(option)))
+        }
+        guard own.exhaustedIn == nil, read.contains(where: { $0.properties != nil }),
+            budget.take(Self.bodyUnionNodes - own.remaining, at: referenceName(schema) ?? schema.pointer)
+        else { return nil }
+        return (keyword, read)
+    }
+
     /// The properties of any of a `oneOf`/`anyOf`'s objects (Discord's interaction callback as a
     /// form), each required only where every option requires it; nil when an option names none.
     func unionProperties(_ schema: DocumentNode) -> [Property]? {
