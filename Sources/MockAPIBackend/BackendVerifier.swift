@@ -145,20 +145,12 @@ package struct BackendVerifier: Sendable {
         }
     }
 
-    /// One exchange, on a session of its own: on Linux a session's answers share one work queue,
-    /// and one hostile answer (20,000 headers) held every other exchange past its timeout.
-    /// It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
-    /// A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
+    /// One exchange, through libcurl (`CurlExchange` says why not URLSession): `--timeout` bounds
+    /// the whole exchange, not only the silences within it, and a body past `maxBodyBytes` is cut
+    /// there. Each check starts without cookies; a redirect or a 401 is the backend's answer (a
+    /// contract that declares a 3xx checks it: followed, it never could).
     private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse, Bool) {
-        let configuration = URLSessionConfiguration.ephemeral
-        // Each check starts without cookies: one answer's `Set-Cookie` is never sent with another check.
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        let session = URLSession(configuration: configuration, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
-        // Off this task: invalidating waits for the session's work queue too.
-        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
-        // `--timeout` bounds the whole exchange, not only the silences within it.
-        return try await BoundedExchange.send(request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+        try await CurlExchange.send(request, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
     }
 
     /// The success answer, sent again with an id the backend may know.

@@ -40,6 +40,14 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
 
 void CCurlShims_answer_free(CCurlShims_Answer *answer);
 
+/// One exchange as a client checking a backend makes it (`verify-backend`): the whole of it,
+/// connecting included, ends after `timeout_milliseconds`; a body past `max_body_bytes` ends it
+/// there with what fit kept and `*cut` set (a success); a head past `max_head_bytes` fails it.
+/// Compressed bodies are decoded. Returns 0, or a libcurl code with `answer->error` filled in.
+int CCurlShims_exchange(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
+                        const void *body, size_t body_length, long timeout_milliseconds, size_t max_body_bytes,
+                        size_t max_head_bytes, CCurlShims_Answer *answer, int *cut);
+
 /// An exchange whose answer body is passed on as it arrives, through a buffer of fixed size:
 /// the forwarding thread (`CCurlShims_stream_perform`) writes into it and waits while it is full,
 /// so a client that reads slowly slows the read from the target instead of filling memory; the
