@@ -132,11 +132,11 @@ static size_t on_bounded_body(char *data, size_t size, size_t count, void *user)
     size_t length = size * count, room = bounded->max_body - bounded->answer->body.count;
     if (length > room) {
         // What fits is kept, and the exchange ends here: the rest is never read.
-        if (room > 0 && !append(&bounded->answer->body, data, room)) return 0;
+        if (room > 0 && !CCurlShims_buffer_append(&bounded->answer->body, data, room)) return 0;
         bounded->cut = 1;
         return 0;
     }
-    return append(&bounded->answer->body, data, length) ? length : 0;
+    return CCurlShims_buffer_append(&bounded->answer->body, data, length) ? length : 0;
 }
 
 static size_t on_bounded_header(char *data, size_t size, size_t count, void *user) {
@@ -148,7 +148,7 @@ static size_t on_bounded_header(char *data, size_t size, size_t count, void *use
         snprintf(answer->error, sizeof(answer->error), "its answer's header block is over %zu bytes", bounded->max_head);
         return 0;
     }
-    return append(&answer->headers, data, length) ? length : 0;
+    return CCurlShims_buffer_append(&answer->headers, data, length) ? length : 0;
 }
 
 int CCurlShims_exchange(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,

@@ -45,8 +45,9 @@ enum CurlExchange {
     private static func perform(method: String, url: URL, headers: [String], body: Data, milliseconds: Int, maxBodyBytes: Int) throws -> (Data, HTTPURLResponse, cut: Bool) {
         guard let handle = CCurlShims_handle_new() else { throw Failure(description: "libcurl could not start") }
         defer { CCurlShims_handle_free(handle) }
-        // An empty value stops libcurl adding its own `Accept: */*` where the request says none.
-        let lines = (headers.contains { $0.lowercased().hasPrefix("accept:") } ? headers : headers + ["Accept:"]).map { strdup($0) }
+        // libcurl adds `Accept: */*` where the request names none, as URLSession did; a User-Agent
+        // is added here (libcurl sends none): backends that echo or require them see a client's request.
+        let lines = (headers.contains { $0.lowercased().hasPrefix("user-agent:") } ? headers : headers + ["User-Agent: mockapi verify-backend"]).map { strdup($0) }
         defer { lines.forEach { free($0) } }
         var answer = CCurlShims_Answer()
         defer { CCurlShims_answer_free(&answer) }
