@@ -121,65 +121,6 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
     return 0;
 }
 
-typedef struct {
-    CCurlShims_Answer *answer;
-    size_t max_body, max_head;
-    int cut;
-} Bounded;
-
-static size_t on_bounded_body(char *data, size_t size, size_t count, void *user) {
-    Bounded *bounded = user;
-    size_t length = size * count, room = bounded->max_body - bounded->answer->body.count;
-    if (length > room) {
-        // What fits is kept, and the exchange ends here: the rest is never read.
-        if (room > 0 && !CCurlShims_buffer_append(&bounded->answer->body, data, room)) return 0;
-        bounded->cut = 1;
-        return 0;
-    }
-    return CCurlShims_buffer_append(&bounded->answer->body, data, length) ? length : 0;
-}
-
-static size_t on_bounded_header(char *data, size_t size, size_t count, void *user) {
-    Bounded *bounded = user;
-    CCurlShims_Answer *answer = bounded->answer;
-    size_t length = size * count;
-    if (length >= 5 && memcmp(data, "HTTP/", 5) == 0) answer->headers.count = 0;
-    if (answer->headers.count + length > bounded->max_head) {
-        snprintf(answer->error, sizeof(answer->error), "its answer's header block is over %zu bytes", bounded->max_head);
-        return 0;
-    }
-    return CCurlShims_buffer_append(&answer->headers, data, length) ? length : 0;
-}
-
-int CCurlShims_exchange(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
-                        const void *body, size_t body_length, long timeout_milliseconds, size_t max_body_bytes,
-                        size_t max_head_bytes, CCurlShims_Answer *answer, int *cut) {
-    CURL *curl = handle;
-    memset(answer, 0, sizeof(*answer));
-    Bounded bounded = {answer, max_body_bytes, max_head_bytes, 0};
-    CCurlShims_Upload upload = {body, body_length, 0};
-    long seconds = (timeout_milliseconds + 999) / 1000;
-    struct curl_slist *list = CCurlShims_prepare(handle, method, url, headers, header_count, &upload, NULL, seconds);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout_milliseconds);
-    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout_milliseconds);
-    // Compressed answers are decoded, as a client library would: the checks read JSON.
-    curl_easy_setopt(curl, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_bounded_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &bounded);
-    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_bounded_header);
-    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &bounded);
-    CURLcode code = curl_easy_perform(curl);
-    curl_slist_free_all(list);
-    *cut = bounded.cut;
-    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &answer->status);
-    if (code != CURLE_OK && !(code == CURLE_WRITE_ERROR && bounded.cut)) {
-        if (answer->error[0] == '\0') strncpy(answer->error, curl_easy_strerror(code), sizeof(answer->error) - 1);
-        answer->status = 0;
-        return (int)code;
-    }
-    return 0;
-}
-
 void CCurlShims_answer_free(CCurlShims_Answer *answer) {
     free(answer->headers.bytes);
     free(answer->body.bytes);
