@@ -11,7 +11,8 @@ typedef struct {
 } CCurlShims_Buffer;
 
 /// What came back: the status, the header block of the final response (status line and
-/// header lines, CRLF-separated) and the body, exactly as sent (never decompressed).
+/// header lines, CRLF-separated) and the body, exactly as sent (`CCurlShims_perform` never
+/// decompresses it; `CCurlShims_exchange` does).
 typedef struct {
     long status;
     CCurlShims_Buffer headers;
