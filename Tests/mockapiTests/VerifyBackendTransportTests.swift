@@ -9,7 +9,7 @@ import Testing
 @Suite(.serialized)
 struct VerifyBackendTransportTests {
     private static let backend = #"""
-        import base64, gzip, http.server, json, sys
+        import base64, gzip, http.server, json, ssl, sys
         log = open(sys.argv[1], "a")
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -43,7 +43,11 @@ struct VerifyBackendTransportTests {
             do_GET = do_POST = do_HEAD = do_DELETE = handle_one
             def log_message(self, *args): pass
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        print(f"http://127.0.0.1:{server.server_port}", flush=True)
+        if len(sys.argv) > 3:  # https, with this certificate and key
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(sys.argv[2], sys.argv[3])
+            server.socket = context.wrap_socket(server.socket, server_side=True)
+        print(f"http{'s' if len(sys.argv) > 3 else ''}://127.0.0.1:{server.server_port}", flush=True)
         server.serve_forever()
         """#
 
@@ -56,16 +60,16 @@ struct VerifyBackendTransportTests {
         var bodyText: String { String(decoding: Data(base64Encoded: body) ?? Data(), as: UTF8.self) }
     }
 
-    /// verify-backend over `contracts` against the backend, with `environment`: its result and
-    /// the requests the backend logged.
+    /// verify-backend over `contracts` against the backend (https with `tls`), with `environment`:
+    /// its result and the requests the backend logged.
     private func verify(
-        _ contracts: [String: String], arguments: [String] = [], environment: [String: String] = [:]
+        _ contracts: [String: String], arguments: [String] = [], environment: [String: String] = [:], tls: CertificatePair? = nil
     ) throws -> (CommandLineRunner.Result, [Logged], seconds: Double) {
         let set = try TemporaryContractSet(contracts: contracts, fixtures: ["ok.json": #"{"ok": true}"#, "error.json": #"{"error": "who"}"#])
         let log = set.root.appendingPathComponent("requests.log")
-        let backend = try ExternalTool.start(["python3", "-c", Self.backend, log.path])
+        let backend = try ExternalTool.start(["python3", "-c", Self.backend, log.path] + (tls.map { [$0.certificate, $0.key] } ?? []))
         defer { backend.stop() }
-        #expect(backend.firstLine.hasPrefix("http://127.0.0.1:"), "the backend did not start: \(backend.firstLine)")
+        #expect(backend.firstLine.hasPrefix(tls == nil ? "http://127.0.0.1:" : "https://127.0.0.1:"), "the backend did not start: \(backend.firstLine)")
         let started = Date()
         let result = try CommandLineRunner.run(
             ["verify-backend", "--contracts", set.contracts.path, "--fixtures", set.fixtures.path, "--base-url", backend.firstLine, "--format", "text"]
@@ -139,5 +143,18 @@ struct VerifyBackendTransportTests {
         #expect(
             result.stdout.contains("the answer's head has more than 1000 header lines or 262144 bytes; cut there and not checked"), "\(result.stdout)")
         #expect(result.stdout.contains("the answer's body is longer than 16777216 bytes; cut there and not checked"), "\(result.stdout)")
+    }
+
+    /// https with a CA the system does not know: refused, and trusted once `SSL_CERT_FILE` names it
+    /// (OpenSSL's own variable; libcurl otherwise reads only its built-in bundle).
+    @Test func aPrivateCAIsTrustedThroughSSLCertFile() throws {
+        let pair = try CertificatePair()
+        let contracts = ["search.json": Self.contract("search", "GET", "/search")]
+        let (refused, none, _) = try verify(contracts, arguments: ["--timeout", "5"], tls: pair)
+        #expect(refused.status == 2 && refused.stderr.contains("SSL certificate problem"), "\(refused.stdout)\(refused.stderr)")
+        #expect(none.isEmpty)
+        let (trusted, logged, _) = try verify(contracts, arguments: ["--timeout", "5"], environment: ["SSL_CERT_FILE": pair.certificate], tls: pair)
+        #expect(trusted.status == 0 && trusted.stdout.contains("PASS search"), "\(trusted.stdout)\(trusted.stderr)")
+        #expect(logged.map(\.line) == ["GET /search HTTP/1.1"])
     }
 }
