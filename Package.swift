@@ -105,7 +105,7 @@ let package = Package(
         // `mockapi diff`: two contract sets compared for the clients that use them (breaking or compatible).
         .target(name: "MockAPIDiff", dependencies: ["MockAPICore", "MockAPIImport"]),
         // `mockapi verify-backend`: each contract's request sent to a real backend, its answer checked against the mock's promise.
-        .target(name: "MockAPIBackend", dependencies: ["MockAPICore", "MockAPIVerify"]),
+        .target(name: "MockAPIBackend", dependencies: ["MockAPICore", "CCurlShims"]),
         // `withMockServer { … }` and friends for tests, ours and a team's.
         .target(name: "MockAPITestSupport", dependencies: ["MockAPICore", "MockAPIServer"]),
         .executableTarget(

@@ -1,10 +1,5 @@
 package import Foundation
 package import MockAPICore
-import MockAPIVerify
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// How `verify-backend` talks to the backend.
 package struct BackendOptions: Sendable {
@@ -14,7 +9,7 @@ package struct BackendOptions: Sendable {
     package var allowWrites = false
     /// Requests in flight at once.
     package var concurrency = 4
-    /// Seconds one request may take.
+    /// Seconds one exchange may take, whole: connecting, the head and the body.
     package var timeout: TimeInterval = 10
     /// Bytes of one answer's body kept at most: a longer body is cut there and reported, not held
     /// (four concurrent 2 GB answers held 9.5 GB before this bound).
@@ -80,8 +75,8 @@ package struct BackendVerifier: Sendable {
     private func check(_ contract: Contract) async -> (BackendResult, Bool) {
         let choice = HeaderChoice(given: options.headers)
         var headers = choice.headers(for: contract)
-        var built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets)
-        let label = "\(contract.request.method.rawValue) \(built.request.url?.absoluteString ?? "")"
+        var built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, secrets: options.secrets)
+        let label = "\(contract.request.method.rawValue) \(built.url.absoluteString)"
         var result = BackendResult(contract: contract.name, request: label, outcome: .passed, notes: built.guesses.map { "guessed: \($0)" })
         guard options.allowWrites || Self.safeMethods.contains(contract.request.method) else {
             result.outcome = .skipped
@@ -99,40 +94,39 @@ package struct BackendVerifier: Sendable {
         }
         let started = Date()
         do {
-            var (data, http, cut) = try await send(built.request)
-            let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate")
-            if http.statusCode == 401, !cut, let answering = choice.answering(challenge: challenge, sent: headers) {
+            var answer = try await send(built)
+            let challenge = answer.value(of: "WWW-Authenticate")
+            if answer.status == 401, answer.cut == nil, let answering = choice.answering(challenge: challenge, sent: headers) {
                 // The set mixes schemes (`Basic` here, `token` there): the 401 says which this one takes.
                 headers = answering
-                built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets)
-                (data, http, cut) = try await send(built.request)
+                built = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, secrets: options.secrets)
+                answer = try await send(built)
                 result.notes.append("Authorization: the first answer was 401 asking for \(challenge?.split(separator: " ").first ?? ""); sent the --header of that scheme")
             }
             result.seconds = Date().timeIntervalSince(started)
-            result.status = http.statusCode
-            if cut {
+            result.status = answer.status
+            if let cut = answer.cut {
                 result.outcome = .failed
-                result.failures = ["the answer's body is longer than \(options.maxBodyBytes) bytes; cut there and not checked"]
+                result.failures = [Self.cutMessage(cut, maxBodyBytes: options.maxBodyBytes)]
                 return (result, false)
             }
-            var answer = (data: data, http: http)
-            let intended = SuccessReach.intended(contract, for: built.request)
-            if SuccessReach.missed(intended, status: http.statusCode, in: contract) {
+            let intended = SuccessReach.intended(contract, for: built)
+            if SuccessReach.missed(intended, status: answer.status, in: contract) {
                 var tried: [String] = []
                 if let reached = await reach(contract, intended: intended, first: built, headers: headers, tried: &tried) {
-                    answer = (reached.data, reached.http)
-                    result.request = "\(contract.request.method.rawValue) \(reached.request.request.url?.absoluteString ?? "")"
-                    result.status = reached.http.statusCode
+                    answer = reached.answer
+                    result.request = "\(contract.request.method.rawValue) \(reached.request.url.absoluteString)"
+                    result.status = reached.answer.status
                     result.notes = reached.request.guesses.map { "guessed: \($0)" } + result.notes.filter { !$0.hasPrefix("guessed: ") } + [reached.note]
                 } else {
                     result.seconds = Date().timeIntervalSince(started)
                     result.outcome = .notReached
-                    result.failures = [notReachedMessage(contract, intended: intended, status: http.statusCode, sent: built, tried: tried)]
+                    result.failures = [notReachedMessage(contract, intended: intended, status: answer.status, sent: built, tried: tried)]
                     return (result, false)
                 }
             }
             result.seconds = Date().timeIntervalSince(started)
-            let found = AnswerCheck.check(contract, status: answer.http.statusCode, header: answer.http.value(forHTTPHeaderField:), body: answer.data)
+            let found = AnswerCheck.check(contract, status: answer.status, header: answer.value(of:), body: answer.body)
             result.failures = found.failures
             result.notes += found.notes
             result.outcome = found.failures.isEmpty ? .passed : .failed
@@ -140,32 +134,32 @@ package struct BackendVerifier: Sendable {
         } catch {
             result.seconds = Date().timeIntervalSince(started)
             result.outcome = .failed
-            result.failures = ["no answer: \((error as? URLError).map { "\($0.code.rawValue) \($0.localizedDescription)" } ?? "\(error)")"]
+            result.failures = ["no answer: \(error)"]
             return (result, true)
         }
     }
 
-    /// One exchange, on a session of its own: on Linux a session's answers share one work queue,
-    /// and one hostile answer (20,000 headers) held every other exchange past its timeout.
-    /// It declines authentication challenges: on Linux a 401 with `WWW-Authenticate: Basic` otherwise waits for ever.
-    /// A redirect is the backend's answer: a contract that declares a 3xx checks it (followed, it never could).
-    private func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse, Bool) {
-        let configuration = URLSessionConfiguration.ephemeral
-        // Each check starts without cookies: one answer's `Set-Cookie` is never sent with another check.
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        let session = URLSession(configuration: configuration, delegate: DecliningAuthChallenges(followingRedirects: false), delegateQueue: nil)
-        // Off this task: invalidating waits for the session's work queue too.
-        defer { DispatchQueue.global().async { session.invalidateAndCancel() } }
-        // `--timeout` bounds the whole exchange, not only the silences within it.
-        return try await BoundedExchange.send(request, on: session, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+    /// One exchange, through libcurl (`CurlExchange`): `--timeout` bounds the whole exchange, not
+    /// only the silences within it, and a body past `maxBodyBytes` is cut there. Each check starts
+    /// without cookies; a redirect or a 401 is the backend's answer (a contract that declares a
+    /// 3xx checks it: followed, it never could).
+    private func send(_ request: BackendRequest) async throws -> BackendAnswer {
+        try await CurlExchange.send(request, seconds: options.timeout, maxBodyBytes: options.maxBodyBytes)
+    }
+
+    /// Why an answer past a bound is not checked.
+    static func cutMessage(_ cut: BackendAnswer.Cut, maxBodyBytes: Int) -> String {
+        switch cut {
+        case .body: "the answer's body is longer than \(maxBodyBytes) bytes; cut there and not checked"
+        case .head:
+            "the answer's head has more than \(CurlExchange.maxHeaderLines) header lines or \(CurlExchange.maxHeadBytes) bytes; cut there and not checked"
+        }
     }
 
     /// The success answer, sent again with an id the backend may know.
     struct Retry {
         var request: BackendRequest
-        var data: Data
-        var http: HTTPURLResponse
+        var answer: BackendAnswer
         var note: String
     }
 
@@ -180,14 +174,13 @@ package struct BackendVerifier: Sendable {
             guard let value, sentValues.insert(value).inserted else { return nil }
             var overrides = first.pathValues
             overrides[parameter] = value
-            let again = BackendRequest(
-                contract: contract, baseURL: baseURL, headers: headers, timeout: options.timeout, secrets: options.secrets, pathOverrides: overrides)
-            let answer = try? await send(again.request)
-            guard let (data, http, cut) = answer, !cut, !SuccessReach.missed(intended, status: http.statusCode, in: contract) else {
-                attempts.append("\(parameter) = \(value) from \(source) → \(answer.map { String($0.1.statusCode) } ?? "no answer")")
+            let again = BackendRequest(contract: contract, baseURL: baseURL, headers: headers, secrets: options.secrets, pathOverrides: overrides)
+            let answer = try? await send(again)
+            guard let answer, answer.cut == nil, !SuccessReach.missed(intended, status: answer.status, in: contract) else {
+                attempts.append("\(parameter) = \(value) from \(source) → \(answer.map { String($0.status) } ?? "no answer")")
                 return nil
             }
-            return Retry(request: again, data: data, http: http, note: "path \(parameter) = \(value) taken from \(source)")
+            return Retry(request: again, answer: answer, note: "path \(parameter) = \(value) taken from \(source)")
         }
         defer { tried += attempts }
         let fixture = intended.body.isEmpty ? nil : try? JSONParser.parse(intended.body)
@@ -196,14 +189,14 @@ package struct BackendVerifier: Sendable {
         var listValues: [String: String] = [:]
         for (listName, itemName) in names { listValues[listName] = first.pathValues[itemName] }
         let listRequest = BackendRequest(
-            contract: list, baseURL: baseURL, headers: HeaderChoice(given: options.headers).headers(for: list), timeout: options.timeout, secrets: options.secrets,
+            contract: list, baseURL: baseURL, headers: HeaderChoice(given: options.headers).headers(for: list), secrets: options.secrets,
             pathOverrides: listValues)
-        let source = "GET \(listRequest.request.url?.path ?? "") (\(list.name))"
-        guard let (data, http, cut) = try? await send(listRequest.request), !cut, (200..<300).contains(http.statusCode) else {
+        let source = "GET \(listRequest.url.path) (\(list.name))"
+        guard let listed = try? await send(listRequest), listed.cut == nil, (200..<300).contains(listed.status) else {
             attempts.append("the list \(source) did not answer with success")
             return nil
         }
-        guard let id = SuccessReach.firstID(inList: data, parameter: parameter) else {
+        guard let id = SuccessReach.firstID(inList: listed.body, parameter: parameter) else {
             attempts.append("the list \(source) has no item with \(parameter) or id")
             return nil
         }

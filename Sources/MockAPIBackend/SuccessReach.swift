@@ -1,20 +1,15 @@
 import Foundation
 import MockAPICore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Whether `verify-backend` reached the answer it meant to check, and where to find an id that
 /// reaches it. A 404 the contract declares is no pass for a request the mock answers 200: the
 /// success answer, its body and its drifts, went unchecked (issue 27, item 7).
 enum SuccessReach {
     /// The response the mock gives this request: the first whose `when` it keeps, else the
     /// sequence's first, else `default` (as `ResponseSelector` picks, without a `Prefer` header).
-    static func intended(_ contract: Contract, for request: URLRequest) -> ResponseDefinition {
-        let items = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
-        let query = items.map { QueryArgument($0.name, $0.value) }
-        let body = request.httpBody.flatMap { try? JSONParser.parse(Array($0)) }
+    static func intended(_ contract: Contract, for request: BackendRequest) -> ResponseDefinition {
+        let query = request.conforming.query.map { QueryArgument($0.name, $0.value) }
+        let body = request.body.flatMap { try? JSONParser.parse(Array($0)) }
         if let chosen = contract.responses.first(where: { $0.when?.admits(query: query, body: body) == true }) { return chosen }
         if let first = contract.sequence?.first { return contract.responses[first] }
         return contract.responses[contract.defaultResponseIndex]

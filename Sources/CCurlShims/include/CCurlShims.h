@@ -11,7 +11,8 @@ typedef struct {
 } CCurlShims_Buffer;
 
 /// What came back: the status, the header block of the final response (status line and
-/// header lines, CRLF-separated) and the body, exactly as sent (never decompressed).
+/// header lines, CRLF-separated) and the body, exactly as sent (`CCurlShims_perform` never
+/// decompresses it; `CCurlShims_exchange` does).
 typedef struct {
     long status;
     CCurlShims_Buffer headers;
@@ -39,6 +40,41 @@ int CCurlShims_perform(void *handle, const char *method, const char *url, const 
                        CCurlShims_Answer *answer);
 
 void CCurlShims_answer_free(CCurlShims_Answer *answer);
+
+/// Bounds on one `CCurlShims_exchange` (`verify-backend`'s checks of a real backend).
+typedef struct {
+    /// The whole exchange (resolving, connecting, TLS, head and body) ends after this long,
+    /// however slowly the backend trickles.
+    long timeout_milliseconds;
+    /// Body bytes kept, after decoding; past them the exchange ends with what fit, `body_cut` set.
+    size_t max_body_bytes;
+    /// Lines and bytes of the final head; past either the exchange ends, `head_cut` set.
+    size_t max_header_lines;
+    size_t max_head_bytes;
+    /// The CAs to trust for https (a PEM file, a hashed folder); NULL for libcurl's default.
+    const char *ca_file;
+    const char *ca_folder;
+    /// Polled while the exchange runs (at least once a second): set (`CCurlShims_flag_raise`)
+    /// from another thread, it ends the exchange. NULL: none.
+    const int *abandoned;
+} CCurlShims_ExchangeBounds;
+
+/// Which bound an exchange met (either is a success: the answer so far is in `answer`).
+typedef struct {
+    int body_cut;
+    int head_cut;
+} CCurlShims_ExchangeCuts;
+
+/// One exchange as a client checking a backend makes it: exactly the request given (no cookie,
+/// no proxy, no redirect followed, no authentication challenge answered, http and https only,
+/// `Accept: */*` where the headers name no `Accept`), with compressed bodies decoded, bounded
+/// by `bounds`. Returns 0, or a libcurl code with `answer->error` filled in.
+int CCurlShims_exchange(void *handle, const char *method, const char *url, const char *const *headers, size_t header_count,
+                        const void *body, size_t body_length, const CCurlShims_ExchangeBounds *bounds, CCurlShims_Answer *answer,
+                        CCurlShims_ExchangeCuts *cuts);
+
+/// Sets `*flag` to 1 so that another thread's reads see it (an exchange's `abandoned`).
+void CCurlShims_flag_raise(int *flag);
 
 /// An exchange whose answer body is passed on as it arrives, through a buffer of fixed size:
 /// the forwarding thread (`CCurlShims_stream_perform`) writes into it and waits while it is full,

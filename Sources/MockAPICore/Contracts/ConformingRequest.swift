@@ -31,6 +31,16 @@ package struct ConformingRequest: Sendable {
         return path + "?" + (components.percentEncodedQuery ?? "")
     }
 
+    /// The URL of this request sent to `baseURL`: its path after the base URL's own
+    /// (`https://api.example.com/v2` keeps `/v2`), the query encoded as `URLComponents` encodes it.
+    package func url(baseURL: URL) -> URL {
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)!
+        let base = components.percentEncodedPath
+        components.percentEncodedPath = (base.hasSuffix("/") ? String(base.dropLast()) : base) + path
+        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.name, value: $0.value) }
+        return components.url!
+    }
+
     /// - Parameters:
     ///   - extraHeaders: sent first and never replaced by a made-up value (`--header`).
     ///   - secrets: `MOCKAPI_SECRET_*` variables, by name: the real values of what `record` and
