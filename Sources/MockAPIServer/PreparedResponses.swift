@@ -77,7 +77,8 @@ final class PreparedResponses: @unchecked Sendable {
     /// The prepared response and its status, or nil when this request needs its own (`render`).
     /// In a session, a `{{baseURL}}` body names the session's URL, so its links keep the app in
     /// it: that one is built at the session's first request for it and kept in the session.
-    func responseAndStatus(contract: Int, response: Int, session: SessionState? = nil) -> (OpaquePointer, status: Int)? {
+    /// `session` unretained: the caller holds it (a strong one was retained and released here).
+    func responseAndStatus(contract: Int, response: Int, session: Unmanaged<SessionState>? = nil) -> (OpaquePointer, status: Int)? {
         let slot = firstSlot[contract] + response
         switch kinds[slot] {
         case .ready: return slots[slot].map { ($0, statuses[slot]) }
@@ -89,7 +90,17 @@ final class PreparedResponses: @unchecked Sendable {
         }
     }
 
-    private func sessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
+    @inline(__always)
+    private func sessionResponse(slot: Int, contract index: Int, response: Int, session: Unmanaged<SessionState>) -> OpaquePointer {
+        // Borrowed: the caller holds the session, and the session its cache.
+        let cache = session._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responses) }
+        let kept = cache._withUnsafeGuaranteedRef { $0.cached(generation: generation, slot: slot) }
+        return kept ?? makeSessionResponse(slot: slot, contract: index, response: response, session: session.takeUnretainedValue())
+    }
+
+    /// A session's first request for a `{{baseURL}}` answer (and its first after a reload): built with its URL and kept.
+    @inline(never)
+    private func makeSessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
         session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
             let contract = set.contracts[index]
             let definition = contract.responses[response]
