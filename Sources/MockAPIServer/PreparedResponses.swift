@@ -10,10 +10,10 @@ import Synchronization
 /// once the port is known (`prepare(baseURL:)`), one that needs the request (or makes a value
 /// per answer: `{{uuid}}`, `{{now}}`, `{{counter}}`) is rendered for each request (`render`).
 final class PreparedResponses: @unchecked Sendable {
-    // Why unchecked: `slots` is written in init and, for the base-URL kind, once in
-    // `prepare(baseURL:)` before `baseURLReady` is published with release ordering; readers of
-    // those slots check it with acquire ordering first. MHD allows one response to be queued on
-    // many connections at once.
+    // Why unchecked: `table` is written in init only; `slots` is written in init and, for the
+    // base-URL kind, once in `prepare(baseURL:)` before `baseURLReady` is published with release
+    // ordering; readers of those slots check it with acquire ordering first. MHD allows one
+    // response to be queued on many connections at once.
     private enum Kind: UInt8 {
         case ready, needsBaseURL, perAnswer
     }
@@ -22,8 +22,15 @@ final class PreparedResponses: @unchecked Sendable {
     /// Where each contract's responses start in `slots` and `kinds`.
     private let firstSlot: [Int]
     private let kinds: [Kind]
-    /// Each slot's status, so a prepared answer needs no second lookup in the contract set.
-    private let statuses: [Int]
+    /// Each slot's kind and status (so a prepared answer needs no second lookup in the contract
+    /// set) in one place, for the request path (`responseAndStatus`): one unchecked read where
+    /// two arrays cost two bounds checks. Written in init only; freed with the slots.
+    private let table: UnsafeMutableBufferPointer<SlotInfo>
+
+    private struct SlotInfo {
+        var kind: Kind
+        var status: Int
+    }
     private let slots: UnsafeMutableBufferPointer<OpaquePointer?>
     private let baseURLReady = Atomic<Bool>(false)
     /// Tells these responses from the ones a reload replaces them with, for what sessions keep.
@@ -51,7 +58,9 @@ final class PreparedResponses: @unchecked Sendable {
         }
         self.firstSlot = firstSlot
         self.kinds = kinds
-        statuses = set.contracts.flatMap { $0.responses.map(\.status) }
+        let statuses = set.contracts.flatMap { $0.responses.map(\.status) }
+        table = .allocate(capacity: max(kinds.count, 1))
+        for (slot, kind) in kinds.enumerated() { table.initializeElement(at: slot, to: SlotInfo(kind: kind, status: statuses[slot])) }
         slots = .allocate(capacity: max(kinds.count, 1))
         slots.initialize(repeating: nil)
         for (contractIndex, contract) in set.contracts.enumerated() {
@@ -77,19 +86,32 @@ final class PreparedResponses: @unchecked Sendable {
     /// The prepared response and its status, or nil when this request needs its own (`render`).
     /// In a session, a `{{baseURL}}` body names the session's URL, so its links keep the app in
     /// it: that one is built at the session's first request for it and kept in the session.
-    func responseAndStatus(contract: Int, response: Int, session: SessionState? = nil) -> (OpaquePointer, status: Int)? {
-        let slot = firstSlot[contract] + response
-        switch kinds[slot] {
-        case .ready: return slots[slot].map { ($0, statuses[slot]) }
+    /// `session` unretained: the caller holds it (a strong one was retained and released here).
+    func responseAndStatus(contract: Int, response: Int, session: Unmanaged<SessionState>? = nil) -> (OpaquePointer, status: Int)? {
+        // The responder's own indices into the set these were built from: in range.
+        let slot = firstSlot[contract] &+ response
+        let info = table[slot]
+        switch info.kind {
+        case .ready: return slots[slot].map { ($0, info.status) }
         case .needsBaseURL:
             guard baseURLReady.load(ordering: .acquiring) else { return nil }
-            guard let session else { return slots[slot].map { ($0, statuses[slot]) } }
-            return (sessionResponse(slot: slot, contract: contract, response: response, session: session), statuses[slot])
+            guard let session else { return slots[slot].map { ($0, info.status) } }
+            return (sessionResponse(slot: slot, contract: contract, response: response, session: session), info.status)
         case .perAnswer: return nil
         }
     }
 
-    private func sessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
+    @inline(__always)
+    private func sessionResponse(slot: Int, contract index: Int, response: Int, session: Unmanaged<SessionState>) -> OpaquePointer {
+        // Borrowed: the caller holds the session, and the session its cache.
+        let cache = session._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responses) }
+        let kept = cache._withUnsafeGuaranteedRef { $0.cached(generation: generation, slot: slot) }
+        return kept ?? makeSessionResponse(slot: slot, contract: index, response: response, session: session.takeUnretainedValue())
+    }
+
+    /// A session's first request for a `{{baseURL}}` answer (and its first after a reload): built with its URL and kept.
+    @inline(never)
+    private func makeSessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
         session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
             let contract = set.contracts[index]
             let definition = contract.responses[response]
@@ -139,5 +161,6 @@ final class PreparedResponses: @unchecked Sendable {
     func destroyAll() {
         for slot in slots { if let slot { MHDResponse.destroy(slot) } }
         slots.deallocate()
+        table.deallocate()
     }
 }

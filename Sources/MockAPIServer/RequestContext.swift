@@ -56,6 +56,9 @@ final class RequestContext {
         guard let unmanagedSession else { return body(nil) }
         return unmanagedSession._withUnsafeGuaranteedRef { body($0) }
     }
+
+    /// The session, unretained, for a callee that borrows it in turn.
+    var borrowedSession: Unmanaged<SessionState>? { unmanagedSession }
     /// What the head's one walk over the headers found (`HeaderFields.headScan`).
     let scan: HeaderFields.HeadScan
     /// Whether the request has a `Prefer` header.

@@ -119,7 +119,7 @@ final class RequestHandler: Sendable {
             (scope, pathOffset) = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
                 $0.sessionScope(path: fullPath, headers: headers, namesSession: scan.namesSession, threadSlot: threadSlot)
             }
-            path = Responder.innerPath(fullPath, offset: pathOffset)
+            path = innerPath(fullPath, offset: pathOffset)
         }
         // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
@@ -307,7 +307,7 @@ final class RequestHandler: Sendable {
     ) -> MHD_Result {
         guard
             let (ready, status) = context.withPrepared({ prepared in
-                context.withSession { prepared.responseAndStatus(contract: index, response: response, session: $0) }
+                prepared.responseAndStatus(contract: index, response: response, session: context.borrowedSession)
             })
         else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
@@ -361,17 +361,17 @@ final class RequestHandler: Sendable {
                 note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
             )
         }
-        // A session's requests go to its own journal only (`SessionState.journal` says why). Two
-        // calls rather than `session?.journal ?? journal`, which retained and released the journal.
-        context.withSession { session in
-            if let session {
-                // Borrowed: passed on as it was read, the journal and its session were retained and released.
-                Unmanaged.passUnretained(session.journal)._withUnsafeGuaranteedRef {
-                    Self.append(context, to: $0, path: path, status: status, problem: problem, contract: contractName, response: responseName)
-                }
+        // A session's requests go to its own journal only (`SessionState.journal` says why). The
+        // journal chosen unretained, then borrowed for the append: `session?.journal ?? journal`
+        // retained and released the journal, and a session borrowed across the append was.
+        let target =
+            if let session = context.borrowedSession {
+                session._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.journal) }
             } else {
-                Self.append(context, to: journal, path: path, status: status, problem: problem, contract: contractName, response: responseName)
+                Unmanaged.passUnretained(journal)
             }
+        target._withUnsafeGuaranteedRef {
+            Self.append(context, to: $0, path: path, status: status, problem: problem, contract: contractName, response: responseName)
         }
     }
 
@@ -391,7 +391,9 @@ final class RequestHandler: Sendable {
 /// made the access handler too large to take `continueRequest` in, about 70 instructions a request.
 @inline(never)
 private func innerPath(_ path: UnsafeBufferPointer<UInt8>, offset: Int) -> UnsafeBufferPointer<UInt8> {
-    Responder.innerPath(path, offset: offset)
+    // What `Responder.innerPath` says, here: called across the module, it was a second call.
+    guard offset < path.count, let start = path.baseAddress else { return UnsafeBufferPointer(start: Responder.rootPath.utf8Start, count: 1) }
+    return UnsafeBufferPointer(start: start + offset, count: path.count - offset)
 }
 
 /// A C string's bytes, not copied; empty for nil.

@@ -1,3 +1,4 @@
+import Foundation
 import MockAPICore
 import Testing
 
@@ -24,5 +25,35 @@ struct SessionRegistryRecentTests {
         #expect(registry.remove(session.key))
         #expect(id.withUTF8 { registry.recentSession(id: $0, threadSlot: 3) } == nil)
         #expect(session.requests == 1)
+    }
+
+    /// The request path's form: `/s/ID…` whose id is the thread's last session is served from the
+    /// cache with the id read in place; an admin path, a longer id and an ended session still go
+    /// the long way, which refuses them.
+    @Test func aSessionPathIsServedFromTheCacheOnlyWhileTheLongWayWould() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let set = try ContractSet.load(contracts: repository.appending(path: "contracts"), fixtures: repository.appending(path: "fixtures"))
+        let registry = SessionRegistry()
+        let responder = Responder(set: set, sessions: registry)
+        let session = try registry.create().get()
+        registry.remember(session, threadSlot: 5)
+        func scope(_ path: String, slot: Int = 5) -> (session: SessionState?, refusal: Int?, offset: Int) {
+            var path = path
+            let (scope, offset) = path.withUTF8 { responder.sessionScope(path: $0, headers: [], namesSession: false, threadSlot: slot) }
+            switch scope {
+            case .session(let found): return (found, nil, offset)
+            case .refused(let response): return (nil, response.status, offset)
+            }
+        }
+        let inside = scope("/s/\(session.id)/v1/activities")
+        #expect(inside.session === session && inside.offset == 19)
+        #expect(scope("/s/\(session.id)").session === session)
+        #expect(session.requests == 2)
+        #expect(scope("/s/\(session.id)/__mockapi/requests").refusal == 404)
+        #expect(scope("/s/\(session.id)0/v1/activities").refusal == 400)
+        #expect(scope("/s/\(session.id)/v1/activities", slot: 6).session === session, "another thread finds it the long way")
+        #expect(registry.remove(session.key))
+        #expect(scope("/s/\(session.id)/v1/activities").refusal == 404)
+        #expect(scope("/s/\(session.id)/v1/activities", slot: 6).refusal == 404)
     }
 }

@@ -33,6 +33,24 @@ import Testing
         #expect(freed.all == [0x10, 0x20] && cache.count == 1)
     }
 
+    /// The request path's lookup, without the lock: it finds only what `response` made for that
+    /// generation, and nothing of a generation a reload has freed.
+    @Test func aLookupFindsOnlyTheResponsesOfItsGeneration() {
+        let freed = Freed()
+        let cache = SessionResponseCache()
+        #expect(cache.cached(generation: 1, slot: 0) == nil)
+        _ = cache.response(generation: 1, slot: 4, release: freed.release) { Self.pointer(0x60) }
+        _ = cache.response(generation: 1, slot: 2, release: freed.release) { Self.pointer(0x70) }
+        #expect(cache.cached(generation: 1, slot: 4) == Self.pointer(0x60))
+        #expect(cache.cached(generation: 1, slot: 2) == Self.pointer(0x70))
+        #expect(cache.cached(generation: 1, slot: 3) == nil)
+        #expect(cache.cached(generation: 2, slot: 4) == nil)
+        _ = cache.response(generation: 2, slot: 4, release: freed.release) { Self.pointer(0x80) }
+        #expect(freed.all == [0x60, 0x70])
+        #expect(cache.cached(generation: 1, slot: 4) == nil && cache.cached(generation: 1, slot: 2) == nil)
+        #expect(cache.cached(generation: 2, slot: 4) == Self.pointer(0x80))
+    }
+
     @Test func whatASessionKeptIsFreedWhenItGoes() {
         let freed = Freed()
         do {

@@ -55,6 +55,7 @@ package final class SessionRegistry: Sendable {
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
+        idleNanoseconds = UInt64(limits.idleTimeoutSeconds) * 1_000_000_000
         recent = (0..<Self.recentSlots).map { _ in RecentCell() }
         borrowedRecent = recent.map { Unmanaged.passUnretained($0) }
     }
@@ -85,11 +86,14 @@ package final class SessionRegistry: Sendable {
     package func recentSession(id bytes: UnsafeBufferPointer<UInt8>, threadSlot: Int) -> SessionState? {
         guard bytes.count == SessionID.length, let start = bytes.baseAddress else { return nil }
         let raw = UnsafeRawPointer(start)
-        let low = raw.loadUnaligned(as: UInt64.self)
-        let high = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        return recentSession(low: raw.loadUnaligned(as: UInt64.self), high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), threadSlot: threadSlot)
+    }
+
+    /// The same for an id's 16 bytes read as two words (the request path reads them off its path).
+    package func recentSession(low: UInt64, high: UInt64, threadSlot: Int) -> SessionState? {
         let idle = idleNanoseconds
         let now = SessionClock.monotonicNanoseconds()
-        let found = borrowedRecent[threadSlot & (Self.recentSlots - 1)]._withUnsafeGuaranteedRef { cell in
+        return borrowedRecent[threadSlot & (Self.recentSlots - 1)]._withUnsafeGuaranteedRef { cell in
             // Field by field: binding the whole entry retained and released its session once more.
             cell.entry.withLock { entry -> SessionState? in
                 guard entry?.low == low, entry?.high == high, let session = entry?.session, !session.hasEnded,
@@ -99,7 +103,6 @@ package final class SessionRegistry: Sendable {
                 return session
             }
         }
-        return found
     }
 
     /// Makes `session` the one thread slot `threadSlot` served last.
@@ -127,7 +130,8 @@ package final class SessionRegistry: Sendable {
         }
     }
 
-    private var idleNanoseconds: UInt64 { UInt64(limits.idleTimeoutSeconds) * 1_000_000_000 }
+    /// `limits.idleTimeoutSeconds` in nanoseconds, worked out once (it is read on every request in a session).
+    private let idleNanoseconds: UInt64
 
     /// Why a session could not be made.
     package enum Refusal: Error, Sendable, Equatable {

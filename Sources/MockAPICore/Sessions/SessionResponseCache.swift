@@ -21,17 +21,10 @@ package final class SessionResponseCache: Sendable {
         /// The responses' addresses (`OpaquePointer` is not `Sendable`).
         var responses: [UInt] = []
         var release: Release?
-
-        /// Where `slot` is, or where it would go.
-        func position(of slot: Int) -> Int {
-            var low = 0
-            var high = slots.count
-            while low < high {
-                let middle = (low + high) / 2
-                if slots[middle] < slot { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        /// Every snapshot published (`current`), the newest last: kept until the cache goes, as a
+        /// reader may still be searching an older one. One per response made (and per reload that
+        /// a session sees), of a few words each.
+        var published: [Snapshot] = []
 
         mutating func clear() {
             if let release { for response in responses { release(OpaquePointer(bitPattern: response)!) } }
@@ -40,25 +33,71 @@ package final class SessionResponseCache: Sendable {
         }
     }
 
+    /// What the cache holds at one moment, never changed once published: the request path
+    /// searches it without the lock (`cached`).
+    private final class Snapshot: Sendable {
+        let generation: UInt64
+        let slots: [Int]
+        let responses: [UInt]
+
+        init(_ entries: Entries) {
+            generation = entries.generation
+            slots = entries.slots
+            responses = entries.responses
+        }
+    }
+
+    /// Where `slot` is in `slots`, or where it would go.
+    private static func position(of slot: Int, in slots: [Int]) -> Int {
+        var low = 0
+        var high = slots.count
+        while low < high {
+            let middle = (low &+ high) / 2
+            if slots[middle] < slot { low = middle &+ 1 } else { high = middle }
+        }
+        return low
+    }
+
     private let entries = Mutex(Entries())
+    /// The newest snapshot (its unretained address; 0 for none), which `entries.published` keeps.
+    private let current = Atomic<UInt>(0)
 
     package init() {}
 
     /// The response kept for `slot` of responses `generation`, made (and kept) by `make` the
     /// first time; `release` frees one the server no longer needs.
     package func response(generation: UInt64, slot: Int, release: @escaping Release, make: () -> OpaquePointer) -> OpaquePointer {
-        entries.withLock { entries in
+        if let kept = cached(generation: generation, slot: slot) { return kept }
+        return entries.withLock { entries in
             if entries.generation != generation {
+                // Unpublished before they are freed: no lookup from now on finds them.
+                current.store(0, ordering: .releasing)
                 entries.clear()
                 entries.generation = generation
             }
-            let position = entries.position(of: slot)
+            let position = Self.position(of: slot, in: entries.slots)
             if position < entries.slots.count, entries.slots[position] == slot { return OpaquePointer(bitPattern: entries.responses[position])! }
             let made = make()
             entries.slots.insert(slot, at: position)
             entries.responses.insert(UInt(bitPattern: made), at: position)
             entries.release = release
+            let snapshot = Snapshot(entries)
+            entries.published.append(snapshot)
+            current.store(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
             return made
+        }
+    }
+
+    /// The response kept for `slot` of responses `generation`; nil when there is none yet (or
+    /// only one of other responses): then `response(generation:slot:release:make:)`. The request
+    /// path's lookup: one atomic load and a search, no lock, no closure.
+    package func cached(generation: UInt64, slot: Int) -> OpaquePointer? {
+        guard let address = UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring)) else { return nil }
+        return Unmanaged<Snapshot>.fromOpaque(address)._withUnsafeGuaranteedRef { snapshot in
+            guard snapshot.generation == generation else { return nil }
+            let position = Self.position(of: slot, in: snapshot.slots)
+            guard position < snapshot.slots.count, snapshot.slots[position] == slot else { return nil }
+            return OpaquePointer(bitPattern: snapshot.responses[position])
         }
     }
 

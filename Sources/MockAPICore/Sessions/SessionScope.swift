@@ -36,8 +36,30 @@ extension Responder {
     package func sessionScope(
         path: UnsafeBufferPointer<UInt8>, headers: HeaderFields, namesSession: Bool = true, threadSlot: Int = ThreadSlot.current
     ) -> (scope: SessionScope, pathOffset: Int) {
+        if !namesSession, let session = recentSession(path: path, threadSlot: threadSlot) { return (.session(session), Self.sessionPrefixLength) }
         let header = namesSession ? headers.value(of: Self.sessionHeader) : nil
         return resolveSession(path: path, prefixed: Self.isSessionPath(path), header: header, threadSlot: threadSlot)
+    }
+
+    /// How many bytes `/s/ID` takes of a path: `/s/` and an id's 16 bytes.
+    static let sessionPrefixLength = 3 + SessionID.length
+
+    /// The session of a `/s/ID` or `/s/ID/…` path (not an admin one) when it is the thread's last
+    /// (`SessionRegistry.recentSession`); nil sends the request the long way (`resolveSession`),
+    /// which also says why one cannot be served. The id is read off the path in place: its 16
+    /// bytes are where a well-formed id's are, so no scan for its end and no parse.
+    @inline(__always)
+    private func recentSession(path: UnsafeBufferPointer<UInt8>, threadSlot: Int) -> SessionState? {
+        let end = Self.sessionPrefixLength
+        guard path.count >= end, Self.isSessionPath(path), let start = path.baseAddress else { return nil }
+        if path.count > end {
+            guard start[end] == UInt8(ascii: "/") else { return nil }
+            // `/__mockapi/…` inside a session is refused the long way: any path starting `/_` goes there.
+            if path.count > end + 1, start[end + 1] == UInt8(ascii: "_") { return nil }
+        }
+        let id = UnsafeRawPointer(start + 3)
+        return sessions.recentSession(
+            low: id.loadUnaligned(as: UInt64.self), high: id.loadUnaligned(fromByteOffset: 8, as: UInt64.self), threadSlot: threadSlot)
     }
 
     private func resolveSession(

@@ -62,7 +62,7 @@ package final class SessionState: Sendable {
 
     /// Counts a request made in this session and keeps it alive; `now` is monotonic nanoseconds.
     func used(at now: UInt64) {
-        requestCount.add(1, ordering: .relaxed)
+        requestCount.wrappingAdd(1, ordering: .relaxed)
         lastUsedMonotonic.store(now, ordering: .relaxed)
     }
 
@@ -98,7 +98,8 @@ package struct SessionClock: Sendable {
     package static func monotonicNanoseconds() -> UInt64 {
         var monotonic = timespec()
         clock_gettime(CLOCK_MONOTONIC, &monotonic)
-        return UInt64(monotonic.tv_sec) * 1_000_000_000 + UInt64(monotonic.tv_nsec)
+        // Unchecked: the monotonic clock counts from boot, centuries short of overflowing.
+        return UInt64(truncatingIfNeeded: monotonic.tv_sec) &* 1_000_000_000 &+ UInt64(truncatingIfNeeded: monotonic.tv_nsec)
     }
 
     package static func now() -> Instant {
