@@ -137,4 +137,37 @@ struct BodyOptionsImportTests {
         #expect(back.body.oneOf?.map(\.otherKeys) == [false, true])
         #expect(back.body.anyOf == nil && !back.body.otherKeys)
     }
+
+    /// JSON options beside an open multipart body (Discord's webhooks): the union reading stays,
+    /// so a part the multipart schema does not name is still taken. With options, `body.otherKeys`
+    /// was off and `attachments` got the document's 400 (found by scripts/schemathesis-corpus).
+    @Test func optionsBesideAnOpenMultipartBodyKeepItsOtherPartsTaken() async throws {
+        let served = try Self.served(
+            paths: """
+                  /hooks:
+                    post:
+                      requestBody:
+                        content:
+                          application/json:
+                            schema:
+                              anyOf:
+                                - {type: object, properties: {content: {type: string}}}
+                                - {type: object, properties: {embeds: {type: array, items: {type: object}}}}
+                          multipart/form-data:
+                            schema: {type: object, properties: {content: {type: string}}}
+                      responses:
+                        "200": {description: sent}
+                """)
+        let contract = try #require(served.set.contracts.first)
+        #expect(contract.request.body.anyOf == nil)
+        try await withMockServer(contracts: served.scratch.contracts, fixtures: served.scratch.fixtures) { server in
+            let boundary = "b0undary"
+            let body =
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"content\"\r\n\r\nhi\r\n"
+                + "--\(boundary)\r\nContent-Disposition: form-data; name=\"attachments\"\r\n\r\nnull\r\n--\(boundary)--\r\n"
+            let (status, text) = try await ImportedDocumentCauseTests.send(
+                "POST", "/hooks", to: server, body: Data(body.utf8), contentType: "multipart/form-data; boundary=\(boundary)")
+            #expect(status == 200, "\(text)")
+        }
+    }
 }

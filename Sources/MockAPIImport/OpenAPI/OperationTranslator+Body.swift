@@ -28,8 +28,10 @@ extension OperationTranslator {
         if let json {
             if let schema = json.content["schema"], schema.isObject {
                 let budget = SchemaWalkBudget()
-                // A form's fields are text: they cannot tell a `oneOf`'s objects apart.
-                if Self.isJSON(json.type), let (keyword, options) = reader.bodyOptions(schema, budget: budget) {
+                // A form's fields are text: they cannot tell a `oneOf`'s objects apart. Beside a
+                // multipart body the union reading stays: options leave `body.otherKeys` off, and
+                // the parts share it (Discord's webhooks: their `attachments` part was refused).
+                if Self.isJSON(json.type), multipart == nil, let (keyword, options) = reader.bodyOptions(schema, budget: budget) {
                     // The keys every option has, named beside the `oneOf` (as an exported contract writes them).
                     draft.json = reader.objectKeys(schema, budget: budget) ?? []
                     if keyword == "oneOf" { draft.body.oneOf = options } else { draft.body.anyOf = options }
