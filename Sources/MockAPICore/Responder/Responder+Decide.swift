@@ -135,17 +135,48 @@ extension Responder {
                 return refusal(ErrorResponses.malformed(malformed.reason, contract: set.contracts[index]), about: index)
             case .success(let body):
                 let request = IncomingRequest(query: query, headers: headers, contentType: head.contentType, body: body)
-                switch respond(toContract: index, request: request, prefer: prefer, in: session) {
-                case .generated(let generated, let about):
-                    return refusal(generated, about: about)
-                case .prepared(let contract, let response):
-                    if let (answer, answered) = resourceAnswer(contract: contract, response: response, path: path, body: body, store: session?.resources ?? resourceStore) {
-                        return decision(.generated(answer), journal: JournalNote(contract: contract, response: answered))
-                    }
-                    return timed(contract: contract, response: response, prefer: prefer)
-                }
+                return respond(toContract: index, request: request, path: path, prefer: prefer, in: session)
             }
         }
+    }
+
+    /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
+    /// its `Prefer` header, read once. In a session, its own sequence positions are advanced.
+    /// Built as a `Decision` here: the response chosen, its resource operation and its timing.
+    package func respond(
+        toContract routed: Int, request: IncomingRequest, path: UnsafeBufferPointer<UInt8>, prefer: Prefer = Prefer(nil),
+        in session: SessionState? = nil
+    ) -> Decision {
+        var index = routed
+        if let members = set.routes.discriminated[routed] {
+            guard
+                let chosen = members.first(where: {
+                    set.contracts[$0].request.match!.admits(query: request.query, body: request.body, contentType: request.contentType)
+                })
+            else {
+                return refusal(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, request: request, set: set))
+            }
+            index = chosen
+        }
+        let contract = set.contracts[index]
+        var violations = RequestValidator.violations(of: request, against: contract.request)
+        if violations.isEmpty {
+            switch ResponseSelector.select(
+                for: contract, index: index, query: request.query, body: request.body, contentType: request.contentType,
+                prefer: prefer.selection, scenarios: session?.scenarios ?? scenarios)
+            {
+            case .success(let response):
+                if let (answer, answered) = resourceAnswer(
+                    contract: index, response: response, path: path, body: request.body, store: session?.resources ?? resourceStore)
+                {
+                    return decision(.generated(answer), journal: JournalNote(contract: index, response: answered))
+                }
+                return timed(contract: index, response: response, prefer: prefer)
+            case .failure(let violation):
+                violations.append(violation)
+            }
+        }
+        return refusal(ErrorResponses.contractViolation(contract, index: index, set: set, violations: violations), about: index)
     }
 
     /// What `decide` answers a plain request (no query, no body, no `Prefer`: `prefers` false)
@@ -189,26 +220,16 @@ extension Responder {
             if let refusal = adminAccess.refusal(method: method, headers: headers) { return decision(.generated(refusal), journal: nil) }
             return decision(.adminAction(.configured(key)), journal: nil)
         }
-        switch respondAdmin(method: method, path: path, query: query, headers: headers) {
-        case .response(let response):
-            return decision(.generated(response), journal: nil)
-        case .journal(let query, let lastID, let session):
-            return decision(.journal(query, lastID: lastID, session: session), journal: nil)
-        case .reload:
-            guard policy.canReload else {
-                return decision(.generated(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])), journal: nil)
-            }
-            return decision(.adminAction(.reload), journal: nil)
-        }
+        return respondAdmin(method: method, path: path, query: query, headers: headers)
     }
 
     /// A refusal (or any made answer) journaled as about contract `about`.
-    private func refusal(_ response: GeneratedResponse, about contract: Int? = nil) -> Decision {
+    func refusal(_ response: GeneratedResponse, about contract: Int? = nil) -> Decision {
         decision(.generated(response), journal: JournalNote(contract: contract))
     }
 
     /// Every decision is made here, so every one carries the policy's headers.
-    private func decision(_ answer: Decision.Answer, timing: Decision.Timing = .now, journal: JournalNote?) -> Decision {
+    func decision(_ answer: Decision.Answer, timing: Decision.Timing = .now, journal: JournalNote?) -> Decision {
         Decision(answer, timing: timing, journal: journal, headers: extraHeaders)
     }
 }

@@ -42,6 +42,9 @@ package struct MalformedBody: Error, Sendable {
 }
 
 /// What the responder says once a request's head has arrived (`Responder.admit`).
+///
+/// Its own type, not a `Decision`: reading on is no answer, and it carries what no decision
+/// holds, the declared length the server reserves from the shared budget before the body comes.
 package enum Admission: Sendable {
     /// Read the body; `declaredLength` is its `Content-Length`, when it has one.
     case readBody(declaredLength: Int?)
