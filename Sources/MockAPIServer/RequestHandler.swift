@@ -248,20 +248,15 @@ final class RequestHandler: Sendable {
         return refuseMidBody(.tooLarge, context, connection: connection, path: path)
     }
 
-    /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
-    /// the connection closed.
+    /// An answer decided mid-body, which MHD cannot queue: carried out by `execute` like every
+    /// other, written on the socket, journaled, and the connection closed (`Timing.midBody`).
     private func refuseMidBody(
         _ reason: BodyRefusal, _ context: RequestContext, connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
         context.answered = true
         MHDConnection.answering(context.watch)
-        let decision = context.responder.admit(context.head, refusing: reason)
-        guard case .generated(let response) = decision.answer else { return .NO }
-        let sent = Decision.finished(response, headers: decision.headers)
-        RawResponse.sendAndClose(sent, on: connection)
-        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
-        return .NO
+        return execute(context.responder.admit(context.head, refusing: reason).midBody, context, connection, path: path)
     }
 
     /// Carries out a decision: the only place an answer leaves, so each gets the decision's headers.
@@ -275,6 +270,8 @@ final class RequestHandler: Sendable {
             context.pending = .delayed(decision)
             if suspensions.resume(connection, afterMilliseconds: milliseconds, owner: context.parking) { return .YES }
             context.pending = nil
+        case .midBody:
+            return sendAndClose(decision, context, connection, path: path)
         }
         switch decision.answer {
         case .prepared(let contract, let response):
@@ -297,6 +294,16 @@ final class RequestHandler: Sendable {
         case .forward:
             return startForwarding(decision, context, connection: connection, path: path)
         }
+    }
+
+    /// A made answer written straight on the socket (`RawResponse`), journaled, and the connection
+    /// closed: MHD takes the `.NO` as the end of it.
+    private func sendAndClose(_ decision: Decision, _ context: RequestContext, _ connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        guard case .generated(let response) = decision.answer else { return .NO }
+        let sent = Decision.finished(response, headers: decision.headers)
+        RawResponse.sendAndClose(sent, on: connection)
+        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
+        return .NO
     }
 
     /// Queues a response prepared at start (its headers already on it) and journals it as `note` says.
