@@ -9,6 +9,8 @@ import Synchronization
 /// A body with placeholders is the exception: one that needs only the server's URL is built
 /// once the port is known (`prepare(baseURL:)`), one that needs the request (or makes a value
 /// per answer: `{{uuid}}`, `{{now}}`, `{{counter}}`) is rendered for each request (`render`).
+/// What is sent is decided in the core (`AnswerRendering`): this keeps the MHD responses made
+/// from it, and the server's base URL.
 final class PreparedResponses: @unchecked Sendable {
     // Why unchecked: `table` is written in init only; `slots` is written in init and, for the
     // base-URL kind, once in `prepare(baseURL:)` before `baseURLReady` is published with release
@@ -19,6 +21,8 @@ final class PreparedResponses: @unchecked Sendable {
     }
 
     private let set: ContractSet
+    /// Headers and placeholders: what every response here is made from.
+    private let rendering: AnswerRendering
     /// Where each contract's responses start in `slots` and `kinds`.
     private let firstSlot: [Int]
     private let kinds: [Kind]
@@ -41,12 +45,9 @@ final class PreparedResponses: @unchecked Sendable {
     /// rendering again (a trickled answer sends from them).
     private var baseURLBodies: [Int: [UInt8]] = [:]
 
-    /// Added to every response (CORS, when on).
-    private let extraHeaders: [HTTPField]
-
     init(set: ContractSet, extraHeaders: [HTTPField] = []) {
         self.set = set
-        self.extraHeaders = extraHeaders
+        rendering = AnswerRendering(set: set, extraHeaders: extraHeaders)
         var firstSlot: [Int] = []
         var kinds: [Kind] = []
         for contract in set.contracts {
@@ -65,7 +66,7 @@ final class PreparedResponses: @unchecked Sendable {
         slots.initialize(repeating: nil)
         for (contractIndex, contract) in set.contracts.enumerated() {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .ready {
-                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: definition.body, contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(contract: contractIndex, response: responseIndex, body: definition.body)
             }
         }
     }
@@ -77,7 +78,7 @@ final class PreparedResponses: @unchecked Sendable {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .needsBaseURL {
                 let body = definition.template!.render(baseURL: url)
                 baseURLBodies[firstSlot[contractIndex] + responseIndex] = body
-                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: body, contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(contract: contractIndex, response: responseIndex, body: body)
             }
         }
         baseURLReady.store(true, ordering: .releasing)
@@ -113,9 +114,7 @@ final class PreparedResponses: @unchecked Sendable {
     @inline(never)
     private func makeSessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
         session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
-            let contract = set.contracts[index]
-            let definition = contract.responses[response]
-            return make(definition, body: definition.template!.render(baseURL: sessionBaseURL(session)), contract: contract)
+            make(contract: index, response: response, body: set.contracts[index].responses[response].template!.render(baseURL: sessionBaseURL(session)))
         }
     }
 
@@ -123,39 +122,25 @@ final class PreparedResponses: @unchecked Sendable {
         baseURL.withLock { $0 } + "/s/" + session.id
     }
 
-    /// A templated response filled in for one request; `body` is read only by `{{body…}}`. In a
-    /// session, `{{baseURL}}` is the session's (`…/s/ID`), so a next-page link keeps the app in
-    /// it, and `{{counter}}` counts its answers.
+    /// A templated response filled in for one request (`AnswerRendering.render`), with this
+    /// server's base URL; `body` is read only by `{{body…}}`. In a session, `{{baseURL}}` is the
+    /// session's (`…/s/ID`), so a next-page link keeps the app in it, and `{{counter}}` counts its
+    /// answers.
     func render(
         contract index: Int, response: Int, path: String, query: [QueryArgument], body requestBody: EchoBody = .none, session: SessionState? = nil
     ) -> GeneratedResponse {
-        let contract = set.contracts[index]
-        let definition = contract.responses[response]
         let slot = firstSlot[index] + response
-        let body: [UInt8]
-        if session == nil, kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
-            body = prepared
-        } else {
-            body =
-                definition.template?.render(
-                    baseURL: session.map(sessionBaseURL) ?? baseURL.withLock { $0 },
-                    pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody,
-                    counting: session?.answers ?? .process) ?? definition.body
-        }
-        return GeneratedResponse(
-            status: definition.status, contentType: definition.contentType ?? "", body: body, headers: headers(definition, contract: contract))
+        // A `{{baseURL}}`-only body outside a session was filled once: shared, not filled again.
+        let filled = session == nil && kinds[slot] == .needsBaseURL && baseURLReady.load(ordering: .acquiring) ? baseURLBodies[slot] : nil
+        return rendering.render(
+            contract: index, response: response, baseURL: session.map(sessionBaseURL) ?? baseURL.withLock { $0 }, path: path, query: query,
+            body: requestBody, counting: session?.answers ?? .process, filled: filled)
     }
 
-    /// The contract's headers, then the server's. With `--cors` on, a contract's own
-    /// `Access-Control-*` (a recorded backend's) give way: a browser refuses an answer with two
-    /// `Access-Control-Allow-Origin`.
-    private func headers(_ definition: ResponseDefinition, contract: Contract) -> [HTTPField] {
-        let own = extraHeaders.isEmpty ? definition.headers : definition.headers.filter { !$0.name.lowercased().hasPrefix("access-control-") }
-        return [HTTPField(Responder.contractHeader, contract.name)] + own + extraHeaders
-    }
-
-    private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
-        MHDResponse.make(body: body, contentType: definition.contentType, headers: headers(definition, contract: contract), status: definition.status)
+    private func make(contract index: Int, response: Int, body: [UInt8]) -> OpaquePointer {
+        let definition = set.contracts[index].responses[response]
+        return MHDResponse.make(
+            body: body, contentType: definition.contentType, headers: rendering.headers(contract: index, response: response), status: definition.status)
     }
 
     func destroyAll() {

@@ -277,13 +277,8 @@ final class RequestHandler: Sendable {
         case .prepared(let contract, let response):
             return queuePrepared(contract: contract, response: response, note: decision.journal, context, connection, path: path)
         case .generated(var response):
-            if let source = response.placeholdersOf {
-                response.body =
-                    context.prepared.render(
-                        contract: source.contract, response: source.response,
-                        path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody, session: context.session
-                    ).body
-            }
+            // A contract's own refusal from a templated response: its body filled like the answer's.
+            if let source = response.placeholdersOf { response.body = rendered(contract: source.contract, response: source.response, context, path: path).body }
             return queue(response, decision, context, connection, path: path)
         case .journal(let query, let lastID, let session):
             let response = JournalStream.response(journal: session?.journal ?? journal, query: query, lastID: lastID, headers: decision.headers)
@@ -317,14 +312,19 @@ final class RequestHandler: Sendable {
             })
         else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = context.prepared.render(
-                contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
-                session: context.session)
-            return queueFinished(rendered, note: note, context, connection, path: path)
+            return queueFinished(rendered(contract: index, response: response, context, path: path), note: note, context, connection, path: path)
         }
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: note)
         return result
+    }
+
+    /// Contract `index`'s response `response` as the core renders it for this request
+    /// (`AnswerRendering`), from the request's values: the server supplies them and sends the result.
+    func rendered(contract index: Int, response: Int, _ context: RequestContext, path: UnsafeBufferPointer<UInt8>) -> GeneratedResponse {
+        context.prepared.render(
+            contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
+            session: context.session)
     }
 
     /// Queues a response made for this request, with the decision's headers, and journals it if

@@ -233,6 +233,24 @@ struct DecisionTests {
         for headers in otherHeads { #expect(!headers.headScan().isPlain, "\(headers)") }
     }
 
+    /// Rendering is the core's: a templated answer filled from the values the server supplies
+    /// (its base URL), with the headers every prepared answer has (the contract's name, then CORS).
+    @Test func theCoreRendersATemplatedAnswerFromTheServersValues() throws {
+        let set = try Self.bundled.get()
+        let index = try #require(set.contracts.firstIndex { $0.name == "activities" })
+        let response = try #require(set.contracts[index].responses.firstIndex { $0.template != nil })
+        let rendering = AnswerRendering(set: set, extraHeaders: Responder.corsHeaders)
+        let rendered = rendering.render(
+            contract: index, response: response, baseURL: "http://mock.test:9", path: "/v1/activities", query: [], body: .none, counting: .process)
+        #expect(String(decoding: rendered.body, as: UTF8.self).contains("http://mock.test:9/"))
+        #expect(!String(decoding: rendered.body, as: UTF8.self).contains("{{"))
+        #expect(rendered.headers.first == HTTPField(Responder.contractHeader, "activities"))
+        #expect(rendered.headers.suffix(2).map(\.name) == ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"])
+        let filled = rendering.render(
+            contract: index, response: response, baseURL: "", path: "/", query: [], body: .none, counting: .process, filled: Array("kept".utf8))
+        #expect(filled.body == Array("kept".utf8), "a body filled at start is sent as it is")
+    }
+
     /// The probes follow the shared readiness, whichever responder a reload made, and are never journaled.
     @Test func readyFollowsTheSharedReadinessAndProbesAreNotJournaled() throws {
         let readiness = Readiness(.loading)
