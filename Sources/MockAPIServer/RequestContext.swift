@@ -38,7 +38,7 @@ final class RequestContext {
     var pathLength = 0
     /// The session the request names (`/s/ID/…`, `Mockapi-Session`), or why it cannot be served
     /// in it; nil for most. Set from the path when the request begins, from the header once its
-    /// `Host` lines are counted (`RequestHandler.checkFraming`, through `enter`).
+    /// `Host` lines are counted (`RequestHandler.admit`, through `enter`).
     private(set) var scope: SessionScope?
 
     /// Serves the request in the session its header named (or refuses it, as `scope` says).

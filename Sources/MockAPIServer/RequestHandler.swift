@@ -74,7 +74,7 @@ final class RequestHandler: Sendable {
             context.pathLength = path.count
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
-            let result = handler.checkFraming(context, connection: connection, path: path)
+            let result = handler.admit(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -110,7 +110,7 @@ final class RequestHandler: Sendable {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
-        // The one walk over the headers every request makes; `checkFraming` reads the rest of it.
+        // The one walk over the headers every request makes; `admit` reads the rest of it.
         let scan = headers.headScan()
         var path = fullPath
         var scope: SessionScope?
@@ -144,7 +144,7 @@ final class RequestHandler: Sendable {
     ///
     /// A request naming a session by its header is looked up here, where the walk that counts its
     /// `Host` lines saw the header; `admit` answers one naming a session that cannot serve it.
-    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    private func admit(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         // Most heads: well formed, one Host, no body framing, no session header, no session
         // refused. `admit` reads the body then, with nothing declared: so say at once.
         if context.scan.isPlain, context.scope == nil || context.withSession({ $0 != nil }) { return .YES }
@@ -173,6 +173,9 @@ final class RequestHandler: Sendable {
         return execute(decision, context, connection, path: path)
     }
 
+    /// The body phase, then the decide phase: each chunk kept as the head's plan says (or the body
+    /// refused mid-way, `admit(_:refusing:)`), and on the last call the responder's decision for
+    /// the whole request executed (or a plain request's prepared answer queued, `plainAnswer`).
     private func continueRequest(
         _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>,
         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>
