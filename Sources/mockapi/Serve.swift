@@ -7,6 +7,7 @@ import MockAPIServer
 extension MockAPICommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM.",
             discussion: """
                 The first stdout line is `mockapi listening on URL (N routes)`; each request is logged on stderr.
