@@ -37,6 +37,11 @@ final class PreparedResponses: @unchecked Sendable {
     private let generation = PreparedResponses.generations.add(1, ordering: .relaxed).newValue
     private static let generations = Atomic<UInt64>(0)
     private let baseURL = Mutex("")
+    /// Sessions' `{{baseURL}}` answers built from these responses and replaced by a reload's:
+    /// a request of this generation may still queue one, so they are freed with the rest
+    /// (`destroyAll`, when the last request holding this state has ended). Once that has run,
+    /// one retired late is freed at once: no request of this generation is left to queue it.
+    private let retired = Mutex((responses: [UInt](), destroyed: false))
     /// The bodies built by `prepare(baseURL:)`, by slot, kept so `render` shares them instead of
     /// rendering again (a trickled answer sends from them).
     private var baseURLBodies: [Int: [UInt8]] = [:]
@@ -112,7 +117,13 @@ final class PreparedResponses: @unchecked Sendable {
     /// A session's first request for a `{{baseURL}}` answer (and its first after a reload): built with its URL and kept.
     @inline(never)
     private func makeSessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
-        session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
+        session.responses.response(
+            generation: generation, slot: slot, release: { MHDResponse.destroy($0) },
+            retire: { [weak self] response in
+                guard let self else { return MHDResponse.destroy(response) }
+                self.retire(response)
+            }
+        ) {
             let contract = set.contracts[index]
             let definition = contract.responses[response]
             return make(definition, body: definition.template!.render(baseURL: sessionBaseURL(session)), contract: contract)
@@ -158,7 +169,21 @@ final class PreparedResponses: @unchecked Sendable {
         MHDResponse.make(body: body, contentType: definition.contentType, headers: headers(definition, contract: contract), status: definition.status)
     }
 
+    private func retire(_ response: OpaquePointer) {
+        let freeNow = retired.withLock { retired in
+            if !retired.destroyed { retired.responses.append(UInt(bitPattern: response)) }
+            return retired.destroyed
+        }
+        if freeNow { MHDResponse.destroy(response) }
+    }
+
     func destroyAll() {
+        let late = retired.withLock { retired in
+            retired.destroyed = true
+            defer { retired.responses = [] }
+            return retired.responses
+        }
+        for response in late { MHDResponse.destroy(OpaquePointer(bitPattern: response)!) }
         for slot in slots { if let slot { MHDResponse.destroy(slot) } }
         slots.deallocate()
         table.deallocate()

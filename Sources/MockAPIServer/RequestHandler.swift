@@ -123,7 +123,7 @@ final class RequestHandler: Sendable {
         }
         // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
-            $0.routeHead(method: knownMethod, path: path, headers: headers)
+            $0.route(method: knownMethod, path: path, headers: headers)
         }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
@@ -138,32 +138,31 @@ final class RequestHandler: Sendable {
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
-    /// What the responder says of the head alone: read the body (its declared length reserved
-    /// from the shared budget first), or answer now. MHD closes the connection after an answer
-    /// given on the first call, so the rest of an oversized body is never read.
+    /// The admit phase: what the responder says of the head alone: read the body (its declared
+    /// length reserved from the shared budget first), or answer now. MHD closes the connection
+    /// after an answer given on the first call, so the rest of an oversized body is never read.
     ///
     /// A request naming a session by its header is looked up here, where the walk that counts its
-    /// `Host` lines saw the header; one naming a session that cannot serve it (unknown, expired,
-    /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
-    /// and the server-wide journal is for requests made without one.
+    /// `Host` lines saw the header; `admit` answers one naming a session that cannot serve it.
     private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         // Most heads: well formed, one Host, no body framing, no session header, no session
-        // refused. `decideHead` reads the body then, with nothing declared: so say at once.
+        // refused. `admit` reads the body then, with nothing declared: so say at once.
         if context.scan.isPlain, context.scope == nil || context.withSession({ $0 != nil }) { return .YES }
         let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
             let scan = context.scan
+            var refusedSession: GeneratedResponse?
             // A malformed header line is refused before its session is looked for.
             if !scan.malformed {
                 if scan.namesSession, context.scope == nil {
                     context.enter(responder.sessionScope(path: path, headers: context.headers, threadSlot: context.threadSlot).scope)
                 }
-                if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
+                if case .refused(let response)? = context.scope { refusedSession = response }
             }
-            switch responder.decideHead(context.head, headers: context.headers, scan: scan) {
+            switch responder.admit(context.head, headers: context.headers, scan: scan, refusedSession: refusedSession) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
-                return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
+                return responder.admit(context.head, refusing: .bufferBudgetFull)
             case .answer(let refusal):
                 return refusal
             }
@@ -213,7 +212,7 @@ final class RequestHandler: Sendable {
         }
         let decision = context.withResponder { responder in
             // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
-            if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            if context.discardedPastLimit != nil { return responder.admit(context.head, refusing: .tooLarge) }
             // Out of line: reading the session here (a retain and a release) made this function too
             // large to inline into the access handler, about 70 instructions on every request.
             if context.scope != nil { return Self.decideInSession(context, responder, path: path) }
@@ -257,7 +256,7 @@ final class RequestHandler: Sendable {
     ) -> MHD_Result {
         context.answered = true
         MHDConnection.answering(context.watch)
-        let decision = context.responder.decideBodyRefused(reason, head: context.head)
+        let decision = context.responder.admit(context.head, refusing: reason)
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
         RawResponse.sendAndClose(sent, on: connection)
