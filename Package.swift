@@ -20,7 +20,8 @@ let swiftSettings: [SwiftSetting] = [
 let releaseLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(
         [
-            "-use-ld=lld",
+            // lld with --as-needed first (scripts/link/ld.lld says why): no libcurl at start.
+            "-use-ld=\(Context.packageDirectory)/scripts/link/ld.lld",
             "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/scripts/link/hot-functions.order",
             "-Xlinker", "--no-warn-symbol-ordering",
             "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
@@ -61,7 +62,8 @@ let package = Package(
         .target(name: "CMicroHTTPDShims", dependencies: ["CMicroHTTPD"], linkerSettings: [.linkedLibrary("gnutls")]),
         // libcurl (the system's, which FoundationNetworking uses too) for forwarding to a real backend
         // (`record`, `--proxy-unmatched`): bodies byte for byte, a CA file, no redirects followed.
-        .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("curl")]),
+        // Not linked: loaded on first use (lazy_curl.c), so a `serve` never maps its 20 libraries.
+        .target(name: "CCurlShims", linkerSettings: [.linkedLibrary("dl")]),
         // zlib (libcurl's own dependency) for recorded answers sent gzip- or deflate-encoded: `record`
         // keeps them decoded, so fixtures can be read, scrubbed of secrets and learnt from.
         .target(name: "CZlibShims", linkerSettings: [.linkedLibrary("z")]),

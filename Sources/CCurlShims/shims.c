@@ -7,7 +7,12 @@
 
 // Why a shim: curl_easy_setopt is variadic, which Swift cannot call.
 
-int CCurlShims_global_init(void) { return (int)curl_global_init(CURL_GLOBAL_DEFAULT); }
+int CCurlShims_global_init(void) {
+    // Without libcurl, a failure the caller reports (`CCurlShims_load_failure`), not the abort
+    // that lazy_curl.c's curl_global_init gives FoundationNetworking.
+    if (CCurlShims_load_failure()) return CURLE_FAILED_INIT;
+    return (int)curl_global_init(CURL_GLOBAL_DEFAULT);
+}
 
 void *CCurlShims_handle_new(void) { return curl_easy_init(); }
 

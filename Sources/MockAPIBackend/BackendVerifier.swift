@@ -43,6 +43,8 @@ package struct BackendVerifier: Sendable {
     static let safeMethods: Set<RequestMethod> = [.GET, .HEAD, .OPTIONS]
 
     package func run() async throws -> BackendReport {
+        // libcurl is loaded on first use: without it no check can run, which one line says best.
+        if let reason = CurlExchange.loadFailure { throw CurlExchange.Failure(description: reason) }
         let started = Date()
         let contracts = set.contracts.filter { options.contracts.isEmpty || options.contracts.contains($0.name) }
         var results = [BackendResult?](repeating: nil, count: contracts.count)

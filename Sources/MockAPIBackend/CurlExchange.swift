@@ -46,6 +46,9 @@ enum CurlExchange {
 
     private static let globalInit: Int32 = CCurlShims_global_init()
 
+    /// Why libcurl (loaded on first use, not at start) cannot be loaded; nil once it is.
+    static var loadFailure: String? { CCurlShims_load_failure().map { String(cString: $0) } }
+
     /// The answer, or `Failure` once `seconds` have passed without a whole one.
     static func send(_ request: BackendRequest, seconds: TimeInterval, maxBodyBytes: Int) async throws -> BackendAnswer {
         _ = globalInit
@@ -86,7 +89,7 @@ enum CurlExchange {
     }
 
     private static func perform(_ request: BackendRequest, milliseconds: Int, maxBodyBytes: Int, abandoned: UnsafePointer<Int32>) throws -> BackendAnswer {
-        guard let handle = CCurlShims_handle_new() else { throw Failure(description: "libcurl could not start") }
+        guard let handle = CCurlShims_handle_new() else { throw Failure(description: loadFailure ?? "libcurl could not start") }
         defer { CCurlShims_handle_free(handle) }
         let lines = headerLines(request.headers).map { strdup($0) }
         // A private CA for a staging backend, named the way OpenSSL's own tools take it.

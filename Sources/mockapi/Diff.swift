@@ -7,6 +7,7 @@ import MockAPIDiff
 extension MockAPICommand {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Compare two contract sets for the clients that use them; exit 1 when a change breaks them.",
             discussion: """
                 OLD and NEW are folders: a project root holding contracts/ and fixtures/, or a contracts folder with \

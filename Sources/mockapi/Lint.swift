@@ -6,6 +6,7 @@ import MockAPIVerify
 extension MockAPICommand {
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lint",
             abstract: "Check contracts and fixtures without serving (exit 0 when usable, 2 otherwise)."
         )
 

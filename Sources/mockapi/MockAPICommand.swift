@@ -9,6 +9,9 @@ struct MockAPICommand: AsyncParsableCommand {
         commandName: "mockapi",
         abstract: "A mock API server and contract-test harness for Swift API clients.",
         version: MockAPIVersion.line,
+        // Each names itself (`commandName`): without it ArgumentParser derives the name from
+        // `String(describing:)` of the type, whose casts scan the binary's 6,700 protocol
+        // conformances anew for every command, at every start (`Entry.main` asks all of them).
         subcommands: [
             Serve.self, Verify.self, CoverageCommand.self, Lint.self, Routes.self, Import.self, Export.self, Diff.self,
             VerifyBackend.self, Record.self, Probe.self,

@@ -10,6 +10,7 @@ extension MockAPICommand {
     /// running server's `/__mockapi/ready` or `/__mockapi/health` and exits 0 on 200, 1 otherwise.
     struct Probe: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "probe",
             abstract: "Ask a running server whether it is ready (or alive): exit 0 on 200, 1 otherwise.",
             discussion: """
                 Asks http://127.0.0.1:8080, or where $MOCKAPI_HOST and $MOCKAPI_PORT make serve listen (a wildcard \

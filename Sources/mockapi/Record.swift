@@ -8,6 +8,7 @@ import MockAPIServer
 extension MockAPICommand {
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "record",
             abstract: "Proxy to a real API and write contracts and fixtures from the traffic (on stop, or POST /__mockapi/record/save)."
         )
 

@@ -5,7 +5,7 @@ import MockAPICore
 
 extension MockAPICommand {
     struct Routes: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the route table: method, path template, contract, file.")
+        static let configuration = CommandConfiguration(commandName: "routes", abstract: "Print the route table: method, path template, contract, file.")
 
         @OptionGroup var contractOptions: ContractOptions
 

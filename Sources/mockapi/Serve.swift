@@ -7,6 +7,7 @@ import MockAPIServer
 extension MockAPICommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "serve",
             abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM.",
             discussion: """
                 The first stdout line is `mockapi listening on URL (N routes)`; each request is logged on stderr.
@@ -94,6 +95,8 @@ extension MockAPICommand {
                     "mockapi: warning: the descriptor limit (ulimit -n \(DescriptorBudget.softLimit)) leaves room for \(server.connectionLimit) connections, "
                         + "not --max-connections \(configuration.maxConnections); further clients wait until one closes")
             }
+            // The start's own code is done with: the resident memory is the server's from here.
+            StartupPages.release()
             let received = StopSignals.wait()
             stopWatching?()
             server.stop()

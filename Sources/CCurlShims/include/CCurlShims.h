@@ -25,8 +25,12 @@ typedef struct {
 /// ends the exchange with `error` saying so (libmicrohttpd could not send it on).
 enum { CCurlShims_max_header_bytes = 16 * 1024 };
 
-/// libcurl's process-wide setup; call once before any other function.
+/// libcurl's process-wide setup; call once before any other function. libcurl itself is loaded
+/// on first use (lazy_curl.c): when it cannot be, this fails and `CCurlShims_load_failure` says why.
 int CCurlShims_global_init(void);
+
+/// NULL once libcurl is loaded (it loads it); else why it could not be, for a person to read.
+const char *CCurlShims_load_failure(void);
 
 /// A reusable handle (it keeps its connections open between requests); NULL on failure.
 void *CCurlShims_handle_new(void);

@@ -180,7 +180,7 @@ final class Forwarder: Sendable {
         guard let handle = handles.withLock({ $0.popLast() })?.pointer ?? CCurlShims_handle_new(),
             let stream = CCurlShims_stream_new(Self.streamCapacity, max(0, job.keep))
         else {
-            return Answer(status: 0, headers: [], body: [], error: "libcurl could not start")
+            return Answer(status: 0, headers: [], body: [], error: CCurlShims_load_failure().map { String(cString: $0) } ?? "libcurl could not start")
         }
         defer {
             CCurlShims_stream_release(stream)
