@@ -95,8 +95,6 @@ extension MockAPICommand {
                     "mockapi: warning: the descriptor limit (ulimit -n \(DescriptorBudget.softLimit)) leaves room for \(server.connectionLimit) connections, "
                         + "not --max-connections \(configuration.maxConnections); further clients wait until one closes")
             }
-            // The start's own code is done with: the resident memory is the server's from here.
-            StartupPages.release()
             let received = StopSignals.wait()
             stopWatching?()
             server.stop()
