@@ -8,6 +8,10 @@ extension MockAPICommand {
     struct Serve: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "serve",
+            // Only when `Serve` is parsed as a root (`ServeFastParse`) does ArgumentParser read this:
+            // it then skips its `--generate-completion-script` check, which builds two more parsers
+            // (that flag goes to the root parse anyway), and would name the command `mockapi serve`.
+            _superCommandName: "mockapi",
             abstract: "Serve the contract set over HTTP until SIGINT or SIGTERM.",
             discussion: """
                 The first stdout line is `mockapi listening on URL (N routes)`; each request is logged on stderr.
@@ -32,15 +36,23 @@ extension MockAPICommand {
 
         @OptionGroup var options: ServerOptions
 
+        /// Off while `ServeFastParse` parses (on the main thread, before anything else runs): it
+        /// runs `check()` itself, quietly, so a line that fails and goes to the root parse is said once.
+        nonisolated(unsafe) static var validatesWhenParsed = true
+
         func validate() throws {
+            guard Self.validatesWhenParsed else { return }
             // From the first message on: a log collector reading JSON gets no plain line.
             Output.errorsAsJSON = options.journal.logFormat == .json
-            try CommandFailure.translating {
-                if openapi != nil, givesContractFolders {
-                    throw CommandFailure.unusable("--openapi serves the document itself; it cannot be used with --contracts or --fixtures")
-                }
-                try options.check()
+            try CommandFailure.translating(check)
+        }
+
+        /// Every flag against its rule, untranslated: `CommandFailure`s, nothing printed.
+        func check() throws {
+            if openapi != nil, givesContractFolders {
+                throw CommandFailure.unusable("--openapi serves the document itself; it cannot be used with --contracts or --fixtures")
             }
+            try options.check()
         }
 
         func run() throws {
