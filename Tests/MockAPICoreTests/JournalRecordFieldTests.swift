@@ -66,8 +66,8 @@ import Testing
         #expect(Self.sample { $0.path = bytes }.readBack().path == String(decoding: bytes, as: UTF8.self))
     }
 
-    /// Every length up to 40 bytes, distinct bytes each: the writer copies short fields its own
-    /// way (one case per size class), so each class must end where the field does.
+    /// Every length up to 40 bytes, distinct bytes each, back to back: each field ends where its
+    /// count says, whatever its size.
     @Test func shortFieldsOfEveryLength() {
         let journal = RequestJournal(capacity: 64)
         let samples = (0...40).map { count in
