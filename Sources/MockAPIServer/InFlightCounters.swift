@@ -27,8 +27,10 @@ final class InFlightCounters: @unchecked Sendable {
     }
 
     /// Counts a request in (1) or out (-1) on the counter of the thread slot it began on.
+    /// Wrapping: a count of requests cannot overflow, and the checked `add` was a compare-and-swap
+    /// loop where this is one locked add.
     func add(_ change: Int, slot: Int) {
-        counter(slot).pointee.add(change, ordering: .relaxed)
+        counter(slot).pointee.wrappingAdd(change, ordering: .relaxed)
     }
 
     var total: Int {

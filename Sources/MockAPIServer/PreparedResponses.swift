@@ -9,6 +9,8 @@ import Synchronization
 /// A body with placeholders is the exception: one that needs only the server's URL is built
 /// once the port is known (`prepare(baseURL:)`), one that needs the request (or makes a value
 /// per answer: `{{uuid}}`, `{{now}}`, `{{counter}}`) is rendered for each request (`render`).
+/// What is sent is decided in the core (`AnswerRendering`): this keeps the MHD responses made
+/// from it, and the server's base URL.
 final class PreparedResponses: @unchecked Sendable {
     // Why unchecked: `table` is written in init only; `slots` is written in init and, for the
     // base-URL kind, once in `prepare(baseURL:)` before `baseURLReady` is published with release
@@ -19,6 +21,8 @@ final class PreparedResponses: @unchecked Sendable {
     }
 
     private let set: ContractSet
+    /// Headers and placeholders: what every response here is made from.
+    private let rendering: AnswerRendering
     /// Where each contract's responses start in `slots` and `kinds`.
     private let firstSlot: [Int]
     private let kinds: [Kind]
@@ -37,16 +41,18 @@ final class PreparedResponses: @unchecked Sendable {
     private let generation = PreparedResponses.generations.add(1, ordering: .relaxed).newValue
     private static let generations = Atomic<UInt64>(0)
     private let baseURL = Mutex("")
+    /// Sessions' `{{baseURL}}` answers built from these responses and replaced by a reload's:
+    /// a request of this generation may still queue one, so they are freed with the rest
+    /// (`destroyAll`, when the last request holding this state has ended). Once that has run,
+    /// one retired late is freed at once: no request of this generation is left to queue it.
+    private let retired = Mutex((responses: [UInt](), destroyed: false))
     /// The bodies built by `prepare(baseURL:)`, by slot, kept so `render` shares them instead of
     /// rendering again (a trickled answer sends from them).
     private var baseURLBodies: [Int: [UInt8]] = [:]
 
-    /// Added to every response (CORS, when on).
-    private let extraHeaders: [HTTPField]
-
     init(set: ContractSet, extraHeaders: [HTTPField] = []) {
         self.set = set
-        self.extraHeaders = extraHeaders
+        rendering = AnswerRendering(set: set, extraHeaders: extraHeaders)
         var firstSlot: [Int] = []
         var kinds: [Kind] = []
         for contract in set.contracts {
@@ -65,7 +71,7 @@ final class PreparedResponses: @unchecked Sendable {
         slots.initialize(repeating: nil)
         for (contractIndex, contract) in set.contracts.enumerated() {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .ready {
-                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: definition.body, contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(contract: contractIndex, response: responseIndex, body: definition.body)
             }
         }
     }
@@ -77,7 +83,7 @@ final class PreparedResponses: @unchecked Sendable {
             for (responseIndex, definition) in contract.responses.enumerated() where kinds[firstSlot[contractIndex] + responseIndex] == .needsBaseURL {
                 let body = definition.template!.render(baseURL: url)
                 baseURLBodies[firstSlot[contractIndex] + responseIndex] = body
-                slots[firstSlot[contractIndex] + responseIndex] = make(definition, body: body, contract: contract)
+                slots[firstSlot[contractIndex] + responseIndex] = make(contract: contractIndex, response: responseIndex, body: body)
             }
         }
         baseURLReady.store(true, ordering: .releasing)
@@ -112,10 +118,14 @@ final class PreparedResponses: @unchecked Sendable {
     /// A session's first request for a `{{baseURL}}` answer (and its first after a reload): built with its URL and kept.
     @inline(never)
     private func makeSessionResponse(slot: Int, contract index: Int, response: Int, session: SessionState) -> OpaquePointer {
-        session.responses.response(generation: generation, slot: slot, release: { MHDResponse.destroy($0) }) {
-            let contract = set.contracts[index]
-            let definition = contract.responses[response]
-            return make(definition, body: definition.template!.render(baseURL: sessionBaseURL(session)), contract: contract)
+        session.responses.response(
+            generation: generation, slot: slot, release: { MHDResponse.destroy($0) },
+            retire: { [weak self] response in
+                guard let self else { return MHDResponse.destroy(response) }
+                self.retire(response)
+            }
+        ) {
+            make(contract: index, response: response, body: set.contracts[index].responses[response].template!.render(baseURL: sessionBaseURL(session)))
         }
     }
 
@@ -123,42 +133,42 @@ final class PreparedResponses: @unchecked Sendable {
         baseURL.withLock { $0 } + "/s/" + session.id
     }
 
-    /// A templated response filled in for one request; `body` is read only by `{{body…}}`. In a
-    /// session, `{{baseURL}}` is the session's (`…/s/ID`), so a next-page link keeps the app in
-    /// it, and `{{counter}}` counts its answers.
+    /// A templated response filled in for one request (`AnswerRendering.render`), with this
+    /// server's base URL; `body` is read only by `{{body…}}`. In a session, `{{baseURL}}` is the
+    /// session's (`…/s/ID`), so a next-page link keeps the app in it, and `{{counter}}` counts its
+    /// answers.
     func render(
         contract index: Int, response: Int, path: String, query: [QueryArgument], body requestBody: EchoBody = .none, session: SessionState? = nil
     ) -> GeneratedResponse {
-        let contract = set.contracts[index]
-        let definition = contract.responses[response]
         let slot = firstSlot[index] + response
-        let body: [UInt8]
-        if session == nil, kinds[slot] == .needsBaseURL, baseURLReady.load(ordering: .acquiring), let prepared = baseURLBodies[slot] {
-            body = prepared
-        } else {
-            body =
-                definition.template?.render(
-                    baseURL: session.map(sessionBaseURL) ?? baseURL.withLock { $0 },
-                    pathParameters: contract.request.path.parameterValues(in: path), query: query, body: requestBody,
-                    counting: session?.answers ?? .process) ?? definition.body
+        // A `{{baseURL}}`-only body outside a session was filled once: shared, not filled again.
+        let filled = session == nil && kinds[slot] == .needsBaseURL && baseURLReady.load(ordering: .acquiring) ? baseURLBodies[slot] : nil
+        return rendering.render(
+            contract: index, response: response, baseURL: session.map(sessionBaseURL) ?? baseURL.withLock { $0 }, path: path, query: query,
+            body: requestBody, counting: session?.answers ?? .process, filled: filled)
+    }
+
+    private func make(contract index: Int, response: Int, body: [UInt8]) -> OpaquePointer {
+        let definition = set.contracts[index].responses[response]
+        return MHDResponse.make(
+            body: body, contentType: definition.contentType, headers: rendering.headers(contract: index, response: response), status: definition.status)
+    }
+
+    private func retire(_ response: OpaquePointer) {
+        let freeNow = retired.withLock { retired in
+            if !retired.destroyed { retired.responses.append(UInt(bitPattern: response)) }
+            return retired.destroyed
         }
-        return GeneratedResponse(
-            status: definition.status, contentType: definition.contentType ?? "", body: body, headers: headers(definition, contract: contract))
-    }
-
-    /// The contract's headers, then the server's. With `--cors` on, a contract's own
-    /// `Access-Control-*` (a recorded backend's) give way: a browser refuses an answer with two
-    /// `Access-Control-Allow-Origin`.
-    private func headers(_ definition: ResponseDefinition, contract: Contract) -> [HTTPField] {
-        let own = extraHeaders.isEmpty ? definition.headers : definition.headers.filter { !$0.name.lowercased().hasPrefix("access-control-") }
-        return [HTTPField(Responder.contractHeader, contract.name)] + own + extraHeaders
-    }
-
-    private func make(_ definition: ResponseDefinition, body: [UInt8], contract: Contract) -> OpaquePointer {
-        MHDResponse.make(body: body, contentType: definition.contentType, headers: headers(definition, contract: contract), status: definition.status)
+        if freeNow { MHDResponse.destroy(response) }
     }
 
     func destroyAll() {
+        let late = retired.withLock { retired in
+            retired.destroyed = true
+            defer { retired.responses = [] }
+            return retired.responses
+        }
+        for response in late { MHDResponse.destroy(OpaquePointer(bitPattern: response)!) }
         for slot in slots { if let slot { MHDResponse.destroy(slot) } }
         slots.deallocate()
         table.deallocate()

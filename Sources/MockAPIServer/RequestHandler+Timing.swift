@@ -59,9 +59,7 @@ extension RequestHandler {
             return suspensions.resume(connection, afterMilliseconds: seconds * 1000, owner: context.parking) ? .YES : .NO
         case .trickle:
             guard case .prepared(let contract, let response) = decision.answer else { return .NO }
-            let rendered = context.prepared.render(
-                contract: contract, response: response,
-                path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody, session: context.session)
+            let rendered = rendered(contract: contract, response: response, context, path: path)
             context.pending = .hang // once every byte is out, the connection is closed
             guard suspensions.suspend(connection, owner: context.parking) else { return .NO }
             // The body is the prepared response's own bytes, shared (copy-on-write), never copied

@@ -74,7 +74,7 @@ final class RequestHandler: Sendable {
             context.pathLength = path.count
             free(query)
             handler.inFlightCounters.add(1, slot: slot)
-            let result = handler.checkFraming(context, connection: connection, path: path)
+            let result = handler.admit(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
             requestState.pointee = Unmanaged.passRetained(context).toOpaque()
@@ -110,7 +110,7 @@ final class RequestHandler: Sendable {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
-        // The one walk over the headers every request makes; `checkFraming` reads the rest of it.
+        // The one walk over the headers every request makes; `admit` reads the rest of it.
         let scan = headers.headScan()
         var path = fullPath
         var scope: SessionScope?
@@ -123,7 +123,7 @@ final class RequestHandler: Sendable {
         }
         // Borrowed: `lease` holds the state, and its responder, through this call.
         let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
-            $0.routeHead(method: knownMethod, path: path, headers: headers)
+            $0.route(method: knownMethod, path: path, headers: headers)
         }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
@@ -138,32 +138,31 @@ final class RequestHandler: Sendable {
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
-    /// What the responder says of the head alone: read the body (its declared length reserved
-    /// from the shared budget first), or answer now. MHD closes the connection after an answer
-    /// given on the first call, so the rest of an oversized body is never read.
+    /// The admit phase: what the responder says of the head alone: read the body (its declared
+    /// length reserved from the shared budget first), or answer now. MHD closes the connection
+    /// after an answer given on the first call, so the rest of an oversized body is never read.
     ///
     /// A request naming a session by its header is looked up here, where the walk that counts its
-    /// `Host` lines saw the header; one naming a session that cannot serve it (unknown, expired,
-    /// malformed, an admin path) is answered at once and not journaled: it belongs to no session,
-    /// and the server-wide journal is for requests made without one.
-    private func checkFraming(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+    /// `Host` lines saw the header; `admit` answers one naming a session that cannot serve it.
+    private func admit(_ context: RequestContext, connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         // Most heads: well formed, one Host, no body framing, no session header, no session
-        // refused. `decideHead` reads the body then, with nothing declared: so say at once.
+        // refused. `admit` reads the body then, with nothing declared: so say at once.
         if context.scan.isPlain, context.scope == nil || context.withSession({ $0 != nil }) { return .YES }
         let path = Responder.innerPath(fullPath, offset: context.pathOffset)
         let refusal: Decision? = context.withResponder { responder in
             let scan = context.scan
+            var refusedSession: GeneratedResponse?
             // A malformed header line is refused before its session is looked for.
             if !scan.malformed {
                 if scan.namesSession, context.scope == nil {
                     context.enter(responder.sessionScope(path: path, headers: context.headers, threadSlot: context.threadSlot).scope)
                 }
-                if case .refused(let response)? = context.scope { return responder.decideSessionRefused(response) }
+                if case .refused(let response)? = context.scope { refusedSession = response }
             }
-            switch responder.decideHead(context.head, headers: context.headers, scan: scan) {
+            switch responder.admit(context.head, headers: context.headers, scan: scan, refusedSession: refusedSession) {
             case .readBody(let declared):
                 guard let declared, !context.reserveDeclaredBody(declared) else { return nil }
-                return responder.decideBodyRefused(.bufferBudgetFull, head: context.head)
+                return responder.admit(context.head, refusing: .bufferBudgetFull)
             case .answer(let refusal):
                 return refusal
             }
@@ -174,6 +173,9 @@ final class RequestHandler: Sendable {
         return execute(decision, context, connection, path: path)
     }
 
+    /// The body phase, then the decide phase: each chunk kept as the head's plan says (or the body
+    /// refused mid-way, `admit(_:refusing:)`), and on the last call the responder's decision for
+    /// the whole request executed (or a plain request's prepared answer queued, `plainAnswer`).
     private func continueRequest(
         _ context: RequestContext, connection: MHDConnection, path: UnsafeBufferPointer<UInt8>,
         data: UnsafePointer<CChar>?, size: UnsafeMutablePointer<Int>
@@ -213,7 +215,7 @@ final class RequestHandler: Sendable {
         }
         let decision = context.withResponder { responder in
             // Queued at the body's end, once the part past the limit has been drained: keep-alive holds.
-            if context.discardedPastLimit != nil { return responder.decideBodyRefused(.tooLarge, head: context.head) }
+            if context.discardedPastLimit != nil { return responder.admit(context.head, refusing: .tooLarge) }
             // Out of line: reading the session here (a retain and a release) made this function too
             // large to inline into the access handler, about 70 instructions on every request.
             if context.scope != nil { return Self.decideInSession(context, responder, path: path) }
@@ -249,20 +251,15 @@ final class RequestHandler: Sendable {
         return refuseMidBody(.tooLarge, context, connection: connection, path: path)
     }
 
-    /// An answer decided mid-body, which MHD cannot queue: written on the socket, journaled, and
-    /// the connection closed.
+    /// An answer decided mid-body, which MHD cannot queue: carried out by `execute` like every
+    /// other, written on the socket, journaled, and the connection closed (`Timing.midBody`).
     private func refuseMidBody(
         _ reason: BodyRefusal, _ context: RequestContext, connection: MHDConnection,
         path: UnsafeBufferPointer<UInt8>
     ) -> MHD_Result {
         context.answered = true
         MHDConnection.answering(context.watch)
-        let decision = context.responder.decideBodyRefused(reason, head: context.head)
-        guard case .generated(let response) = decision.answer else { return .NO }
-        let sent = Decision.finished(response, headers: decision.headers)
-        RawResponse.sendAndClose(sent, on: connection)
-        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
-        return .NO
+        return execute(context.responder.admit(context.head, refusing: reason).midBody, context, connection, path: path)
     }
 
     /// Carries out a decision: the only place an answer leaves, so each gets the decision's headers.
@@ -276,18 +273,15 @@ final class RequestHandler: Sendable {
             context.pending = .delayed(decision)
             if suspensions.resume(connection, afterMilliseconds: milliseconds, owner: context.parking) { return .YES }
             context.pending = nil
+        case .midBody:
+            return sendAndClose(decision, context, connection, path: path)
         }
         switch decision.answer {
         case .prepared(let contract, let response):
             return queuePrepared(contract: contract, response: response, note: decision.journal, context, connection, path: path)
         case .generated(var response):
-            if let source = response.placeholdersOf {
-                response.body =
-                    context.prepared.render(
-                        contract: source.contract, response: source.response,
-                        path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody, session: context.session
-                    ).body
-            }
+            // A contract's own refusal from a templated response: its body filled like the answer's.
+            if let source = response.placeholdersOf { response.body = rendered(contract: source.contract, response: source.response, context, path: path).body }
             return queue(response, decision, context, connection, path: path)
         case .journal(let query, let lastID, let session):
             let response = JournalStream.response(journal: session?.journal ?? journal, query: query, lastID: lastID, headers: decision.headers)
@@ -298,6 +292,16 @@ final class RequestHandler: Sendable {
         case .forward:
             return startForwarding(decision, context, connection: connection, path: path)
         }
+    }
+
+    /// A made answer written straight on the socket (`RawResponse`), journaled, and the connection
+    /// closed: MHD takes the `.NO` as the end of it.
+    private func sendAndClose(_ decision: Decision, _ context: RequestContext, _ connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
+        guard case .generated(let response) = decision.answer else { return .NO }
+        let sent = Decision.finished(response, headers: decision.headers)
+        RawResponse.sendAndClose(sent, on: connection)
+        record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
+        return .NO
     }
 
     /// Queues a response prepared at start (its headers already on it) and journals it as `note` says.
@@ -311,14 +315,19 @@ final class RequestHandler: Sendable {
             })
         else {
             // A body with request placeholders ({{path.id}}): rendered for this request.
-            let rendered = context.prepared.render(
-                contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
-                session: context.session)
-            return queueFinished(rendered, note: note, context, connection, path: path)
+            return queueFinished(rendered(contract: index, response: response, context, path: path), note: note, context, connection, path: path)
         }
         let result = connection.queue(ready, status: status)
         record(context, path: path, status: status, note: note)
         return result
+    }
+
+    /// Contract `index`'s response `response` as the core renders it for this request
+    /// (`AnswerRendering`), from the request's values: the server supplies them and sends the result.
+    func rendered(contract index: Int, response: Int, _ context: RequestContext, path: UnsafeBufferPointer<UInt8>) -> GeneratedResponse {
+        context.prepared.render(
+            contract: index, response: response, path: String(decoding: path, as: UTF8.self), query: context.query, body: context.echoBody,
+            session: context.session)
     }
 
     /// Queues a response made for this request, with the decision's headers, and journals it if

@@ -12,7 +12,9 @@ extension MockAPICommand {
             discussion: """
                 For every contract: the request from its request.example (or values the contract allows), sent to \
                 --base-url; the answer must have a status the contract declares, that response's content type, and its \
-                fixture's shape (keys, JSON types, nulls, array elements). A declared error (a 404) where the mock \
+                fixture's shape (keys, JSON types, nulls, array elements), and the protocol headers it declares \
+                (Location, Set-Cookie, Content-Range, ETag, WWW-Authenticate: present, values not compared). No \
+                redirect is followed and no proxy used. A declared error (a 404) where the mock \
                 answers with success is retried with an id from the success fixture or the set's GET list, else \
                 reported NOT REACHED, never passed. GET, HEAD and OPTIONS only, unless --allow-writes. Exit 1 when \
                 a contract fails or is not reached, 2 when the backend does not answer.
@@ -41,7 +43,7 @@ extension MockAPICommand {
         @Option(parsing: .unconditional, help: "Requests in flight at once (1 to 64).")
         var concurrency = 4
 
-        @Option(parsing: .unconditional, help: "Seconds one request may take (1 to 600).")
+        @Option(parsing: .unconditional, help: "Seconds one exchange may take, answer read whole (1 to 600).")
         var timeout = 10
 
         @OptionGroup var report: ReportOptions

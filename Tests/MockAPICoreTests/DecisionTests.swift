@@ -20,15 +20,15 @@ struct DecisionTests {
         return Responder(set: try Self.bundled.get(), policy: policy)
     }
 
-    /// The whole request, as the server hands it over in its two phases.
+    /// The whole request, as the server hands it over in its three phases: route, admit, decide.
     private func decide(
         _ responder: Responder, _ method: String, _ path: String, query: [QueryArgument] = [],
         headers: HeaderFields = [("Host", "localhost")], body: [UInt8] = []
     ) -> Decision {
         let pathBytes = Array(path.utf8)
         return pathBytes.withUnsafeBufferPointer { path in
-            let head = responder.routeHead(method: RequestMethod(rawValue: method), path: path, headers: headers)
-            if case .answer(let decision) = responder.decideHead(head, headers: headers) { return decision }
+            let head = responder.route(method: RequestMethod(rawValue: method), path: path, headers: headers)
+            if case .answer(let decision) = responder.admit(head, headers: headers, scan: headers.headScan()) { return decision }
             return responder.decide(head, method: method, path: path, query: query, headers: headers, bodyBytes: body.count) {
                 guard !body.isEmpty else { return .success(.none) }
                 guard head.body == .json else { return .success(.other(bytes: body.count)) }
@@ -101,7 +101,7 @@ struct DecisionTests {
             ("preflight", decide(responder, "OPTIONS", "/v1/categories", headers: [("Host", "localhost"), ("Access-Control-Request-Method", "GET")])),
             ("two Hosts", decide(responder, "GET", "/v1/categories", headers: [("Host", "a"), ("Host", "a")])),
             ("declared too large", decide(responder, "GET", "/v1/categories", headers: [("Host", "a"), ("Content-Length", "99999999999")])),
-            ("body refused", responder.decideBodyRefused(.bufferBudgetFull, head: responder.routeHead(method: .GET, path: UnsafeBufferPointer(start: nil, count: 0), headers: []))),
+            ("body refused", responder.admit(responder.route(method: .GET, path: UnsafeBufferPointer(start: nil, count: 0), headers: []), refusing: .bufferBudgetFull)),
         ]
         for (name, decision) in decisions {
             #expect(decision.headers.map(\.name) == ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"], "\(name)")
@@ -142,7 +142,7 @@ struct DecisionTests {
         let proxying = try responder {
             $0.forwardsUnmatched = true; $0.cors = true
         }
-        let nowhere = Array("/v1/nowhere".utf8).withUnsafeBufferPointer { proxying.routeHead(method: .POST, path: $0, headers: []) }
+        let nowhere = Array("/v1/nowhere".utf8).withUnsafeBufferPointer { proxying.route(method: .POST, path: $0, headers: []) }
         #expect(nowhere.body == .raw, "a forwarded request keeps its body as sent")
         guard case .forward = decide(proxying, "POST", "/v1/nowhere").answer else { Issue.record("forward"); return }
         #expect(decide(proxying, "POST", "/v1/nowhere").journal == JournalNote())
@@ -158,7 +158,7 @@ struct DecisionTests {
     @Test func theHeadPlansTheBodyAndItsLimit() throws {
         let responder = try responder { $0.maxJSONBytes = 100 }
         func head(_ method: RequestMethod, _ path: String, _ headers: HeaderFields) -> RoutedHead {
-            Array(path.utf8).withUnsafeBufferPointer { responder.routeHead(method: method, path: $0, headers: headers) }
+            Array(path.utf8).withUnsafeBufferPointer { responder.route(method: method, path: $0, headers: headers) }
         }
         let json = head(.PUT, "/v1/projects/42/backers/2001", [("Content-Type", "application/json; charset=utf-8")])
         #expect(json.body == .json && json.bodyLimit == 100 && json.bodyLimitFlag == "--max-json-bytes")
@@ -167,16 +167,36 @@ struct DecisionTests {
         let noBoundary = head(.POST, "/v1/projects/42/updates/draft/images", [("Content-Type", "multipart/form-data")])
         #expect(noBoundary.body == .malformed("Content-Type multipart/form-data has no boundary parameter"))
         #expect(head(.GET, "/v1/categories", [("Content-Type", "application/json")]).body == .discard)
-        guard case .answer(let refusal) = responder.decideHead(json, headers: [("Content-Length", "101")]),
+        let declared: HeaderFields = [("Content-Length", "101")]
+        guard case .answer(let refusal) = responder.admit(json, headers: declared, scan: declared.headScan()),
             case .generated(let tooLarge) = refusal.answer
         else { Issue.record("a declared body past the limit is refused at once"); return }
         #expect(tooLarge.status == 413 && tooLarge.problem?.contains("--max-json-bytes") == true)
     }
 
+    /// The admit phase: a session that cannot serve the request is answered at once and not
+    /// journaled, but only after a malformed header line, which is refused first (journaled).
+    @Test func admitAnswersARefusedSessionUnjournaledAfterAMalformedLine() throws {
+        let responder = try responder()
+        let gone = GeneratedResponse(status: 404, json: ["error": "no session"])
+        let head = Array("/v1/categories".utf8).withUnsafeBufferPointer { responder.route(method: .GET, path: $0, headers: []) }
+        let plain: HeaderFields = [("Host", "localhost")]
+        guard case .answer(let refused) = responder.admit(head, headers: plain, scan: plain.headScan(), refusedSession: gone) else {
+            Issue.record("a refused session is answered at once"); return
+        }
+        #expect(generated(refused)?.status == 404 && refused.journal == nil)
+        let folded: HeaderFields = [("Host", "localhost"), ("", "folded")]
+        guard case .answer(let malformed) = responder.admit(head, headers: folded, scan: folded.headScan(), refusedSession: gone) else {
+            Issue.record("a malformed line is answered at once"); return
+        }
+        #expect(generated(malformed)?.status == 400 && malformed.journal == JournalNote())
+        guard case .readBody(nil) = responder.admit(head, headers: plain, scan: plain.headScan()) else { Issue.record("read on"); return }
+    }
+
     /// The server's two shortcuts answer what the mechanism they skip would: a head `HeadScan`
-    /// calls plain is one `decideHead` reads on for with nothing declared, and `plainAnswer` picks
+    /// calls plain is one `admit` reads on for with nothing declared, and `plainAnswer` picks
     /// the response `decide` would, with no delay. A check added to either without the other fails here.
-    @Test func theServersShortcutsAgreeWithDecideHeadAndDecide() throws {
+    @Test func theServersShortcutsAgreeWithAdmitAndDecide() throws {
         let responder = try responder()
         let plainHeads: [HeaderFields] = [
             [("Host", "localhost")], [], [("Host", "localhost"), ("Accept", "application/json"), ("X-Trace", "1")],
@@ -191,11 +211,11 @@ struct DecisionTests {
             let path = ConformingRequest(contract: contract).path
             Array(path.utf8).withUnsafeBufferPointer { bytes in
                 for headers in plainHeads {
-                    let head = responder.routeHead(method: .GET, path: bytes, headers: headers)
+                    let head = responder.route(method: .GET, path: bytes, headers: headers)
                     let scan = headers.headScan()
                     #expect(scan.isPlain, "\(headers)")
-                    guard case .readBody(declaredLength: nil) = responder.decideHead(head, headers: headers, scan: scan) else {
-                        Issue.record("\(contract.name) \(headers): a plain head, yet decideHead does more than read on")
+                    guard case .readBody(declaredLength: nil) = responder.admit(head, headers: headers, scan: scan) else {
+                        Issue.record("\(contract.name) \(headers): a plain head, yet admit does more than read on")
                         continue
                     }
                     let decided = responder.decide(head, method: "GET", path: bytes, query: [], headers: headers, bodyBytes: 0) { .success(.none) }
@@ -211,6 +231,24 @@ struct DecisionTests {
         }
         #expect(plainAnswers > 0, "the bundled set has GET contracts with fixed answers")
         for headers in otherHeads { #expect(!headers.headScan().isPlain, "\(headers)") }
+    }
+
+    /// Rendering is the core's: a templated answer filled from the values the server supplies
+    /// (its base URL), with the headers every prepared answer has (the contract's name, then CORS).
+    @Test func theCoreRendersATemplatedAnswerFromTheServersValues() throws {
+        let set = try Self.bundled.get()
+        let index = try #require(set.contracts.firstIndex { $0.name == "activities" })
+        let response = try #require(set.contracts[index].responses.firstIndex { $0.template != nil })
+        let rendering = AnswerRendering(set: set, extraHeaders: Responder.corsHeaders)
+        let rendered = rendering.render(
+            contract: index, response: response, baseURL: "http://mock.test:9", path: "/v1/activities", query: [], body: .none, counting: .process)
+        #expect(String(decoding: rendered.body, as: UTF8.self).contains("http://mock.test:9/"))
+        #expect(!String(decoding: rendered.body, as: UTF8.self).contains("{{"))
+        #expect(rendered.headers.first == HTTPField(Responder.contractHeader, "activities"))
+        #expect(rendered.headers.suffix(2).map(\.name) == ["Access-Control-Allow-Origin", "Access-Control-Expose-Headers"])
+        let filled = rendering.render(
+            contract: index, response: response, baseURL: "", path: "/", query: [], body: .none, counting: .process, filled: Array("kept".utf8))
+        #expect(filled.body == Array("kept".utf8), "a body filled at start is sent as it is")
     }
 
     /// The probes follow the shared readiness, whichever responder a reload made, and are never journaled.

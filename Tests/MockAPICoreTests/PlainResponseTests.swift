@@ -23,7 +23,7 @@ struct PlainResponseTests {
         let responder = Responder(set: set)
         var fixed = 0
         for index in set.contracts.indices {
-            let full = responder.respond(toContract: index, request: IncomingRequest())
+            let full = responder.respond(toContract: index, request: IncomingRequest(), path: UnsafeBufferPointer(start: nil, count: 0)).answer
             guard let plain = responder.plainResponse(toContract: index, query: [], bodyBytes: 0, prefer: nil) else {
                 // Then a plain request either breaks the contract or meets a sequence.
                 if case .prepared = full { #expect(set.contracts[index].sequence != nil, "\(set.contracts[index].name)") }

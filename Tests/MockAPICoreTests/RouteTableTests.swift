@@ -92,6 +92,8 @@ struct RouteTableTests {
                     for method in [RequestMethod.GET, .POST] {
                         let searched = trie.search(node: 0, segmentStart: first, path: path, method: method)
                         #expect(trie.match(segmentStart: first, path: path, method: method) == searched, "\(String(decoding: path, as: UTF8.self))")
+                        // The exact-path table, built from the walk's answers, says the same.
+                        #expect(trie.match(path: path, method: method) == searched, "exact: \(String(decoding: path, as: UTF8.self))")
                         if searched != nil { compared += 1 }
                     }
                 }
@@ -148,6 +150,31 @@ struct RouteTableTests {
                 }
             }
         }
+    }
+
+    /// Whole literal paths are answered from one hash table (`ExactPaths`), hashed from their
+    /// first and last words: every length from `/` up, every byte changed, and a method that does
+    /// not end there must each miss it and fall to the walk.
+    @Test func exactPathsMatchWholePathsByteForByteAndMethod() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        var paths = ["/"]
+        for length in 1...20 { paths.append("/" + String(letters[0..<length])) }
+        let routes: [(RequestMethod, String)] = paths.map { (RequestMethod.GET, $0) } + [(.POST, "/abcdefghij"), (.GET, "/{id}/x")]
+        let (_, table) = try table(routes)
+        for (index, path) in paths.enumerated() {
+            #expect(table.match(method: .GET, path: path) == .found(contract: index), "\(path)")
+            #expect(table.match(method: .HEAD, path: path) == .found(contract: index), "HEAD \(path) is served from GET")
+            let allowed: [RequestMethod] = path == "/abcdefghij" ? [.GET, .HEAD, .POST] : [.GET, .HEAD]
+            #expect(table.match(method: .PUT, path: path) == .methodNotAllowed(allowed: allowed))
+            for position in 1..<path.count {
+                var bytes = Array(path.utf8)
+                bytes[position] = UInt8(ascii: "Z")
+                #expect(table.match(method: .GET, path: String(decoding: bytes, as: UTF8.self)) == .notFound, "\(path) changed at \(position)")
+            }
+        }
+        #expect(table.match(method: .POST, path: "/abcdefghij") == .found(contract: paths.count))
+        #expect(table.match(method: .GET, path: "/ab/x") == .found(contract: paths.count + 1), "a literal path's prefix still reaches a parameter")
+        #expect(table.match(method: .GET, path: "/a/") == .notFound)
     }
 
     @Test func sameShapeSameMethodIsAConflict() throws {

@@ -66,7 +66,9 @@ struct RobustnessTests {
     }
 
     @Test func chunkedBodyThatKeepsComingGets413AndAClose() async throws {
-        try await withMockServer(configure: { $0.maxBodyBytes = 1024 }) { server in
+        try await withMockServer(configure: {
+            $0.maxBodyBytes = 1024; $0.cors = true
+        }) { server in
             let client = try RawHTTP(port: server.port)
             try client.send("POST /v1/projects/1/star HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
             // Past twice the limit and never the last chunk: the server stops reading and answers.
@@ -75,6 +77,10 @@ struct RobustnessTests {
             let response = try #require(try client.readResponse())
             #expect(response.status == 413)
             #expect(response.headers["connection"] == "close")
+            // Carried out like every decision: its headers (CORS) on it, and journaled.
+            #expect(response.headers["access-control-allow-origin"] == "*")
+            let journaled = try #require(server.journal().last)
+            #expect(journaled.status == 413 && journaled.problem?.contains("--max-body-bytes") == true)
             #expect(try RawHTTP.request(server.port, "GET", "/v1/categories").status == 200)
         }
     }

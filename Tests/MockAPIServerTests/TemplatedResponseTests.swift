@@ -2,6 +2,7 @@ import Foundation
 import MockAPICore
 import MockAPIServer
 import MockAPITestSupport
+import Synchronization
 import Testing
 
 /// Fixture placeholders over real sockets: the server's own URL on port 0, and values echoed
@@ -69,6 +70,44 @@ import Testing
         }
     }
 
+    /// A session's `{{baseURL}}` answer found before a reload is still queued after it: what the
+    /// reload replaced is freed only once no request of the old contracts is left. Requests in one
+    /// session race 20 reloads; each must get a whole answer of one version or the other.
+    @Test func sessionAnswersRacingReloadsStayWhole() async throws {
+        let set = try TemporaryContractSet(
+            contracts: [
+                "list.json": #"""
+                {"name": "list", "request": {"method": "GET", "path": "/v1/items"},
+                 "responses": {"default": {"status": 200, "fixture": "page.json"}}}
+                """#
+            ], fixtures: ["page.json": #"{"next": "{{baseURL}}/v0/items"}"#])
+        try await withMockServer(contracts: set.contracts, fixtures: set.fixtures, configure: { $0.reloadSource = (set.contracts.path, set.fixtures.path) }) { server in
+            let port = server.port
+            let id = try RawHTTP.request(port, "POST", "/__mockapi/sessions").decoded(MadeSession.self).id
+            let base = "http://127.0.0.1:\(port)/s/\(id)"
+            let reloads = 20
+            let wanted = Set((0...reloads).map { #"{"next": "\#(base)/v\#($0)/items"}"# })
+            let done = StopFlag()
+            let clients = (0..<3).map { _ in
+                Task.detached { () throws -> [String] in
+                    var unexpected: [String] = []
+                    while !done.raised {
+                        let answer = try RawHTTP.request(port, "GET", "/s/\(id)/v1/items")
+                        if answer.status != 200 || !wanted.contains(answer.text) { unexpected.append("\(answer.status) \(answer.text)") }
+                    }
+                    return unexpected
+                }
+            }
+            for version in 1...reloads {
+                try Data(#"{"next": "{{baseURL}}/v\#(version)/items"}"#.utf8).write(to: set.fixtures.appendingPathComponent("page.json"))
+                #expect(try RawHTTP.request(port, "POST", "/__mockapi/reload").status == 200)
+            }
+            done.raise()
+            for client in clients { #expect(try await client.value.isEmpty) }
+            #expect(try RawHTTP.request(port, "GET", "/s/\(id)/v1/items").text == #"{"next": "\#(base)/v\#(reloads)/items"}"#)
+        }
+    }
+
     /// A page the mock serves is same-origin with its journal: a request must not put a script in it.
     @Test func anHTMLFixtureServesTheQueryEscaped() async throws {
         let set = try TemporaryContractSet(
@@ -85,6 +124,13 @@ import Testing
             #expect(page.text == "<h1>Results for &lt;script&gt;fetch(&#39;/__mockapi/requests&#39;)&lt;/script&gt;</h1>")
         }
     }
+}
+
+/// Tells clients running on other threads to stop.
+private final class StopFlag: Sendable {
+    private let state = Atomic(false)
+    var raised: Bool { state.load(ordering: .acquiring) }
+    func raise() { state.store(true, ordering: .releasing) }
 }
 
 /// `POST /__mockapi/sessions`'s answer, as far as these tests read it.

@@ -114,7 +114,10 @@ struct CMicroHTTPDShims_Query {
 void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connection *connection);
 
 /// The query copy a request state holds, or NULL when the state is not one (free it with free()).
-struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *request_state);
+/// Inline: the access handler asks on each of a request's calls, and a call cost more than the test.
+static inline struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *request_state) {
+    return ((uintptr_t)request_state & 1) ? (struct CMicroHTTPDShims_Query *)((uintptr_t)request_state & ~(uintptr_t)1) : NULL;
+}
 
 /// MHD_OPTION_UNESCAPE_CALLBACK: decodes %HH in place except %2F and %00; returns the new length.
 size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connection, char *text);

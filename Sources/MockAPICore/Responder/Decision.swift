@@ -29,6 +29,9 @@ package struct Decision: Sendable {
         case after(milliseconds: Double)
         /// Broken on purpose instead of answered.
         case fault(Fault)
+        /// Now, decided in the middle of the body, when libmicrohttpd takes no response until the
+        /// body has ended: written on the socket as it is, and the connection closed (`midBody`).
+        case midBody
     }
 
     package private(set) var answer: Answer
@@ -66,6 +69,14 @@ package struct Decision: Sendable {
     package var dueNow: Decision {
         var decision = self
         decision.timing = .now
+        return decision
+    }
+
+    /// The same decision, to be written on the socket at once and the connection closed: a
+    /// refusal decided before the body has ended (`Timing.midBody`).
+    package var midBody: Decision {
+        var decision = self
+        decision.timing = .midBody
         return decision
     }
 

@@ -3,53 +3,48 @@ extension Responder {
     /// pages with `?since=` starts (`?limit=0` asks for it alone).
     package static let journalLastIDHeader = "Mockapi-Journal-Last-Id"
 
-    /// An admin endpoint's answer: a whole response, or the journal entries a query asks for,
-    /// which the server streams page by page instead of rendering them all at once.
-    ///
-    /// Why indirect: inline, the cases' payloads differ in size and the tag lives in the spare
-    /// bits of a word that the `.response` case never writes whole; reading the tag then branched
-    /// on uninitialised bits (valgrind, on every `GET /__mockapi/requests/count`). Boxed, each case
-    /// is one pointer written whole; an allocation per admin request is nothing.
-    package indirect enum AdminAnswer: Sendable {
-        case response(GeneratedResponse)
-        /// `lastID` was read before any entry, so a reader paging with `since` never skips one
-        /// recorded meanwhile. `session`: whose journal (`?session=ID`), nil for the server's.
-        case journal(JournalQuery, lastID: Int, session: SessionState?)
-        /// `POST /__mockapi/reload`: the server reloads its files and answers with the outcome.
-        case reload
-    }
-
-    /// Answers `/__mockapi/…`: the journal (and its count), scenario resets and the route table.
-    package func respondAdmin(
-        method: String, path: String, query: [QueryArgument] = [],
-        headers: HeaderFields = []
-    ) -> AdminAnswer {
-        if let refusal = adminAccess.refusal(method: method, headers: headers) { return .response(refusal) }
-        if method == "POST", path == "/__mockapi/reload" { return .reload }
-        if let answer = respondSessionAdmin(method: method, path: path, headers: headers) { return .response(answer) }
+    /// Answers `/__mockapi/…` past the probes and the command's own actions: the journal (and its
+    /// count), scenario resets, the route table, sessions and reload. None is journaled. The
+    /// journal is streamed page by page by the server (`Decision.Answer.journal`) instead of
+    /// rendered all at once.
+    func respondAdmin(method: String, path: String, query: [QueryArgument], headers: HeaderFields) -> Decision {
+        if let refusal = adminAccess.refusal(method: method, headers: headers) { return adminAnswer(refusal) }
+        if method == "POST", path == "/__mockapi/reload" {
+            guard policy.canReload else {
+                return adminAnswer(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"]))
+            }
+            return decision(.adminAction(.reload), journal: nil)
+        }
+        if let answer = respondSessionAdmin(method: method, path: path, headers: headers) { return adminAnswer(answer) }
         // `?session=ID` points the journal and scenario endpoints at that session's own.
         let session: SessionState?
         let arguments: [QueryArgument]
         switch sessionArgument(query) {
-        case .refused(let response): return .response(response)
+        case .refused(let response): return adminAnswer(response)
         case .found(let found, let rest): (session, arguments) = (found, rest)
         }
         guard method == "GET", path == "/__mockapi/requests" || path == "/__mockapi/requests/count" else {
-            return .response(respondOtherAdmin(method: method, path: path, session: session))
+            return adminAnswer(respondOtherAdmin(method: method, path: path, session: session))
         }
         let journal = session?.journal ?? self.journal
+        // Read before any entry, so a reader paging with `since` never skips one recorded meanwhile.
         let lastID = journal.lastID
         let journalQuery: JournalQuery
         do { journalQuery = try JournalQuery(pairs: arguments) } catch {
-            return .response(GeneratedResponse(status: 400, json: ["error": .string("GET \(path): \(error.message)")]))
+            return adminAnswer(GeneratedResponse(status: 400, json: ["error": .string("GET \(path): \(error.message)")]))
         }
         if path == "/__mockapi/requests/count" {
-            return .response(
+            return adminAnswer(
                 GeneratedResponse(
                     status: 200, json: ["count": .int(journal.entries(matching: journalQuery).count)],
                     headers: [HTTPField(Self.journalLastIDHeader, String(lastID))]))
         }
-        return .journal(journalQuery, lastID: lastID, session: session)
+        return decision(.journal(journalQuery, lastID: lastID, session: session), journal: nil)
+    }
+
+    /// An admin endpoint's whole response, not journaled.
+    private func adminAnswer(_ response: GeneratedResponse) -> Decision {
+        decision(.generated(response), journal: nil)
     }
 
     private func respondOtherAdmin(method: String, path: String, session: SessionState?) -> GeneratedResponse {

@@ -1,9 +1,10 @@
-/// The two questions the server asks of every request, one per libmicrohttpd phase: where does
-/// its head go (`routeHead`, `decideHead`), and, once its body is in, what is the answer (`decide`).
+/// The three phases libmicrohttpd imposes on every request, each asked once, in order:
+/// `route` (where does the head go, what of its body to keep), `admit` (read the body, or answer
+/// now; and the answer to a body refused mid-way), `decide` (the whole request's answer).
 extension Responder {
-    /// Routes a request's head and plans what to keep of its body; `method` is nil for a method
-    /// no contract can name.
-    package func routeHead(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
+    /// Phase 1, route: where a request's head goes and what to keep of its body; `method` is nil
+    /// for a method no contract can name.
+    package func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
         let destination = destination(method: method, path: path)
         var plan = RoutedHead.BodyPlan.discard
         var contentType: String?
@@ -52,21 +53,21 @@ extension Responder {
         return MediaType.parameter("boundary", in: contentType).map { .multipart(boundary: $0) } ?? .discard
     }
 
-    /// Framing refused outright, and a declared body over the limit, are answered before any of
-    /// the body is read. So is more than one Host line (RFC 9112 §3.2 asks for 400 even when they
-    /// agree): which one names the server is unknowable.
-    /// So is a malformed header line (RFC 9112 §5.2, RFC 9110 §5.5): what MHD made of it is not
-    /// what the client sent, and the proxy must never send it on.
-    package func decideHead(_ head: RoutedHead, headers: HeaderFields) -> HeadVerdict {
-        decideHead(head, headers: headers, scan: headers.headScan())
-    }
-
-    /// `decideHead` for a server that has scanned the headers already (`HeaderFields.headScan`).
-    package func decideHead(_ head: RoutedHead, headers: HeaderFields, scan: HeaderFields.HeadScan) -> HeadVerdict {
+    /// Phase 2, admit: what the head alone says, before any of the body is read (the request's
+    /// headers scanned once by `HeaderFields.headScan`). Framing refused outright, and a declared
+    /// body over the limit, are answered at once. So is more than one Host line (RFC 9112 §3.2
+    /// asks for 400 even when they agree): which one names the server is unknowable. So is a
+    /// malformed header line (RFC 9112 §5.2, RFC 9110 §5.5): what MHD made of it is not what the
+    /// client sent, and the proxy must never send it on. `refusedSession`: the answer to a session
+    /// that cannot serve the request (`sessionScope`), checked after a malformed line and not
+    /// journaled: the request belongs to no session, and the server's journal is for requests
+    /// made without one.
+    package func admit(_ head: RoutedHead, headers: HeaderFields, scan: HeaderFields.HeadScan, refusedSession: GeneratedResponse? = nil) -> Admission {
         if scan.malformed {
             let reason = headers.malformation ?? "a header line is malformed"
             return headRefusal(ErrorResponses.malformed(reason, contract: nil), head)
         }
+        if let refusedSession { return .answer(decision(.generated(refusedSession), journal: nil)) }
         if scan.hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
         // Neither `Content-Length` nor `Transfer-Encoding`: no body, and no walk to find that out.
         guard scan.framed else { return .readBody(declaredLength: nil) }
@@ -74,9 +75,9 @@ extension Responder {
         case .none, .chunked:
             return .readBody(declaredLength: nil)
         case .length(let declared):
-            return declared > head.bodyLimit ? .answer(decideBodyRefused(.tooLarge, head: head)) : .readBody(declaredLength: declared)
+            return declared > head.bodyLimit ? .answer(admit(head, refusing: .tooLarge)) : .readBody(declaredLength: declared)
         case .lengthTooLarge:
-            return .answer(decideBodyRefused(.tooLarge, head: head))
+            return .answer(admit(head, refusing: .tooLarge))
         case .conflictingLengths:
             return headRefusal(ErrorResponses.malformed("Content-Length is given more than once with different values", contract: nil), head)
         case .unsupportedEncoding(let encoding):
@@ -85,14 +86,16 @@ extension Responder {
     }
 
     /// A head refused: with the policy's headers, but none on an admin path (no CORS there).
-    private func headRefusal(_ response: GeneratedResponse, _ head: RoutedHead) -> HeadVerdict {
+    private func headRefusal(_ response: GeneratedResponse, _ head: RoutedHead) -> Admission {
         let refused = refusal(response)
         guard case .admin = head.destination else { return .answer(refused) }
         return .answer(refused.withoutPolicyHeaders)
     }
 
-    /// The answer to a body the server stopped reading.
-    package func decideBodyRefused(_ reason: BodyRefusal, head: RoutedHead) -> Decision {
+    /// Phase 2 still, for a body the server stopped reading (past its limit, or the shared
+    /// buffer full): the admission the head got, withdrawn. Not a phase of its own: it answers
+    /// the same question (may this body be read?) with facts that came in with the body.
+    package func admit(_ head: RoutedHead, refusing reason: BodyRefusal) -> Decision {
         let refused =
             switch reason {
             case .tooLarge: refusal(ErrorResponses.tooLarge(limit: head.bodyLimit, flag: head.bodyLimitFlag))
@@ -102,7 +105,7 @@ extension Responder {
         return refused.withoutPolicyHeaders
     }
 
-    /// The answer to a request whose body has arrived. `body` is read only when the answer
+    /// Phase 3, decide: the answer to a request whose body has arrived. `body` is read only when the answer
     /// depends on it: a plain request to a fixed response never parses one. `session`: the one the
     /// request is served in (its sequences advance), nil for most.
     /// `prefers`: whether the request has a `Prefer` header (`HeaderFields.HeadScan`); false
@@ -132,17 +135,48 @@ extension Responder {
                 return refusal(ErrorResponses.malformed(malformed.reason, contract: set.contracts[index]), about: index)
             case .success(let body):
                 let request = IncomingRequest(query: query, headers: headers, contentType: head.contentType, body: body)
-                switch respond(toContract: index, request: request, prefer: prefer, in: session) {
-                case .generated(let generated, let about):
-                    return refusal(generated, about: about)
-                case .prepared(let contract, let response):
-                    if let (answer, answered) = resourceAnswer(contract: contract, response: response, path: path, body: body, store: session?.resources ?? resourceStore) {
-                        return decision(.generated(answer), journal: JournalNote(contract: contract, response: answered))
-                    }
-                    return timed(contract: contract, response: response, prefer: prefer)
-                }
+                return respond(toContract: index, request: request, path: path, prefer: prefer, in: session)
             }
         }
+    }
+
+    /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
+    /// its `Prefer` header, read once. In a session, its own sequence positions are advanced.
+    /// Built as a `Decision` here: the response chosen, its resource operation and its timing.
+    package func respond(
+        toContract routed: Int, request: IncomingRequest, path: UnsafeBufferPointer<UInt8>, prefer: Prefer = Prefer(nil),
+        in session: SessionState? = nil
+    ) -> Decision {
+        var index = routed
+        if let members = set.routes.discriminated[routed] {
+            guard
+                let chosen = members.first(where: {
+                    set.contracts[$0].request.match!.admits(query: request.query, body: request.body, contentType: request.contentType)
+                })
+            else {
+                return refusal(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, request: request, set: set))
+            }
+            index = chosen
+        }
+        let contract = set.contracts[index]
+        var violations = RequestValidator.violations(of: request, against: contract.request)
+        if violations.isEmpty {
+            switch ResponseSelector.select(
+                for: contract, index: index, query: request.query, body: request.body, contentType: request.contentType,
+                prefer: prefer.selection, scenarios: session?.scenarios ?? scenarios)
+            {
+            case .success(let response):
+                if let (answer, answered) = resourceAnswer(
+                    contract: index, response: response, path: path, body: request.body, store: session?.resources ?? resourceStore)
+                {
+                    return decision(.generated(answer), journal: JournalNote(contract: index, response: answered))
+                }
+                return timed(contract: index, response: response, prefer: prefer)
+            case .failure(let violation):
+                violations.append(violation)
+            }
+        }
+        return refusal(ErrorResponses.contractViolation(contract, index: index, set: set, violations: violations), about: index)
     }
 
     /// What `decide` answers a plain request (no query, no body, no `Prefer`: `prefers` false)
@@ -186,31 +220,16 @@ extension Responder {
             if let refusal = adminAccess.refusal(method: method, headers: headers) { return decision(.generated(refusal), journal: nil) }
             return decision(.adminAction(.configured(key)), journal: nil)
         }
-        switch respondAdmin(method: method, path: path, query: query, headers: headers) {
-        case .response(let response):
-            return decision(.generated(response), journal: nil)
-        case .journal(let query, let lastID, let session):
-            return decision(.journal(query, lastID: lastID, session: session), journal: nil)
-        case .reload:
-            guard policy.canReload else {
-                return decision(.generated(GeneratedResponse(status: 409, json: ["error": "this server was started from a contract set in memory: there are no files to reload"])), journal: nil)
-            }
-            return decision(.adminAction(.reload), journal: nil)
-        }
-    }
-
-    /// A request naming a session that cannot serve it (`sessionScope`): answered at once, not journaled.
-    package func decideSessionRefused(_ response: GeneratedResponse) -> Decision {
-        decision(.generated(response), journal: nil)
+        return respondAdmin(method: method, path: path, query: query, headers: headers)
     }
 
     /// A refusal (or any made answer) journaled as about contract `about`.
-    private func refusal(_ response: GeneratedResponse, about contract: Int? = nil) -> Decision {
+    func refusal(_ response: GeneratedResponse, about contract: Int? = nil) -> Decision {
         decision(.generated(response), journal: JournalNote(contract: contract))
     }
 
     /// Every decision is made here, so every one carries the policy's headers.
-    private func decision(_ answer: Decision.Answer, timing: Decision.Timing = .now, journal: JournalNote?) -> Decision {
+    func decision(_ answer: Decision.Answer, timing: Decision.Timing = .now, journal: JournalNote?) -> Decision {
         Decision(answer, timing: timing, journal: journal, headers: extraHeaders)
     }
 }

@@ -15,14 +15,6 @@ package final class Responder: Sendable {
         case notFound
     }
 
-    /// How the answer is produced.
-    package enum Reply: Sendable {
-        /// A contract's named response, prepared once at start.
-        case prepared(contract: Int, response: Int)
-        /// An error answer, and the contract it is about (nil when none matched).
-        case generated(GeneratedResponse, contract: Int?)
-    }
-
     package let set: ContractSet
     package let scenarios = ScenarioState()
     /// What resource operations (`resource` contracts) have written.
@@ -164,36 +156,6 @@ package final class Responder: Sendable {
         guard let members = set.routes.discriminated[index] else { return set.contracts[index] }
         let reader = members.first { set.contracts[$0].request.checksBody }
         return set.contracts[reader ?? index]
-    }
-
-    /// The answer for a request routed to a contract, once its body has arrived; `prefer` is
-    /// its `Prefer` header, read once. In a session, its own sequence positions are advanced.
-    package func respond(toContract routed: Int, request: IncomingRequest, prefer: Prefer = Prefer(nil), in session: SessionState? = nil) -> Reply {
-        var index = routed
-        if let members = set.routes.discriminated[routed] {
-            guard
-                let chosen = members.first(where: {
-                    set.contracts[$0].request.match!.admits(query: request.query, body: request.body, contentType: request.contentType)
-                })
-            else {
-                return .generated(ErrorResponses.noDiscriminatorMatches(members.map { set.contracts[$0] }, request: request, set: set), contract: nil)
-            }
-            index = chosen
-        }
-        let contract = set.contracts[index]
-        var violations = RequestValidator.violations(of: request, against: contract.request)
-        if violations.isEmpty {
-            switch ResponseSelector.select(
-                for: contract, index: index, query: request.query, body: request.body, contentType: request.contentType,
-                prefer: prefer.selection, scenarios: session?.scenarios ?? scenarios)
-            {
-            case .success(let response):
-                return .prepared(contract: index, response: response)
-            case .failure(let violation):
-                violations.append(violation)
-            }
-        }
-        return .generated(ErrorResponses.contractViolation(contract, index: index, set: set, violations: violations), contract: index)
     }
 
     /// The answer for a request that matched no contract.

@@ -1,5 +1,5 @@
 /// What the responder makes of a request's head (method, path, headers), before any of its
-/// body is read: where it goes and what of its body to keep.
+/// body is read (`Responder.route`): where it goes and what of its body to keep.
 package struct RoutedHead: Sendable {
     package var destination: Responder.Destination
     package var body: BodyPlan
@@ -41,15 +41,19 @@ package struct MalformedBody: Error, Sendable {
     }
 }
 
-/// What the responder says once a request's head has arrived.
-package enum HeadVerdict: Sendable {
+/// What the responder says once a request's head has arrived (`Responder.admit`).
+///
+/// Its own type, not a `Decision`: reading on is no answer, and it carries what no decision
+/// holds, the declared length the server reserves from the shared budget before the body comes.
+package enum Admission: Sendable {
     /// Read the body; `declaredLength` is its `Content-Length`, when it has one.
     case readBody(declaredLength: Int?)
     /// Answer at once, before any of the body is read.
     case answer(Decision)
 }
 
-/// Why the server stopped reading a body: facts the responder turns into an answer.
+/// Why the server stopped reading a body: facts the responder turns into an answer
+/// (`Responder.admit(_:refusing:)`).
 package enum BodyRefusal: Sendable {
     /// Past `RoutedHead.bodyLimit`.
     case tooLarge

@@ -39,6 +39,10 @@ final class FrozenTrie: @unchecked Sendable {
     private let keys: UnsafeMutableBufferPointer<UInt8>
     private let endings: UnsafeMutableBufferPointer<Ending>
     private let slots: UnsafeMutableBufferPointer<Int32>
+    /// Every path made of literal segments only, with each method the trie answers for it there
+    /// (`ExactPaths`): most requests name such a path, and one hash probe answers them without
+    /// walking the trie segment by segment.
+    private var exact = ExactPaths()
 
     init(_ builder: TrieBuilder) {
         var nodes: [Node] = []
@@ -79,9 +83,11 @@ final class FrozenTrie: @unchecked Sendable {
         self.keys = Self.copy(keys)
         self.endings = Self.copy(endings)
         self.slots = Self.copy(slots)
+        exact = ExactPaths(literalPathsOf: self)
     }
 
     deinit {
+        exact.deallocate()
         nodes.deallocate()
         edges.deallocate()
         keys.deallocate()
@@ -124,6 +130,19 @@ final class FrozenTrie: @unchecked Sendable {
     /// child in precedence order at each segment answers first; only when it fails after passing
     /// over another child that could match (or meets a `{name:path}` child) does the full search run.
     func match(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
+        walked(segmentStart: segmentStart, path: path, method: method)
+    }
+
+    /// `match` for a whole path (`/` first, its first segment at 1, or none for `/` itself): a
+    /// path of literal segments the trie has is answered from `exact`, the rest are walked.
+    @inline(__always)
+    func match(path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
+        if let contract = exact.contract(path: path, method: method) { return contract }
+        return walked(segmentStart: path.count > 1 ? 1 : nil, path: path, method: method)
+    }
+
+    /// What a walk, or the full search after it, finds: the answer `exact` was built from.
+    private func walked(segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
         switch walk(segmentStart: segmentStart, path: path, method: method) {
         case .found(let contract): return contract
         case .missing: return nil
@@ -254,6 +273,24 @@ final class FrozenTrie: @unchecked Sendable {
         return nil
     }
 
+    /// Each path of literal segments only that ends at a node with methods, as a request would
+    /// send it (`/` and the keys joined by `/`), with those methods: what `ExactPaths` is built from.
+    func literalPaths() -> [(path: [UInt8], methods: [RequestMethod])] {
+        var found: [(path: [UInt8], methods: [RequestMethod])] = []
+        var pending: [(node: Int, path: [UInt8])] = [(0, [UInt8(ascii: "/")])]
+        while let (index, path) = pending.popLast() {
+            let node = nodes[index]
+            if node.methodCount > 0 {
+                found.append((path, (Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount)).map { endings[$0].method }))
+            }
+            for edge in edges[Int(node.firstEdge)..<Int(node.firstEdge + node.edgeCount)] {
+                let key = keys[Int(edge.keyStart)..<Int(edge.keyStart + edge.keyLength)]
+                pending.append((Int(edge.child), index == 0 ? path + key : path + [UInt8(ascii: "/")] + key))
+            }
+        }
+        return found
+    }
+
     /// Every method of every template the path matches, for a 405's Allow header.
     func collectMethods(node index: Int, segmentStart: Int?, path: UnsafeBufferPointer<UInt8>, into methods: inout Set<RequestMethod>) {
         let node = nodes[index]
@@ -293,7 +330,7 @@ final class FrozenTrie: @unchecked Sendable {
     /// word overlapping the one before): a byte loop cost five instructions a byte on every
     /// request's path segments. Reads only within the `count` bytes.
     @inline(__always)
-    private static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
+    static func equal(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, count: Int) -> Bool {
         let left = UnsafeRawPointer(lhs)
         let right = UnsafeRawPointer(rhs)
         if count >= 8 {

@@ -48,8 +48,8 @@ package struct RouteTable: Sendable {
     /// The same, over the path's bytes as the server received them.
     package func match(method: RequestMethod, path: UnsafeBufferPointer<UInt8>) -> Match {
         guard path.first == UInt8(ascii: "/") else { return .notFound }
+        if let contract = trie.match(path: path, method: method) { return .found(contract: contract) }
         let first = path.count > 1 ? 1 : nil
-        if let contract = trie.match(segmentStart: first, path: path, method: method) { return .found(contract: contract) }
         if method == .HEAD, let contract = trie.match(segmentStart: first, path: path, method: .GET) {
             return .found(contract: contract)
         }

@@ -7,9 +7,11 @@ import Synchronization
 /// (its URL, `…/s/ID`, never changes), so the server builds it once per session and queues it
 /// again, as it does the server-wide one. What is kept is the server's (libmicrohttpd responses,
 /// opaque here), and the server says how to free each. Entries are tagged with the generation of
-/// the responses they were built from: the first lookup after a reload frees the old ones; the
-/// rest go when the session does (libmicrohttpd counts its references, so one still being sent is
-/// freed after it is sent).
+/// the responses they were built from: the first lookup after a reload hands the old ones to
+/// `retire`, since a request of the old generation may still be about to queue one (it found it
+/// before the reload); the server frees them when that generation's last request ends. The rest
+/// are freed when the session goes: a request holds its session, so none is using them then
+/// (libmicrohttpd counts its references, so one still being sent is freed after it is sent).
 package final class SessionResponseCache: Sendable {
     package typealias Release = @Sendable (OpaquePointer) -> Void
 
@@ -21,13 +23,16 @@ package final class SessionResponseCache: Sendable {
         /// The responses' addresses (`OpaquePointer` is not `Sendable`).
         var responses: [UInt] = []
         var release: Release?
+        /// Takes the responses of a replaced generation (`response(generation:slot:release:retire:make:)`).
+        var retire: Release?
         /// Every snapshot published (`current`), the newest last: kept until the cache goes, as a
         /// reader may still be searching an older one. One per response made (and per reload that
         /// a session sees), of a few words each.
         var published: [Snapshot] = []
 
-        mutating func clear() {
-            if let release { for response in responses { release(OpaquePointer(bitPattern: response)!) } }
+        /// Gives every response to `free` and forgets them.
+        mutating func clear(by free: Release?) {
+            if let free { for response in responses { free(OpaquePointer(bitPattern: response)!) } }
             slots = []
             responses = []
         }
@@ -65,14 +70,17 @@ package final class SessionResponseCache: Sendable {
     package init() {}
 
     /// The response kept for `slot` of responses `generation`, made (and kept) by `make` the
-    /// first time; `release` frees one the server no longer needs.
-    package func response(generation: UInt64, slot: Int, release: @escaping Release, make: () -> OpaquePointer) -> OpaquePointer {
+    /// first time; `release` frees one now, `retire` one that a request of its generation may
+    /// still be queueing (the server frees it once that generation is no longer served).
+    package func response(
+        generation: UInt64, slot: Int, release: @escaping Release, retire: @escaping Release, make: () -> OpaquePointer
+    ) -> OpaquePointer {
         if let kept = cached(generation: generation, slot: slot) { return kept }
         return entries.withLock { entries in
             if entries.generation != generation {
                 // Unpublished before they are freed: no lookup from now on finds them.
                 current.store(0, ordering: .releasing)
-                entries.clear()
+                entries.clear(by: entries.retire)
                 entries.generation = generation
             }
             let position = Self.position(of: slot, in: entries.slots)
@@ -81,6 +89,7 @@ package final class SessionResponseCache: Sendable {
             entries.slots.insert(slot, at: position)
             entries.responses.insert(UInt(bitPattern: made), at: position)
             entries.release = release
+            entries.retire = retire
             let snapshot = Snapshot(entries)
             entries.published.append(snapshot)
             current.store(UInt(bitPattern: Unmanaged.passUnretained(snapshot).toOpaque()), ordering: .releasing)
@@ -105,6 +114,6 @@ package final class SessionResponseCache: Sendable {
     package var count: Int { entries.withLock { $0.slots.count } }
 
     deinit {
-        entries.withLock { $0.clear() }
+        entries.withLock { $0.clear(by: $0.release) }
     }
 }
