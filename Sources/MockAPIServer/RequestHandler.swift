@@ -389,6 +389,7 @@ final class RequestHandler: Sendable {
         _ context: RequestContext, to journal: RequestJournal, path: UnsafeBufferPointer<UInt8>, status: Int, problem: String?,
         contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?
     ) {
+        // Spread out, not a `JournaledRequest`: see `RequestJournal.record(receivedAt:…)`.
         journal.record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contract,
