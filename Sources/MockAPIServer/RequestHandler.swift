@@ -299,8 +299,10 @@ final class RequestHandler: Sendable {
     private func sendAndClose(_ decision: Decision, _ context: RequestContext, _ connection: MHDConnection, path: UnsafeBufferPointer<UInt8>) -> MHD_Result {
         guard case .generated(let response) = decision.answer else { return .NO }
         let sent = Decision.finished(response, headers: decision.headers)
-        RawResponse.sendAndClose(sent, on: connection)
+        // Journaled before it is written, as a queued answer is (libmicrohttpd sends that after
+        // this call): a client that reads the answer and then the journal finds the request there.
         record(context, path: path, status: sent.status, note: decision.journal, problem: sent.problem)
+        RawResponse.sendAndClose(sent, on: connection)
         return .NO
     }
 
@@ -389,6 +391,7 @@ final class RequestHandler: Sendable {
         _ context: RequestContext, to journal: RequestJournal, path: UnsafeBufferPointer<UInt8>, status: Int, problem: String?,
         contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?
     ) {
+        // Spread out, not a `JournaledRequest`: see `RequestJournal.record(receivedAt:…)`.
         journal.record(
             receivedAt: context.receivedAt, method: context.method, path: UnsafeRawBufferPointer(path), query: context.query,
             headers: context.headers, bodyBytes: context.bodyBytes, parts: context.receivedParts, contract: contract,

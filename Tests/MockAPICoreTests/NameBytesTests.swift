@@ -33,9 +33,10 @@ struct NameBytesTests {
             journal.record(record, path: UnsafeRawBufferPointer(path))
             Array("cafés-über".utf8).withUnsafeBytes { contract in
                 journal.record(
-                    receivedAt: 0, method: "PATCH", path: UnsafeRawBufferPointer(path), query: [QueryArgument("q", "ü"), QueryArgument("flag", nil)],
-                    headers: [("X-Run", "7")], bodyBytes: 0, parts: [], contract: contract, response: nil, status: 201,
-                    problem: "no: ☕")
+                    JournaledRequest(
+                        receivedAt: 0, method: "PATCH", path: UnsafeRawBufferPointer(path), query: [QueryArgument("q", "ü"), QueryArgument("flag", nil)],
+                        headers: [("X-Run", "7")], bodyBytes: 0, parts: [], contract: contract, response: nil, status: 201,
+                        problem: "no: ☕"))
             }
         }
         let entries = journal.entries()

@@ -80,72 +80,38 @@ package final class RequestJournal: Sendable {
         borrowedShards = self.shards.map { Unmanaged.passUnretained($0) }
     }
 
-    /// Records one request; `path` is the request path's bytes. Everything is copied.
-    package func record(_ record: borrowing RequestRecord, path: UnsafeRawBufferPointer) {
-        func withBytes(of text: String?, _ body: (UnsafeRawBufferPointer?) -> Void) {
-            guard var text else { return body(nil) }
-            text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
-        }
-        withBytes(of: record.contract) { contract in
-            withBytes(of: record.response) { response in
-                self.record(
-                    receivedAt: record.receivedAt, method: record.method, path: path, query: record.query, headers: record.headers,
-                    bodyBytes: record.bodyBytes, parts: record.parts, contract: contract, response: response,
-                    status: record.status, problem: record.problem)
-            }
-        }
+    /// Records one request. Only its bytes are copied: journaling a request allocates nothing
+    /// (`JournaledRequest` says how it is lent).
+    package func record(_ request: borrowing JournaledRequest) {
+        record(
+            receivedAt: request.receivedAt, method: request.method, path: request.path, query: request.query, headers: request.headers,
+            bodyBytes: request.bodyBytes, parts: request.parts, contract: request.contract, response: request.response,
+            status: request.status, problem: request.problem, threadSlot: request.threadSlot)
     }
 
-    /// Records one request from its parts, as the server holds them: every argument is borrowed
-    /// and only its bytes are copied, so a request pays no retain, release or allocation to be
-    /// journaled (building a `RequestRecord` first cost a retain and a release per field). The
-    /// contract's and response's names come as UTF-8 bytes (`NameBytes`). `threadSlot` picks the
-    /// shard: the server passes the one it read when the request began.
+    /// `record(_:)` with the request's fields spread out, for the server's request path: a
+    /// `JournaledRequest` built there and handed across the module boundary was copied whole (a
+    /// retain and a release per field, and the struct's value witnesses: about 600 instructions a
+    /// request more, measured with `scripts/bench/instructions`, even marked `@inlinable`), while
+    /// these arguments are passed borrowed. The fields are `JournaledRequest`'s, in its order.
     package func record(
-        receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [QueryArgument],
-        headers: HeaderFields, bodyBytes: Int, parts: [ReceivedPart], contract: UnsafeRawBufferPointer?,
-        response: UnsafeRawBufferPointer?,
-        status: Int, problem: String?, threadSlot: Int = ThreadSlot.current
+        receivedAt: Int64, method: String, path: UnsafeRawBufferPointer, query: [QueryArgument], headers: HeaderFields, bodyBytes: Int,
+        parts: [ReceivedPart], contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?, status: Int, problem: String?,
+        threadSlot: Int
     ) {
         // Copied only when a header is redacted or cut; most requests' go in as they came.
         let changed = headers.changeForJournal(redacting: redaction) ? headers.forJournal(redacting: redaction) : nil
         // Credentials in the query (`?access_token=…`) redacted as headers are. Nil without a
         // query, and only then read: a request with none pays nothing for it.
         let journaledQuery = query.isEmpty ? nil : redaction.journaledQuery(query)
-        func withJournaledHeaders<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-            if let changed { return changed.withPackedBytes(body) }
-            return headers.withPackedBytes(body)
-        }
-        // The field order here is the record format; `JournalEntry.init(id:record:)` reads it back.
-        // Run twice: once to size the record (`RecordSizer`), once to write it.
-        @inline(__always) func encode<Sink: RecordSink>(_ writer: inout Sink, id: Int) {
-            writer.int(id)
-            writer.int(Int(receivedAt))
-            writer.int(status)
-            writer.int(bodyBytes)
-            writer.string(method)
-            writer.bytes(path)
-            writer.int(query.count)
-            if let journaledQuery {
-                for argument in journaledQuery {
-                    writer.string(argument.name)
-                    writer.optionalString(argument.value)
-                }
+        @inline(__always) func encode<Sink: RecordSink>(_ sink: inout Sink, id: Int) {
+            @inline(__always) func write(headers: borrowing HeaderFields) {
+                JournalRecordLayout.write(
+                    id: id, receivedAt: receivedAt, status: status, bodyBytes: bodyBytes, method: method, path: path,
+                    query: journaledQuery, headers: headers, contract: contract, response: response, parts: parts, problem: problem,
+                    to: &sink)
             }
-            withJournaledHeaders { writer.bytes($0) }
-            writer.optionalBytes(contract)
-            writer.optionalBytes(response)
-            writer.int(parts.count)
-            if !parts.isEmpty {
-                for part in parts {
-                    writer.string(part.name)
-                    writer.optionalString(part.filename)
-                    writer.optionalString(part.contentType)
-                    writer.int(part.bytes)
-                    writer.string(part.sha256)
-                }
-            }
-            writer.optionalString(problem)
+            if let changed { write(headers: changed) } else { write(headers: headers) }
         }
         var sizer = RecordSizer()
         encode(&sizer, id: 0)
@@ -186,7 +152,7 @@ package final class RequestJournal: Sendable {
                 var matches = 0
                 arena.forEach { id, bytes in
                     guard id > after else { return true }
-                    let entry = JournalEntry(record: bytes)
+                    let entry = JournalRecordLayout.read(bytes)
                     guard query.admits(entry) else { return true }
                     all.append(entry)
                     matches += 1
@@ -290,31 +256,4 @@ extension RequestJournal {
     /// On every journal answer: how many requests after `since` (or from the start) were evicted
     /// (`--journal-size`, `--journal-bytes`) before this read; a reader paging with `since` lost them.
     package static let evictedHeader = "Mockapi-Journal-Evicted"
-}
-
-extension JournalEntry {
-    /// Reads a record written by `RequestJournal.record`.
-    init(record bytes: UnsafeRawBufferPointer) {
-        var reader = RecordReader(bytes)
-        let id = reader.int()
-        let receivedAt = Int64(reader.int())
-        let status = reader.int()
-        let bodyBytes = reader.int()
-        let method = reader.string()
-        let path = reader.string()
-        let query = (0..<reader.int()).map { _ in QueryArgument(reader.string(), reader.optionalString()) }
-        let headers = HeaderFields(packed: reader.bytes())
-        let contract = reader.optionalString()
-        let response = reader.optionalString()
-        let parts = (0..<reader.int()).map { _ in
-            ReceivedPart(
-                name: reader.string(), filename: reader.optionalString(), contentType: reader.optionalString(),
-                bytes: reader.int(), sha256: reader.string())
-        }
-        let problem = reader.optionalString()
-        self.init(
-            receivedAt: receivedAt, method: method, path: path, query: Self.encodeQuery(query), headers: headers,
-            bodyBytes: bodyBytes, parts: parts, contract: contract, response: response, status: status, problem: problem)
-        self.id = id
-    }
 }

@@ -1,24 +1,18 @@
-/// One request as it was answered: what the journal stores and the request log prints, made
-/// once on the request thread from values the request already holds, so making or copying it
-/// copies references, never bytes. The path travels beside it (bytes for the journal, text for
-/// the log): turning it into a String would cost an allocation per request even with no log.
+/// One request as it was answered, owned, with Strings: what the request log keeps until its
+/// queue formats the line, and what tests journal. The fields are `JournaledRequest`'s, the form
+/// the journal borrows on the request path (see there for each), except that the contract's and
+/// response's names are text here and the path travels beside it (bytes for the journal, text
+/// for the log): turning it into a String would cost an allocation per request even with no log.
 package struct RequestRecord: Sendable {
-    /// Milliseconds since 1970 when the request's headers arrived.
     package var receivedAt: Int64
     package var method: String
-    /// Decoded pairs, re-encoded only when read (`JournalEntry.encodeQuery`).
     package var query: [QueryArgument]
-    /// As received; the journal redacts when it writes them, the log when it formats them.
     package var headers: HeaderFields
     package var bodyBytes: Int
     package var parts: [ReceivedPart]
-    /// Nil when no contract matched.
     package var contract: String?
-    /// The named response served, when one was.
     package var response: String?
-    /// 0 when no answer was sent (a fault, a client that left first).
     package var status: Int
-    /// Why mockapi refused the request, in one line; nil when served.
     package var problem: String?
 
     package init(
@@ -36,5 +30,30 @@ package struct RequestRecord: Sendable {
         self.response = response
         self.status = status
         self.problem = problem
+    }
+
+    /// This record lent as the journal takes it, its path `path`.
+    package func withJournaledRequest<Result>(
+        path: UnsafeRawBufferPointer, threadSlot: Int = ThreadSlot.current, _ body: (borrowing JournaledRequest) -> Result
+    ) -> Result {
+        func withBytes<Inner>(of text: String?, _ body: (UnsafeRawBufferPointer?) -> Inner) -> Inner {
+            guard var text else { return body(nil) }
+            return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+        }
+        return withBytes(of: contract) { contract in
+            withBytes(of: response) { response in
+                body(
+                    JournaledRequest(
+                        receivedAt: receivedAt, method: method, path: path, query: query, headers: headers, bodyBytes: bodyBytes,
+                        parts: parts, contract: contract, response: response, status: status, problem: problem, threadSlot: threadSlot))
+            }
+        }
+    }
+}
+
+extension RequestJournal {
+    /// Records `record`, its path `path` (the request path's bytes).
+    package func record(_ record: RequestRecord, path: UnsafeRawBufferPointer) {
+        record.withJournaledRequest(path: path) { self.record($0) }
     }
 }
