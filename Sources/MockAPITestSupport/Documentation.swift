@@ -6,9 +6,17 @@ import Foundation
 package enum Documentation {
     package struct Page: Sendable {
         /// Relative to the repository root: `README.md`, `docs/server.md`.
-        package var path: String
-        package var text: String
-        package var lines: [String] { text.components(separatedBy: "\n") }
+        package let path: String
+        package let text: String
+        /// Split once: computed on each read, a test that looked a command up line by line split
+        /// the whole page again at every line (minutes of a debug test run).
+        package let lines: [String]
+
+        init(path: String, text: String) {
+            self.path = path
+            self.text = text
+            lines = text.components(separatedBy: "\n")
+        }
     }
 
     /// Every page, README.md first; a file that cannot be read is left out (a test that needs its
