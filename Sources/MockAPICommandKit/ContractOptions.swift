@@ -7,10 +7,15 @@ package import Synchronization
 package struct ContractOptions: ParsableArguments {
     // A variable stands in for its flag: the flag beats it, it beats the default.
     @Option(help: "Folder of contract files (*.json); $MOCKAPI_CONTRACTS when not given.")
-    package var contracts = Self.environment("MOCKAPI_CONTRACTS") ?? Self.defaults.withLock(\.contracts)
+    package var contracts = Self.defaultContracts
 
     @Option(help: "Folder the contracts' fixture paths are relative to; $MOCKAPI_FIXTURES when not given.")
-    package var fixtures = Self.environment("MOCKAPI_FIXTURES") ?? Self.defaults.withLock(\.fixtures)
+    package var fixtures = Self.defaultFixtures
+
+    /// `--contracts` when not given: the variable, else the default folder.
+    package static var defaultContracts: String { environment("MOCKAPI_CONTRACTS") ?? defaults.withLock(\.contracts) }
+    /// `--fixtures` when not given: the variable, else the default folder.
+    package static var defaultFixtures: String { environment("MOCKAPI_FIXTURES") ?? defaults.withLock(\.fixtures) }
 
     /// The folders used when neither flag nor variable names one: `contracts` and `fixtures` in
     /// the working directory, or what a team's gate set (``VerifyGate``).

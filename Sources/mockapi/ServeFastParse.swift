@@ -8,15 +8,22 @@ import MockAPIServer
 /// version, completion scripts) and every error go to `MockAPICommand.parseAsRoot()`, so each
 /// message, help screen and exit code is the root's, word for word.
 enum ServeFastParse {
-    /// The parsed `serve`, or nil when the root parse must answer. `arguments` follow `serve`.
+    /// The parsed `serve`, or nil when the root parse must answer. `arguments` follow `serve`. The
+    /// commonest lines are read with no ArgumentParser at all (`ServePlainRead`).
     static func serve(_ arguments: [String]) -> MockAPICommand.Serve? {
+        guard let serve = ServePlainRead.serve(arguments) ?? parsedAlone(arguments) else { return nil }
+        Output.errorsAsJSON = serve.options.journal.logFormat == .json // as `validate()` would
+        return serve
+    }
+
+    /// `Serve` parsed as its own root, its checks passed; nil when the root parse must answer.
+    static func parsedAlone(_ arguments: [String]) -> MockAPICommand.Serve? {
         guard !arguments.contains(where: needsRoot) else { return nil }
         // `validate()` prints a failing check's message; here a failure must print nothing, as the
         // root parse says it again: so the checks run untranslated, after the parse.
         MockAPICommand.Serve.validatesWhenParsed = false
         defer { MockAPICommand.Serve.validatesWhenParsed = true }
         guard let serve = (try? MockAPICommand.Serve.parseAsRoot(arguments)) as? MockAPICommand.Serve, (try? serve.check()) != nil else { return nil }
-        Output.errorsAsJSON = serve.options.journal.logFormat == .json // as `validate()` would
         return serve
     }
 

@@ -59,7 +59,7 @@ struct ServerAccessOptions: ParsableArguments {
 /// `--proxy-ca-file` and `--proxy-timeout`: how a request is forwarded to a real backend
 /// (`serve --proxy-unmatched`, `record --target`).
 struct ForwardOptions: ParsableArguments {
-    private static var defaults: ProxyConfiguration { ProxyConfiguration(target: "") }
+    static var defaults: ProxyConfiguration { ProxyConfiguration(target: "") }
     /// What `--proxy-timeout` may be, in seconds.
     static let timeouts = NumberRange(1, 3600, "seconds")
 

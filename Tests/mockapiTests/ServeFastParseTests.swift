@@ -34,6 +34,53 @@ struct ServeFastParseTests {
         #expect(try described(fast) == described(rootParse(arguments)))
     }
 
+    /// Options still in ArgumentParser's definition state: one the plain read left unset, which
+    /// the server would trap on reading.
+    private func unsetOptions(_ value: Any, path: String = "serve") -> [String] {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .enum, mirror.children.first?.label == "definition" { return [path] }
+        return mirror.children.flatMap { unsetOptions($0.value, path: path + "." + ($0.label ?? "?")) }
+    }
+
+    /// The lines the plain read takes, each option set and read as ArgumentParser reads it.
+    @Test(arguments: [
+        [],
+        ["--port", "0", "--quiet"],
+        ["-p", "9000", "--host", "::1", "--cors", "--verbose"],
+        ["--contracts", "contracts", "--fixtures", "fixtures", "--watch"],
+        ["--threads", "16", "--max-connections", "50", "--max-connections-per-ip", "1024", "--log-format", "json"],
+        ["--host", "localhost", "--port", "+8081", "--log-format", "text", "--threads", "1"],
+        ["--contracts", "", "--port", "65535"],
+    ])
+    func plainLinesAreReadWithoutArgumentParserAsItReadsThem(_ arguments: [String]) throws {
+        let plain = try #require(ServePlainRead.serve(arguments))
+        #expect(unsetOptions(plain) == [])
+        let parsed = try rootParse(arguments)
+        #expect(try described(plain) == described(parsed))
+        #expect(plain.options.journal.logFormat == parsed.options.journal.logFormat)
+        #expect(plain.options.journal.verbose == parsed.options.journal.verbose)
+    }
+
+    /// The check above can fail: a group nobody parsed, put in a plain `Serve`, has all nine
+    /// options unset, and each is found.
+    @Test func anOptionLeftUnsetIsFound() throws {
+        var serve = try #require(ServePlainRead.serve([]))
+        serve.options.limits = LimitOptions()
+        #expect(unsetOptions(serve).count == 9)
+    }
+
+    /// Anything past the plain read's flags, a repeated flag, a value that could be a flag or is
+    /// not its option's kind, and a line that fails a check: ArgumentParser's to read or refuse.
+    @Test(arguments: [
+        ["--delay", "200"], ["--port=8080"], ["--port", "1", "--port", "2"], ["-p", "1", "--port", "2"], ["--quiet", "--quiet"],
+        ["--port"], ["--host", "-x"], ["--port", "-1"], ["--threads", "many"], ["--threads", "-1"], ["--log-format", "yaml"],
+        ["--port", "70000"], ["--threads", "0"], ["--max-connections", "0"], ["--quiet", "extra"], ["--help"], ["-h"],
+        ["--tls-self-signed"], ["--admin-token", "t"], ["--", "--quiet"],
+    ])
+    func otherLinesAreLeftToArgumentParser(_ arguments: [String]) {
+        #expect(ServePlainRead.serve(arguments) == nil)
+    }
+
     @Test(arguments: [
         ["--bogus"], ["--port", "x"], ["--port", "70000"], ["--delay", "slow"], ["--help"], ["-h"], ["--quiet", "-help"],
         ["--help-hidden"], ["--version"], ["help"], ["--generate-completion-script", "bash"], ["--experimental-dump-help"],
