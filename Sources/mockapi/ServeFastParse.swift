@@ -11,7 +11,13 @@ enum ServeFastParse {
     /// The parsed `serve`, or nil when the root parse must answer. `arguments` follow `serve`. The
     /// commonest lines are read with no ArgumentParser at all (`ServePlainRead`).
     static func serve(_ arguments: [String]) -> MockAPICommand.Serve? {
-        guard let serve = ServePlainRead.serve(arguments) ?? parsedAlone(arguments) else { return nil }
+        let chosen: MockAPICommand.Serve?
+        switch ServePlainRead.read(arguments) {
+        case .read(let serve): chosen = serve
+        case .refused: chosen = nil
+        case .notPlain: chosen = parsedAlone(arguments)
+        }
+        guard let serve = chosen else { return nil }
         Output.errorsAsJSON = serve.options.journal.logFormat == .json // as `validate()` would
         return serve
     }

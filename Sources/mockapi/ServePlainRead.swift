@@ -23,32 +23,48 @@ enum ServePlainRead {
     /// Flags that take none.
     private static let switches: Set<String> = ["--quiet", "--watch", "--cors", "--verbose"]
 
+    /// What the plain read made of a line.
+    enum Reading {
+        /// A flag, a repeat or a value this read does not take: ArgumentParser reads the line.
+        case notPlain
+        /// A plain line a check refuses: the root parse says why (`Serve` parsed alone would only
+        /// fail the same check first, a second reflective parse on the way to the message).
+        case refused
+        case read(MockAPICommand.Serve)
+    }
+
     /// The `serve` these arguments (those after `serve`) ask for, or nil when ArgumentParser must read them.
     static func serve(_ arguments: [String]) -> MockAPICommand.Serve? {
+        if case .read(let serve) = read(arguments) { return serve }
+        return nil
+    }
+
+    /// The line read, refused by a check, or not plain; `arguments` follow `serve`.
+    static func read(_ arguments: [String]) -> Reading {
         var values: [String: String] = [:]
         var given: Set<String> = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
             if let name = valued[argument] {
-                guard index + 1 < arguments.endIndex else { return nil }
+                guard index + 1 < arguments.endIndex else { return .notPlain }
                 let value = arguments[index + 1]
-                guard !value.hasPrefix("-"), values.updateValue(value, forKey: name) == nil else { return nil }
+                guard !value.hasPrefix("-"), values.updateValue(value, forKey: name) == nil else { return .notPlain }
                 index += 2
             } else if switches.contains(argument), given.insert(argument).inserted {
                 index += 1
             } else {
-                return nil
+                return .notPlain
             }
         }
         // A value that is not what its option takes is ArgumentParser's to refuse.
         func number(_ name: String) -> Int?? { values[name].map { Int($0) } }
         let threads = number("--threads"), maxConnections = number("--max-connections")
         let maxConnectionsPerIP = number("--max-connections-per-ip")
-        guard threads != .some(nil), maxConnections != .some(nil), maxConnectionsPerIP != .some(nil) else { return nil }
+        guard threads != .some(nil), maxConnections != .some(nil), maxConnectionsPerIP != .some(nil) else { return .notPlain }
         var logFormat = RequestLogOptions.Format.text
         if let format = values["--log-format"] {
-            guard let known = RequestLogOptions.Format(rawValue: format) else { return nil }
+            guard let known = RequestLogOptions.Format(rawValue: format) else { return .notPlain }
             logFormat = known
         }
 
@@ -60,8 +76,8 @@ enum ServePlainRead {
         options.answers = answers(cors: given.contains("--cors"))
         options.journal = journal(quiet: given.contains("--quiet"), format: logFormat, verbose: given.contains("--verbose"))
         serve.options = options
-        guard (try? serve.check()) != nil else { return nil }
-        return serve
+        guard (try? serve.check()) != nil else { return .refused }
+        return .read(serve)
     }
 
     private static func served(contracts: String?, fixtures: String?, watch: Bool) -> ServedSetOptions {

@@ -81,6 +81,17 @@ struct ServeFastParseTests {
         #expect(ServePlainRead.serve(arguments) == nil)
     }
 
+    /// A plain line a check refuses goes straight to the root parse, which says why: parsing it
+    /// as `Serve` alone first would fail the same check (a debug build took 1.5 s to refuse it).
+    @Test(arguments: [["--port", "70000"], ["--threads", "0"], ["--max-connections", "0"], ["--quiet", "--port", "99999"]])
+    func aPlainLineACheckRefusesIsRefusedNotReadAgain(_ arguments: [String]) {
+        guard case .refused = ServePlainRead.read(arguments) else {
+            Issue.record("\(arguments) was not refused by its check")
+            return
+        }
+        #expect(ServeFastParse.serve(arguments) == nil)
+    }
+
     @Test(arguments: [
         ["--bogus"], ["--port", "x"], ["--port", "70000"], ["--delay", "slow"], ["--help"], ["-h"], ["--quiet", "-help"],
         ["--help-hidden"], ["--version"], ["help"], ["--generate-completion-script", "bash"], ["--experimental-dump-help"],
