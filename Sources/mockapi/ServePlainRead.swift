@@ -33,12 +33,6 @@ enum ServePlainRead {
         case read(MockAPICommand.Serve)
     }
 
-    /// The `serve` these arguments (those after `serve`) ask for, or nil when ArgumentParser must read them.
-    static func serve(_ arguments: [String]) -> MockAPICommand.Serve? {
-        if case .read(let serve) = read(arguments) { return serve }
-        return nil
-    }
-
     /// The line read, refused by a check, or not plain; `arguments` follow `serve`.
     static func read(_ arguments: [String]) -> Reading {
         var values: [String: String] = [:]

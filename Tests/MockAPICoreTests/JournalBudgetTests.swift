@@ -1,4 +1,5 @@
 import Foundation
+import MockAPITestSupport
 import Synchronization
 import Testing
 
@@ -8,18 +9,6 @@ import Testing
 /// many threads record entries of random sizes into a small budget, and what is kept is always
 /// the newest requests, in one unbroken run, filling the budget without passing it.
 struct JournalBudgetTests {
-    /// A small seeded generator (SplitMix64), so a failing run can be replayed.
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Runs `body(thread)` on `count` threads of their own (not the cooperative pool, which may
     /// have only two), returning when all are done.
     static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
@@ -53,7 +42,7 @@ struct JournalBudgetTests {
         }
         sampler.start()
         Self.onThreads(threads) { thread in
-            var random = SeededRandom(state: seed &* 1_000 &+ UInt64(thread))
+            var random = SplitMix64(seed: seed &* 1_000 &+ UInt64(thread))
             for _ in 0..<perThread {
                 journal.record(path: "/" + String(repeating: "p", count: Int.random(in: 10...3_000, using: &random)))
             }

@@ -1,3 +1,4 @@
+import MockAPITestSupport
 import Testing
 
 @testable import MockAPICore
@@ -6,17 +7,6 @@ import Testing
 /// live records are the model's, byte for byte, and the ring touches about twice what it keeps
 /// however large the buffer it reserved.
 struct RecordArenaTests {
-    struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A record's bytes: its id's low byte, then a running count, so a record overwritten by
     /// another (or moved wrongly) reads differently.
     static func fill(_ base: UnsafeMutableRawPointer, id: Int, size: Int) {
@@ -40,7 +30,7 @@ struct RecordArenaTests {
     /// ring wraps, moves its soft end, and relocates both wrapped and not.
     @Test(arguments: [1, 2, 3, 4])
     func liveRecordsAreTheModelsWhateverTheSequence(seed: UInt64) {
-        var random = SeededRandom(state: seed)
+        var random = SplitMix64(seed: seed)
         var arena = RecordArena(reserve: seed.isMultiple(of: 2) ? 1024 * 1024 : 0, slotReserve: 64)
         var model: [(id: Int, size: Int)] = []
         for id in 1...6_000 {

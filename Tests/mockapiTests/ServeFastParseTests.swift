@@ -34,6 +34,12 @@ struct ServeFastParseTests {
         #expect(try described(fast) == described(rootParse(arguments)))
     }
 
+    /// The `serve` the plain read makes of a line, or nil when it refuses it or leaves it to ArgumentParser.
+    private func plainRead(_ arguments: [String]) -> MockAPICommand.Serve? {
+        if case .read(let serve) = ServePlainRead.read(arguments) { return serve }
+        return nil
+    }
+
     /// Options still in ArgumentParser's definition state: one the plain read left unset, which
     /// the server would trap on reading.
     private func unsetOptions(_ value: Any, path: String = "serve") -> [String] {
@@ -53,7 +59,7 @@ struct ServeFastParseTests {
         ["--contracts", "", "--port", "65535"],
     ])
     func plainLinesAreReadWithoutArgumentParserAsItReadsThem(_ arguments: [String]) throws {
-        let plain = try #require(ServePlainRead.serve(arguments))
+        let plain = try #require(plainRead(arguments))
         #expect(unsetOptions(plain) == [])
         let parsed = try rootParse(arguments)
         #expect(try described(plain) == described(parsed))
@@ -64,7 +70,7 @@ struct ServeFastParseTests {
     /// The check above can fail: a group nobody parsed, put in a plain `Serve`, has all nine
     /// options unset, and each is found.
     @Test func anOptionLeftUnsetIsFound() throws {
-        var serve = try #require(ServePlainRead.serve([]))
+        var serve = try #require(plainRead([]))
         serve.options.limits = LimitOptions()
         #expect(unsetOptions(serve).count == 9)
     }
@@ -78,7 +84,7 @@ struct ServeFastParseTests {
         ["--tls-self-signed"], ["--admin-token", "t"], ["--", "--quiet"],
     ])
     func otherLinesAreLeftToArgumentParser(_ arguments: [String]) {
-        #expect(ServePlainRead.serve(arguments) == nil)
+        #expect(plainRead(arguments) == nil)
     }
 
     /// A plain line a check refuses goes straight to the root parse, which says why: parsing it
