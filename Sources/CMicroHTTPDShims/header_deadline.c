@@ -61,6 +61,11 @@ struct watched_connection {
     /// it needs it; only the watchdog touches these, under its lock.
     unsigned char peer[16];
     bool peer_known;
+    /// An answer decided from the request's head (`CMicroHTTPDShims_hold_answer`): only the
+    /// connection's MHD thread touches these, between a request's first access call and its end.
+    struct MHD_Response *held_response;
+    unsigned int held_status;
+    void *held_owner;
 };
 
 /// A slow body as the sweep ranks it: by client address, then by its average rate.
@@ -442,4 +447,24 @@ void CMicroHTTPDShims_awaiting_headers(void *watched) {
 
 void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection) {
     CMicroHTTPDShims_awaiting_headers(watched_connection(connection));
+}
+
+void CMicroHTTPDShims_hold_answer(void *watched, struct MHD_Response *response, unsigned int status, void *owner) {
+    struct watched_connection *c = watched;
+    c->held_response = response;
+    c->held_status = status;
+    c->held_owner = owner;
+}
+
+enum MHD_Result CMicroHTTPDShims_queue_held_answer(struct MHD_Connection *connection, void *watched) {
+    struct watched_connection *c = watched;
+    return MHD_queue_response(connection, c->held_status, c->held_response);
+}
+
+void *CMicroHTTPDShims_release_held_answer(void *watched) {
+    struct watched_connection *c = watched;
+    void *owner = c->held_owner;
+    c->held_response = NULL;
+    c->held_owner = NULL;
+    return owner;
 }

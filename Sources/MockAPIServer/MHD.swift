@@ -62,6 +62,15 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     /// The same for a connection whose request left no watch (refused before it began).
     @inline(__always) func awaitingHeaders() { CMicroHTTPDShims_connection_awaiting_headers(pointer) }
 
+    /// The watch a request answered from its head holds its answer on
+    /// (`RequestHandler.answerAtHead`); nil when the state is anything else.
+    @inline(__always) static func heldWatch(in state: UnsafeMutableRawPointer?) -> ConnectionWatch? {
+        CMicroHTTPDShims_held_watch(state)
+    }
+
+    /// Queues the answer held on `watch`.
+    @inline(__always) func queueHeldAnswer(_ watch: ConnectionWatch) -> MHD_Result { CMicroHTTPDShims_queue_held_answer(pointer, watch) }
+
     /// The query copy `CMicroHTTPDShims_take_query` left in a request's state before its first
     /// access call (free it with `free`); nil when the state is a request context.
     @inline(__always) static func query(in state: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<MHDQuery>? {

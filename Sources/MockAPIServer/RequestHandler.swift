@@ -51,6 +51,8 @@ final class RequestHandler: Sendable {
             // Before the first call the state is nil, or the query copy `take_query` made (tagged).
             let query = MHDConnection.query(in: requestState.pointee)
             if let existing = requestState.pointee, query == nil {
+                // Answered from its head: a plain head declares no body, so this is the last call.
+                if let held = MHDConnection.heldWatch(in: existing) { return connection.queueHeldAnswer(held) }
                 return Unmanaged<RequestContext>.fromOpaque(existing)._withUnsafeGuaranteedRef { context in
                     // MHD passes the same url on every call of a request: its length was measured
                     // on the first. Its bytes are read in the call, never kept past it.
@@ -69,11 +71,19 @@ final class RequestHandler: Sendable {
                 slot = ThreadSlot.current
                 MHDConnection.keepSlot(slot, watch)
             }
-            let context = handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot)
+            handler.inFlightCounters.add(1, slot: slot)
+            let context: RequestContext
+            switch handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot, watch: watch) {
+            case .answered(let state):
+                free(query)
+                requestState.pointee = state
+                return .YES
+            case .context(let begun):
+                context = begun
+            }
             context.watch = watch
             context.pathLength = path.count
             free(query)
-            handler.inFlightCounters.add(1, slot: slot)
             let result = handler.admit(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
@@ -93,6 +103,13 @@ final class RequestHandler: Sendable {
             if let connection { MHDConnection(connection).awaitingHeaders() }
             return
         }
+        if let held = MHDConnection.heldWatch(in: state) {
+            Unmanaged<StateLease>.fromOpaque(CMicroHTTPDShims_release_held_answer(held)).release()
+            let slot = MHDConnection.slot(held)
+            MHDConnection.awaitingHeaders(held)
+            Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlightCounters.add(-1, slot: slot) }
+            return
+        }
         let context = Unmanaged<RequestContext>.fromOpaque(state)
         let (slot, watch) = context._withUnsafeGuaranteedRef { ($0.threadSlot, $0.watch) }
         MHDConnection.awaitingHeaders(watch)
@@ -101,12 +118,19 @@ final class RequestHandler: Sendable {
         Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.inFlightCounters.add(-1, slot: slot) }
     }
 
+    /// How a request's head phase ended: with a context for the request's later calls, or with
+    /// its answer decided and held (`answerAtHead`), the request state saying so.
+    private enum Begun {
+        case context(RequestContext)
+        case answered(UnsafeMutableRawPointer)
+    }
+
     /// The head phase: the responder routes the head and plans the body; the server keeps what
     /// the plan says. A path in a session (`/s/ID/…`) is routed without its prefix.
     private func beginRequest(
         connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
-        query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int
-    ) -> RequestContext {
+        query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int, watch: ConnectionWatch?
+    ) -> Begun {
         let knownMethod = RequestMethod(bytes: bytes(method))
         let lease = serving.lease()
         let headers = connection.headers(spareSlot: threadSlot)
@@ -129,13 +153,48 @@ final class RequestHandler: Sendable {
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
+        if scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
+            answerAtHead(head, lease: lease, method: methodName, path: path, query: arguments, headers: headers, prefers: scan.prefers, watch: watch,
+                threadSlot: threadSlot)
+        {
+            return .answered(CMicroHTTPDShims_held_state(watch))
+        }
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
-        return RequestContext(
-            lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
-            rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
+        return .context(
+            RequestContext(
+                lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
+                rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset))
+    }
+
+    /// Most mock traffic: a plain head (`HeadScan.isPlain`: no body declared, so none comes),
+    /// outside a session, with no request log, that `plainAnswer` gives a prepared response.
+    /// What `continueRequest` would decide on the last call is decided now, journaled now, and
+    /// held on the connection's watch for that call to queue: no context is made, kept and
+    /// freed. The lease, retained with the answer, keeps the response alive across a reload
+    /// until the request ends. False: the request goes on as any other.
+    @inline(__always)
+    private func answerAtHead(
+        _ head: borrowing RoutedHead, lease: StateLease, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
+        headers: HeaderFields, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
+    ) -> Bool {
+        let state = Unmanaged.passUnretained(lease.state)
+        guard
+            let (contract, response) = state._withUnsafeGuaranteedRef({
+                $0.responder.plainAnswer(head, query: query, bodyBytes: 0, prefers: prefers)
+            }),
+            let (ready, status) = state._withUnsafeGuaranteedRef({ $0.prepared.responseAndStatus(contract: contract, response: response) })
+        else { return false }
+        MHDConnection.answering(watch)
+        CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), Unmanaged.passRetained(lease).toOpaque())
+        let names = state._withUnsafeGuaranteedRef { $0.responder.names }
+        journal.record(
+            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), query: query, headers: headers,
+            bodyBytes: 0, parts: [], contract: names.contract(contract), response: names.response(contract: contract, response: response),
+            status: status, problem: nil, threadSlot: threadSlot)
+        return true
     }
 
     /// The admit phase: what the responder says of the head alone: read the body (its declared

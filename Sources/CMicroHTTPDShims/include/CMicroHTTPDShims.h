@@ -49,6 +49,26 @@ void CMicroHTTPDShims_awaiting_headers(void *watched);
 /// The same, for a connection whose request left no watch behind (refused before it began).
 void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection);
 
+/// An answer decided from a request's head alone (a plain request to a prepared response), held
+/// on the connection's watch from the request's first access call to its last, which queues it.
+/// `owner` (what keeps `response` alive) stays held until the request ends.
+void CMicroHTTPDShims_hold_answer(void *watched, struct MHD_Response *response, unsigned int status, void *owner);
+
+/// Queues the answer held on `watched` (`CMicroHTTPDShims_hold_answer`).
+enum MHD_Result CMicroHTTPDShims_queue_held_answer(struct MHD_Connection *connection, void *watched);
+
+/// Ends the hold: returns its owner, for the caller to let go.
+void *CMicroHTTPDShims_release_held_answer(void *watched);
+
+/// The request state of a request answered from its head: its watch, tagged (bit 1; a query
+/// copy's tag is bit 0, and both are 16-byte aligned allocations). Inline: asked on every call.
+static inline void *CMicroHTTPDShims_held_state(void *watched) { return (void *)((uintptr_t)watched | 2); }
+
+/// The watch a request state holds an answer on, or NULL when the state is not one.
+static inline void *CMicroHTTPDShims_held_watch(void *request_state) {
+    return ((uintptr_t)request_state & 2) ? (void *)((uintptr_t)request_state & ~(uintptr_t)2) : NULL;
+}
+
 /// Starts a daemon bound to `host:port` (IPv4 or IPv6 literal; port 0 picks a free one), with
 /// `CMicroHTTPDShims_take_query` and `CMicroHTTPDShims_unescape_path` installed, and
 /// `header_deadline` (may be NULL) notified of connections.
