@@ -146,19 +146,19 @@ final class RequestHandler: Sendable {
             path = innerPath(fullPath, offset: pathOffset)
         }
         // Borrowed: `lease` holds the state, and its responder, through this call.
-        let head = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
-            $0.route(method: knownMethod, path: path, headers: headers)
-        }
+        let responder = Unmanaged.passUnretained(lease.state.responder)
+        let destination = responder._withUnsafeGuaranteedRef { $0.destination(method: knownMethod, path: path) }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
-        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
-        let arguments = rawQuery.map(QueryString.arguments) ?? []
-        if scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
-            answerAtHead(head, lease: lease, method: methodName, path: path, query: arguments, headers: headers, prefers: scan.prefers, watch: watch,
+        if case .contract(let index) = destination, query == nil, scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
+            answerAtHead(contract: index, lease: lease, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
                 threadSlot: threadSlot)
         {
             return .answered(CMicroHTTPDShims_held_state(watch))
         }
+        let head = responder._withUnsafeGuaranteedRef { $0.route(to: destination, headers: headers) }
+        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
+        let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = if case .raw = head.body { true } else { false }
         let kept = forwarding ? rawQuery.map { String(decoding: $0, as: UTF8.self) } : nil
@@ -169,31 +169,32 @@ final class RequestHandler: Sendable {
                 rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset))
     }
 
-    /// Most mock traffic: a plain head (`HeadScan.isPlain`: no body declared, so none comes),
-    /// outside a session, with no request log, that `plainAnswer` gives a prepared response.
+    /// Most mock traffic: a plain head (`HeadScan.isPlain`: no body declared, so none comes) with
+    /// no query, outside a session, with no request log, routed to a contract that `plainAnswer`
+    /// gives a prepared response. Asked before the rest of the head is routed (`RoutedHead`).
     /// What `continueRequest` would decide on the last call is decided now, journaled now, and
     /// held on the connection's watch for that call to queue: no context is made, kept and
     /// freed. The lease, retained with the answer, keeps the response alive across a reload
     /// until the request ends. False: the request goes on as any other.
     @inline(__always)
     private func answerAtHead(
-        _ head: borrowing RoutedHead, lease: StateLease, method: String, path: UnsafeBufferPointer<UInt8>, query: [QueryArgument],
-        headers: HeaderFields, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
+        contract: Int, lease: StateLease, method: String, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields, prefers: Bool,
+        watch: ConnectionWatch, threadSlot: Int
     ) -> Bool {
         let state = Unmanaged.passUnretained(lease.state)
         guard
-            let (contract, response) = state._withUnsafeGuaranteedRef({
-                $0.responder.plainAnswer(head, query: query, bodyBytes: 0, prefers: prefers)
-            }),
+            let response = state._withUnsafeGuaranteedRef({ $0.responder.plainAnswer(toContract: contract, prefers: prefers) }),
             let (ready, status) = state._withUnsafeGuaranteedRef({ $0.prepared.responseAndStatus(contract: contract, response: response) })
         else { return false }
         MHDConnection.answering(watch)
         CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), Unmanaged.passRetained(lease).toOpaque())
-        let names = state._withUnsafeGuaranteedRef { $0.responder.names }
+        let (contractName, responseName) = state._withUnsafeGuaranteedRef {
+            let names = $0.responder.names
+            return (names.contract(contract), names.response(contract: contract, response: response))
+        }
         journal.record(
-            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), query: query, headers: headers,
-            bodyBytes: 0, parts: [], contract: names.contract(contract), response: names.response(contract: contract, response: response),
-            status: status, problem: nil, threadSlot: threadSlot)
+            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), query: [], headers: headers,
+            bodyBytes: 0, parts: [], contract: contractName, response: responseName, status: status, problem: nil, threadSlot: threadSlot)
         return true
     }
 

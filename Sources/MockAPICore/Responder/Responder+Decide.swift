@@ -5,7 +5,13 @@ extension Responder {
     /// Phase 1, route: where a request's head goes and what to keep of its body; `method` is nil
     /// for a method no contract can name.
     package func route(method: RequestMethod?, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields) -> RoutedHead {
-        let destination = destination(method: method, path: path)
+        route(to: destination(method: method, path: path), headers: headers)
+    }
+
+    /// `route` for a head whose destination is found already (the server asks `plainAnswer`
+    /// of it first).
+    @inline(__always)
+    package func route(to destination: Destination, headers: HeaderFields) -> RoutedHead {
         var plan = RoutedHead.BodyPlan.discard
         var contentType: String?
         switch destination {
@@ -185,10 +191,18 @@ extension Responder {
     /// copy and destroy (most mock traffic is such requests). Nil: ask `decide`.
     @inline(__always)
     package func plainAnswer(_ head: RoutedHead, query: [QueryArgument], bodyBytes: Int, prefers: Bool) -> (contract: Int, response: Int)? {
-        guard case .contract(let index) = head.destination, !prefers, policy.delay == nil,
-            let response = plainResponse(toContract: index, query: query, bodyBytes: bodyBytes, prefer: nil)
+        guard case .contract(let index) = head.destination, query.isEmpty, bodyBytes == 0,
+            let response = plainAnswer(toContract: index, prefers: prefers)
         else { return nil }
         return (index, response)
+    }
+
+    /// The same for a plain request with neither query nor body, from its contract alone: the
+    /// server asks before it routes the rest of the head (`route(to:headers:)`).
+    @inline(__always)
+    package func plainAnswer(toContract index: Int, prefers: Bool) -> Int? {
+        guard !prefers, policy.delay == nil else { return nil }
+        return plainResponse(toContract: index, query: [], bodyBytes: 0, prefer: nil)
     }
 
     /// A contract's chosen response, with the delay or fault the request (`Prefer`), the response
