@@ -132,7 +132,10 @@ final class RequestHandler: Sendable {
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int, watch: ConnectionWatch?
     ) -> Begun {
         let knownMethod = RequestMethod(bytes: bytes(method))
+        // Unretained: the thread's lease holds the state through this call; the context retains it.
         let lease = serving.lease()
+        let state = lease._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.state) }
+        let responder = state._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responder) }
         let headers = connection.headers(spareSlot: threadSlot)
         // The one walk over the headers every request makes; `admit` reads the rest of it.
         let scan = headers.headScan()
@@ -140,18 +143,16 @@ final class RequestHandler: Sendable {
         var scope: SessionScope?
         var pathOffset = 0
         if Responder.isSessionPath(fullPath) {
-            (scope, pathOffset) = Unmanaged.passUnretained(lease.state.responder)._withUnsafeGuaranteedRef {
+            (scope, pathOffset) = responder._withUnsafeGuaranteedRef {
                 $0.sessionScope(path: fullPath, headers: headers, namesSession: scan.namesSession, threadSlot: threadSlot)
             }
             path = innerPath(fullPath, offset: pathOffset)
         }
-        // Borrowed: `lease` holds the state, and its responder, through this call.
-        let responder = Unmanaged.passUnretained(lease.state.responder)
         let destination = responder._withUnsafeGuaranteedRef { $0.destination(method: knownMethod, path: path) }
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         if case .contract(let index) = destination, query == nil, scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
-            answerAtHead(contract: index, lease: lease, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
+            answerAtHead(contract: index, lease: lease, state: state, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
                 threadSlot: threadSlot)
         {
             return .answered(CMicroHTTPDShims_held_state(watch))
@@ -165,7 +166,7 @@ final class RequestHandler: Sendable {
         // Consumed: the context takes the head over rather than copying it (a retain and a release per field).
         return .context(
             RequestContext(
-                lease: lease, method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
+                lease: lease.takeUnretainedValue(), method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
                 rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset))
     }
 
@@ -178,16 +179,15 @@ final class RequestHandler: Sendable {
     /// until the request ends. False: the request goes on as any other.
     @inline(__always)
     private func answerAtHead(
-        contract: Int, lease: StateLease, method: String, path: UnsafeBufferPointer<UInt8>, headers: HeaderFields, prefers: Bool,
-        watch: ConnectionWatch, threadSlot: Int
+        contract: Int, lease: Unmanaged<StateLease>, state: Unmanaged<ServingState>, method: String, path: UnsafeBufferPointer<UInt8>,
+        headers: HeaderFields, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
     ) -> Bool {
-        let state = Unmanaged.passUnretained(lease.state)
         guard
             let response = state._withUnsafeGuaranteedRef({ $0.responder.plainAnswer(toContract: contract, prefers: prefers) }),
             let (ready, status) = state._withUnsafeGuaranteedRef({ $0.prepared.responseAndStatus(contract: contract, response: response) })
         else { return false }
         MHDConnection.answering(watch)
-        CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), Unmanaged.passRetained(lease).toOpaque())
+        CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), lease.retain().toOpaque())
         let (contractName, responseName) = state._withUnsafeGuaranteedRef {
             let names = $0.responder.names
             return (names.contract(contract), names.response(contract: contract, response: response))

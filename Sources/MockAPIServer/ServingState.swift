@@ -59,15 +59,17 @@ final class ServingStateCell: @unchecked Sendable {
     var state: ServingState { current.withLock { $0.state } }
 
     /// The calling thread's lease on the current state, renewed when a reload has happened.
-    func lease() -> StateLease {
+    /// Unretained: the thread keeps it until its next call here, so a caller that keeps it past
+    /// that retains it (a request's context, a held answer); one that does not pays nothing.
+    func lease() -> Unmanaged<StateLease> {
         let wanted = generation.load(ordering: .acquiring)
         if let stored = pthread_getspecific(key) {
             let lease = Unmanaged<StateLease>.fromOpaque(stored)
-            if lease.takeUnretainedValue().generation == wanted { return lease.takeUnretainedValue() }
+            if lease._withUnsafeGuaranteedRef({ $0.generation }) == wanted { return lease }
             lease.release()
         }
-        let fresh = current.withLock { StateLease(state: $0.state, generation: $0.generation) }
-        pthread_setspecific(key, Unmanaged.passRetained(fresh).toOpaque())
+        let fresh = Unmanaged.passRetained(current.withLock { StateLease(state: $0.state, generation: $0.generation) })
+        pthread_setspecific(key, fresh.toOpaque())
         return fresh
     }
 
