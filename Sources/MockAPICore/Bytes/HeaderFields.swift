@@ -17,7 +17,8 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     /// The storage of every `HeaderFields()`. Unsafe only by ManagedBuffer's marking: it holds
     /// no bytes and is never written.
     nonisolated(unsafe) private static let empty = Storage.make(capacity: 0)
-    private static let lengthsSize = 2 * MemoryLayout<UInt32>.size
+    /// The two 32-bit lengths before each field's bytes.
+    static let lengthsSize = 2 * MemoryLayout<UInt32>.size
 
     /// The header is the number of bytes used and the room asked for (ManagedBuffer's own
     /// `capacity` asks malloc).

@@ -46,7 +46,7 @@ package struct HeaderRedaction: Sendable, Equatable {
     func redacts(_ name: UnsafeRawBufferPointer) -> Bool {
         guard isOn else { return false }
         if nameLengths & Self.lengthBit(name.count) != 0 {
-            for redacted in names where Self.equalIgnoringCase(name, redacted) { return true }
+            for index in names.indices where Self.equalIgnoringCase(name, names[index]) { return true }
         }
         // The length first: a name shorter than every word (`Host`) skips reading the static list.
         return name.count >= 5 && Self.sensitiveWords.found(in: name)
@@ -75,21 +75,30 @@ package struct HeaderRedaction: Sendable, Equatable {
         return query.map { $0.value != nil && redactsQuery($0.name) ? QueryArgument($0.name, "[redacted]") : $0 }
     }
 
-    /// `Bearer abc123` → `Bearer [redacted]` for `Authorization` and `Proxy-Authorization`: the
-    /// scheme stays, so a reader still sees which kind of credential the client sent. Every other
-    /// value is `[redacted]` whole (the first word of a Cookie is a credential).
-    static func redacted(name: UnsafeRawBufferPointer, value: String) -> String {
-        let keepsScheme = equalIgnoringCase(name, Array("authorization".utf8)) || equalIgnoringCase(name, Array("proxy-authorization".utf8))
-        guard keepsScheme, let space = value.firstIndex(of: " ") else { return "[redacted]" }
-        let scheme = value[..<space]
-        guard !scheme.isEmpty, scheme.utf8.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: "-") }) else { return "[redacted]" }
-        return scheme + " [redacted]"
+    /// What of an `Authorization` or `Proxy-Authorization` value stays before `[redacted]`: its
+    /// scheme (`Bearer` of `Bearer abc123`), so a reader still sees which kind of credential the
+    /// client sent. Nil for every other header, and for a value without a well-formed scheme:
+    /// redacted whole (the first word of a Cookie is a credential).
+    static func keptScheme(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard equalIgnoringCase(name, authorization) || equalIgnoringCase(name, proxyAuthorization),
+            let space = value.firstIndex(of: UInt8(ascii: " ")), space > 0
+        else { return nil }
+        let scheme = UnsafeRawBufferPointer(rebasing: value[..<space])
+        guard scheme.allSatisfy({ ASCII.isIdentifier($0) || $0 == UInt8(ascii: "-") }) else { return nil }
+        return scheme
     }
+
+    private static let authorization = Array("authorization".utf8)
+    private static let proxyAuthorization = Array("proxy-authorization".utf8)
 
     /// ASCII letters compared without case (`| 0x20` lowercases a letter; `name` is a header name,
     /// a token, where that maps no other byte onto a letter).
     private static func equalIgnoringCase(_ name: UnsafeRawBufferPointer, _ lowercased: [UInt8]) -> Bool {
-        name.count == lowercased.count && zip(name, lowercased).allSatisfy { $0 | 0x20 == $1 | 0x20 }
+        guard name.count == lowercased.count else { return false }
+        return lowercased.withUnsafeBufferPointer { wanted in
+            for index in 0..<wanted.count where name[index] | 0x20 != wanted[index] | 0x20 { return false }
+            return true
+        }
     }
 
 }
