@@ -152,7 +152,8 @@ final class RequestHandler: Sendable {
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         if case .contract(let index) = destination, query == nil, scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
-            answerAtHead(contract: index, lease: lease, state: state, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
+            answerAtHead(
+                contract: index, lease: lease, state: state, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
                 threadSlot: threadSlot)
         {
             return .answered(CMicroHTTPDShims_held_state(watch))
