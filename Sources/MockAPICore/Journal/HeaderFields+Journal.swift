@@ -10,24 +10,29 @@ extension HeaderFields {
     /// through Strings and appended one by one, a request with an `Authorization` header cost
     /// about 28,000 instructions more than one without).
     package func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
-        changeForJournal(redacting: redaction) ? journaledCopy(redacting: redaction) : self
+        firstChangeForJournal(redacting: redaction).map { journaledCopy(redacting: redaction, from: $0) } ?? self
     }
 
-    /// `forJournal`'s copy, for a caller that asked `changeForJournal` already. One pass into a
-    /// buffer with room for the most a field can grow: a redacted value is at most 10 bytes
-    /// longer (`[redacted]` for an empty one), a cut one 40 (its note, past 4,096 bytes).
-    package func journaledCopy(redacting redaction: HeaderRedaction) -> HeaderFields {
+    /// `forJournal`'s copy, for a caller that found the first field it changes already
+    /// (`firstChangeForJournal`): the fields before it are copied as they are, unchecked again.
+    /// One pass into a buffer with room for the most a field can grow: a redacted value is at
+    /// most 10 bytes longer (`[redacted]` for an empty one), a cut one 40 (its note, past 4,096
+    /// bytes).
+    package func journaledCopy(redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
         withPackedBytes { buffer in
+            let unchanged = UnsafeRawBufferPointer(rebasing: buffer[..<min(start, buffer.count)])
+            let rest = UnsafeRawBufferPointer(rebasing: buffer[unchanged.count...])
             var fields = 0
-            forEachField(in: buffer) { _, _ in
+            forEachField(in: rest) { _, _ in
                 fields += 1
                 return true
             }
             return HeaderFields(capacity: buffer.count + fields * Self.largestGrowth) { out in
                 guard let base = out.baseAddress else { return 0 }
-                var offset = 0
+                if let source = unchanged.baseAddress { base.copyMemory(from: source, byteCount: unchanged.count) }
+                var offset = unchanged.count
                 var fits = true
-                forEachField(in: buffer) { name, value in
+                forEachField(in: rest) { name, value in
                     // Never past the room, even if a field grew more than `largestGrowth` says.
                     guard offset + Self.lengthsSize + name.count + value.count + Self.largestGrowth <= out.count else {
                         fits = false
@@ -81,19 +86,20 @@ extension HeaderFields {
         UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    /// Whether `forJournal` changes anything (a header to redact or cut): one pass over the names
-    /// and lengths, with no closure and no copy of the headers, for the request path.
-    package func changeForJournal(redacting redaction: HeaderRedaction) -> Bool {
+    /// Where the first field `forJournal` changes (a header to redact or cut) starts in the
+    /// packed bytes; nil when none does. One pass over the names and lengths, with no closure
+    /// and no copy of the headers, for the request path.
+    package func firstChangeForJournal(redacting redaction: HeaderRedaction) -> Int? {
         withPackedBytes { buffer in
             var offset = 0
             while offset + 8 <= buffer.count {
                 let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
                 let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
                 let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + 8, count: nameLength)
-                if valueLength > Self.journalValueLimit || redaction.redacts(name) { return true }
+                if valueLength > Self.journalValueLimit || redaction.redacts(name) { return offset }
                 offset += 8 + nameLength + valueLength
             }
-            return false
+            return nil
         }
     }
 

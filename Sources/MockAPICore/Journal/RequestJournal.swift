@@ -100,7 +100,7 @@ package final class RequestJournal: Sendable {
         threadSlot: Int
     ) {
         // Copied only when a header is redacted or cut; most requests' go in as they came.
-        let changed = headers.changeForJournal(redacting: redaction) ? headers.journaledCopy(redacting: redaction) : nil
+        let changed = headers.firstChangeForJournal(redacting: redaction).map { headers.journaledCopy(redacting: redaction, from: $0) }
         // Credentials in the query (`?access_token=…`) redacted as headers are. Nil without a
         // query, and only then read: a request with none pays nothing for it.
         let journaledQuery = query.isEmpty ? nil : redaction.journaledQuery(query)
