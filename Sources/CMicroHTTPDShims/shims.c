@@ -135,6 +135,43 @@ static bool holds_control(const char *value, size_t size) {
     return false;
 }
 
+// The bytes of `word` that lie in [lo, hi], as their high bits; every byte must be below 0x80
+// (then neither sum carries into the next byte).
+static inline uint64_t in_range(uint64_t word, uint8_t lo, uint8_t hi) {
+    return (word + EVERY_BYTE(0x80 - lo)) & ~(word + EVERY_BYTE(0x7f - hi)) & EVERY_BYTE(0x80);
+}
+
+// The bytes of `word` equal to `byte`, as their high bits (exact per byte, unlike the usual test
+// for any zero byte, whose borrow can flag the byte above a match).
+static inline uint64_t equal_bytes(uint64_t word, uint8_t byte) {
+    uint64_t v = word ^ EVERY_BYTE(byte);
+    return ~(((v & EVERY_BYTE(0x7f)) + EVERY_BYTE(0x7f)) | v) & EVERY_BYTE(0x80);
+}
+
+// Whether all 8 bytes are letters, digits or '-', which is what most header names are made of.
+static inline bool common_name_word(uint64_t word) {
+    if (word & EVERY_BYTE(0x80)) return false;
+    uint64_t ok = in_range(word | EVERY_BYTE(0x20), 'a', 'z') | in_range(word, '0', '9') | equal_bytes(word, '-');
+    return ok == EVERY_BYTE(0x80);
+}
+
+// Whether every byte of a header name is a `tchar`. Eight bytes at a time while they are letters,
+// digits and '-' (the last word overlapping the one before), the table for the rest: a byte at a
+// time, the check cost about 6 instructions a byte of every header name of every request.
+static inline __attribute__((always_inline)) bool is_token(const char *name, size_t size) {
+    size_t checked = 0;
+    if (size >= 8) {
+        while (checked + 8 <= size && common_name_word(load_word(name + checked))) checked += 8;
+        // Only once every whole word passed: a word that failed is left to the table.
+        if (checked + 8 > size && checked < size && common_name_word(load_word(name + size - 8))) checked = size;
+    }
+    uint8_t bad = 0;
+    for (size_t i = checked; i < size; i++) bad |= not_token[(uint8_t)name[i]];
+    return bad == 0;
+}
+
+bool CMicroHTTPDShims_is_token(const char *name, size_t size) { return is_token(name, size); }
+
 // Why a check here: MHD 0.9.75 takes a header line that starts with a space or tab (obs-fold,
 // RFC 9112 §5.2) as a continuation and appends it to the previous header's *name*
 // (`X-Fold: a\r\n b` becomes `X-Foldb: a`), accepts any byte but the colon in a name (`X Y`,
@@ -159,9 +196,7 @@ static const char *malformation(const char *key, size_t key_size, const char *va
         if (*between != ' ' && *between != '\t') return folded;
     }
 #endif
-    uint8_t bad = 0;
-    for (size_t i = 0; i < key_size; i++) bad |= not_token[(uint8_t)key[i]];
-    if (bad) return "a header name holds a byte that is not a token character (RFC 9110 §5.1)";
+    if (!is_token(key, key_size)) return "a header name holds a byte that is not a token character (RFC 9110 §5.1)";
     if (holds_control(value, value_size)) return "a header value holds a control byte (CR, LF, NUL or another; RFC 9110 §5.5)";
     return NULL;
 }

@@ -2,6 +2,7 @@
 #define MOCKAPI_CMICROHTTPDSHIMS_H
 
 #include "../../CMicroHTTPD/shim.h"
+#include <stdbool.h>
 
 /// A watchdog that closes connections whose request headers have not all arrived within a limit,
 /// or whose request body arrives slower than a minimum rate.
@@ -121,6 +122,10 @@ ssize_t CMicroHTTPDShims_connection_send(struct MHD_Connection *connection, cons
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
 /// unspecified and the caller retries with the returned size.
 size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
+
+/// Whether every byte of `name` is an RFC 9110 `tchar` (the check `copy_headers` makes of each
+/// header name), for the tests that hold it to the grammar.
+bool CMicroHTTPDShims_is_token(const char *name, size_t size);
 
 /// A request's query string, copied before libmicrohttpd could index it.
 struct CMicroHTTPDShims_Query {
