@@ -13,18 +13,13 @@ package struct ContractOptions: ParsableArguments {
     package var fixtures = Self.defaultFixtures
 
     /// `--contracts` when not given: the variable, else the default folder.
-    package static var defaultContracts: String { environment("MOCKAPI_CONTRACTS") ?? defaults.withLock(\.contracts) }
+    package static var defaultContracts: String { EnvironmentVariable.nonEmpty("MOCKAPI_CONTRACTS") ?? defaults.withLock(\.contracts) }
     /// `--fixtures` when not given: the variable, else the default folder.
-    package static var defaultFixtures: String { environment("MOCKAPI_FIXTURES") ?? defaults.withLock(\.fixtures) }
+    package static var defaultFixtures: String { EnvironmentVariable.nonEmpty("MOCKAPI_FIXTURES") ?? defaults.withLock(\.fixtures) }
 
     /// The folders used when neither flag nor variable names one: `contracts` and `fixtures` in
     /// the working directory, or what a team's gate set (``VerifyGate``).
     package static let defaults = Mutex((contracts: "contracts", fixtures: "fixtures"))
-
-    /// A set, non-empty variable.
-    private static func environment(_ name: String) -> String? {
-        ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
-    }
 
     package init() {}
 

@@ -1,5 +1,6 @@
 import Foundation
 import MockAPICommandKit
+import MockAPICore
 import MockAPIServer
 
 /// `MOCKAPI_REDACT_HEADERS` adds to `--redact-header` rather than standing in for it (as
@@ -8,7 +9,7 @@ import MockAPIServer
 extension ServerOptions {
     /// `--redact-header` names, then `MOCKAPI_REDACT_HEADERS`'s (comma-separated, blanks ignored).
     var redactedHeaders: [String] {
-        let fromEnvironment = (ProcessInfo.processInfo.environment["MOCKAPI_REDACT_HEADERS"] ?? "")
+        let fromEnvironment = (EnvironmentVariable.value("MOCKAPI_REDACT_HEADERS") ?? "")
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return (journal.redactHeaders + fromEnvironment).filter { !$0.isEmpty }
     }

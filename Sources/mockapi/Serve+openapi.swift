@@ -14,7 +14,7 @@ extension MockAPICommand.Serve {
             ["--contracts", "--fixtures"].contains { argument == $0 || argument.hasPrefix($0 + "=") }
         }
         func fallback(_ variable: String, _ value: String) -> String {
-            ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? value
+            EnvironmentVariable.nonEmpty(variable) ?? value
         }
         return typed || contractOptions.contracts != fallback("MOCKAPI_CONTRACTS", "contracts")
             || contractOptions.fixtures != fallback("MOCKAPI_FIXTURES", "fixtures")

@@ -22,7 +22,7 @@ struct ListenAddressOptions: ParsableArguments {
 
     /// The address as given, by flag, variable or default (`ListenAddress.resolve` makes it an IP).
     var listenHost: String {
-        host ?? ProcessInfo.processInfo.environment["MOCKAPI_HOST"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaults.host
+        host ?? EnvironmentVariable.nonEmpty("MOCKAPI_HOST") ?? Self.defaults.host
     }
 
     /// The port; a usage failure when `--port` or a set `MOCKAPI_PORT` is no port (rather than quietly 8080).
@@ -31,7 +31,7 @@ struct ListenAddressOptions: ParsableArguments {
             guard let number = UInt16(port) else { throw CommandFailure.usage("--port must be 0 to 65535 (it is \"\(port)\")") }
             return number
         }
-        guard let text = ProcessInfo.processInfo.environment["MOCKAPI_PORT"], !text.isEmpty else { return Self.defaults.port }
+        guard let text = EnvironmentVariable.nonEmpty("MOCKAPI_PORT") else { return Self.defaults.port }
         guard let port = UInt16(text) else { throw CommandFailure.usage("MOCKAPI_PORT is \"\(text)\": expected a port number, 0 to 65535") }
         return port
     }
@@ -105,7 +105,7 @@ struct RedactKeyOptions: ParsableArguments {
 
     /// The standard credential names, these and `MOCKAPI_REDACT_KEYS`'s (any case, any separators).
     var credentials: CredentialKeys {
-        let fromEnvironment = (ProcessInfo.processInfo.environment["MOCKAPI_REDACT_KEYS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let fromEnvironment = (EnvironmentVariable.value("MOCKAPI_REDACT_KEYS") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return CredentialKeys(extraNames: (redactKeys + fromEnvironment).filter { !$0.isEmpty })
     }
 }

@@ -71,7 +71,7 @@ extension MockAPICommand {
                 let colon = header.firstIndex(of: ":")!
                 return HTTPField(String(header[..<colon]).trimmingCharacters(in: .whitespaces), String(header[header.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
             }
-            if let authorization = ProcessInfo.processInfo.environment["MOCKAPI_BACKEND_AUTHORIZATION"], !authorization.isEmpty,
+            if let authorization = EnvironmentVariable.nonEmpty("MOCKAPI_BACKEND_AUTHORIZATION"),
                 !options.headers.contains(where: { $0.name.lowercased() == "authorization" })
             {
                 options.headers.append(HTTPField("Authorization", authorization))

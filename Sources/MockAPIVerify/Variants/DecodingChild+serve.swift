@@ -1,8 +1,9 @@
 import Foundation
+import MockAPICore
 
 extension DecodingChild {
     /// True in a gate started as a decoding child (``DecodingChild``): it serves, it does not run.
-    package static var isThisProcess: Bool { ProcessInfo.processInfo.environment[environmentKey] == "1" }
+    package static var isThisProcess: Bool { EnvironmentVariable.value(environmentKey) == "1" }
 
     /// The child's side: says it is ready, then decodes each request with the decoder `checks`
     /// declare for its route and response, and answers; exits at the end of its stdin. Its
