@@ -29,6 +29,15 @@ let releaseLinkerSettings: [LinkerSetting] = [
         .when(platforms: [.linux], configuration: .release))
 ]
 
+// The release `mockapi`'s own code asks for a generic type's metadata through the type's accessor,
+// handing it the conformances it needs, rather than by mangled name: the runtime resolves a name by
+// checking each requirement, and the first check of a conformance scans all 6,700 conformance
+// records (about 400,000 instructions; docs/performance.md, "The start"). Only this target: a
+// library target with unsafe flags could not be a versioned package's dependency.
+let releaseSwiftSettings: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "mockapi",
     platforms: [.macOS(.v15)],
@@ -116,6 +125,7 @@ let package = Package(
                 "MockAPICore", "MockAPIServer", "SystemLibc", "MockAPICommandKit", "MockAPIVerifyCommand", "ExampleAPIChecks", "MockAPIImport", "MockAPIDiff", "MockAPIBackend",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: releaseSwiftSettings,
             linkerSettings: releaseLinkerSettings,
             plugins: ["BuildCommit"]
         ),
