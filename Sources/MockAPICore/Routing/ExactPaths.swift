@@ -1,6 +1,6 @@
 /// The trie's answers for paths of literal segments only (`/v1/activities`), in one open-addressing
-/// table keyed by the whole path and the method: a request to such a path costs a hash of two
-/// words and one compare, where walking the trie cost a probe and a compare per segment.
+/// table keyed by the whole path and the method: a request to such a path costs a hash of the
+/// path's words and one compare, where walking the trie cost a probe and a compare per segment.
 ///
 /// Built by asking the trie itself for each literal path it holds and each method ending there
 /// (`FrozenTrie.literalPaths`), so an entry says exactly what the walk would: precedence,
