@@ -117,4 +117,15 @@ struct FixtureMediaTypeTests {
             #expect(MediaType.forFile(named: name) == type, "\(name.debugDescription)")
         }
     }
+
+    @Test func anEssenceIsTheTypeLowercasedWithoutParametersOrBlanks() {
+        let cases: [(String, String)] = [
+            (" Application/JSON ; charset=utf-8", "application/json"), ("\ttext/html\t", "text/html"), ("TEXT/PLAIN", "text/plain"),
+            ("multipart/form-data; boundary=X", "multipart/form-data"), ("", ""), (";", ""), ("  ", ""), ("ÄPPLICATION/X", "äpplication/x"),
+            ("application/vnd.api+json", "application/vnd.api+json"), ("a/b;c;d", "a/b"),
+        ]
+        for (value, essence) in cases {
+            #expect(MediaType.essence(of: value) == essence, "\(value.debugDescription)")
+        }
+    }
 }

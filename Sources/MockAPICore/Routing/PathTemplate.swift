@@ -64,8 +64,12 @@ package struct PathTemplate: Sendable, Equatable, CustomStringConvertible {
         self.text = text
         var segments: [Segment] = []
         if bytes.count > 1 {
-            for piece in bytes[1...].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-                segments.append(try Self.segment(piece, after: segments))
+            segments.reserveCapacity(bytes.count { $0 == UInt8(ascii: "/") })
+            var start = 1
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+                segments.append(try Self.segment(bytes[start..<end], after: segments))
+                start = end + 1
             }
         }
         self.segments = segments
