@@ -59,11 +59,11 @@ package struct JSONParser {
                 throw failure("unexpected \(describeCurrent()), expected a string key")
             }
             let key = try parseString()
-            if object[key] != nil { throw failure("duplicate key \"\(key)\"") }
+            if object.contains(key) { throw failure("duplicate key \"\(key)\"") }
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw failure("unexpected \(describeCurrent()), expected ':' after key \"\(key)\"") }
             skipWhitespace()
-            object[key] = try parseValue(depth: depth + 1)
+            object.append(key, try parseValue(depth: depth + 1))
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
             if consume(UInt8(ascii: "}")) { return .object(object) }

@@ -69,13 +69,22 @@ package struct JSONObject: Sendable, Equatable {
             if let position = position(of: key) {
                 if let newValue { members[position].value = newValue } else { remove(at: position) }
             } else if let newValue {
-                members.append((key, newValue))
-                if index != nil {
-                    index![key] = members.count - 1
-                } else if members.count > Self.indexThreshold {
-                    index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
-                }
+                append(key, newValue)
             }
+        }
+    }
+
+    /// Whether the object has a member named `key`.
+    package func contains(_ key: String) -> Bool { position(of: key) != nil }
+
+    /// Adds a member the object does not have yet (`contains` said so): the parser's way in,
+    /// which looked the key up twice through the subscript.
+    mutating func append(_ key: String, _ value: JSONValue) {
+        members.append((key, value))
+        if index != nil {
+            index![key] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            index = Dictionary(uniqueKeysWithValues: members.enumerated().map { ($1.key, $0) })
         }
     }
 
