@@ -176,6 +176,31 @@ struct ContractSetTests {
             ])
     }
 
+    /// A fixture is found through links as `realpath` finds it: a link to a file or a folder
+    /// inside the fixtures folder is followed, one that leads out is refused, wherever it sits.
+    @Test func fixtureLinksAreFollowedOnlyWhileTheyStayInside() throws {
+        let named = [
+            ("default", "linked.json"), ("out", "outside.json"), ("away", "away/ping.json"), ("folder", "folder.json"),
+            ("climb", "real/../real/ok.json"), ("slash", "real/"), ("through", "inner/ok.json"), ("missing", "away/none.json"),
+        ]
+        let responses = "{" + named.map { #""\#($0.0)": {"status": 200, "fixture": "\#($0.1)"}"# }.joined(separator: ", ") + "}"
+        let folder = try TestFolder(contracts: ["ping.json": Self.contract(responses: responses)], fixtures: ["real/ok.json": "{}", "folder.json/x.json": "{}"])
+        let fixtures = folder.fixtures.path
+        for (link, target) in [("linked.json", "real/ok.json"), ("outside.json", "../contracts/ping.json"), ("away", "../contracts"), ("inner", "real")] {
+            try FileManager.default.createSymbolicLink(atPath: fixtures + "/" + link, withDestinationPath: target)
+        }
+        let report = try #require(try loadProblems(folder))
+        let leaves = "leaves the fixtures folder; references must stay inside it"
+        #expect(
+            report == [
+                #"contracts/ping.json: $.responses.out.fixture: fixture "outside.json" \#(leaves)"#,
+                #"contracts/ping.json: $.responses.away.fixture: fixture "away/ping.json" \#(leaves)"#,
+                #"contracts/ping.json: $.responses.folder.fixture: fixture "folder.json" does not exist"#,
+                #"contracts/ping.json: $.responses.slash.fixture: fixture "real/" does not exist"#,
+                #"contracts/ping.json: $.responses.missing.fixture: fixture "away/none.json" does not exist"#,
+            ])
+    }
+
     /// The problems a load reports, or nil if it does not finish within 20 s (it hung).
     private func loadProblems(_ folder: TestFolder, fixtures otherFixtures: URL? = nil) throws -> [String]? {
         let outcome = Mutex<[String]?>(nil)

@@ -28,6 +28,15 @@ enum FileSystem {
         }
     }
 
+    /// What is at `path` itself, a symbolic link not followed (`lstat`).
+    enum EntryKind: Equatable { case kind(Kind), link }
+
+    static func entryKind(of path: String) -> EntryKind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .kind(.missing) }
+        return info.st_mode & S_IFMT == S_IFLNK ? .link : .kind(kind(of: info))
+    }
+
     /// The canonical absolute path, symlinks resolved; nil when it does not exist.
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
@@ -87,7 +96,16 @@ enum FileSystem {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
                 if name == "." || name == ".." || name.hasPrefix(".") { continue }
                 let path = relative.isEmpty ? name : relative + "/" + name
-                switch kind(of: root + "/" + path) {
+                // The entry's type as the directory gives it: a stat per file fewer (10,000 for
+                // a large set). A link, or a file system that does not say, is asked.
+                let type = entry.pointee.d_type
+                let entryKind: Kind =
+                    switch Int(type) {
+                    case Int(DT_REG): .file
+                    case Int(DT_DIR): .directory
+                    default: kind(of: root + "/" + path)
+                    }
+                switch entryKind {
                 case .directory:
                     guard let identity = FileIdentity(path: root + "/" + path) else { continue }
                     if visited.insert(identity).inserted {

@@ -58,13 +58,10 @@ final class FixtureStore {
             depth += component.elementsEqual("..".utf8) ? -1 : 1
             if depth < 0 { return .failure(.escapes(reference)) }
         }
-        // realpath resolves symlinks, so a link inside fixtures/ pointing outside is caught too.
-        guard let path = FileSystem.realPath(root + "/" + reference) else { return .failure(.missing(reference)) }
-        guard path.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
-        switch FileSystem.kind(of: path) {
-        case .file: break
-        case .other(let kind): return .failure(.unreadable(reference, "\(kind), not a regular file"))
-        case .directory, .missing: return .failure(.missing(reference))
+        let path: String
+        switch resolve(reference, root: root) {
+        case .success(let resolved): path = resolved
+        case .failure(let failure): return .failure(failure)
         }
         let bytes: [UInt8]
         switch FileSystem.read(path) {
@@ -78,5 +75,50 @@ final class FixtureStore {
             }
         }
         return .success(Fixture(bytes: bytes, contentType: contentType))
+    }
+
+    /// The regular file `reference` names, symlinks resolved, or why it cannot be served: it
+    /// leaves the folder (a link inside fixtures/ pointing outside too), is missing, or is not a
+    /// regular file. The folder holding it is resolved once for all its fixtures and the file
+    /// itself looked at without following it (`lstat`); only a link is resolved whole. A
+    /// `realpath` per fixture read every component's link (five `readlink` calls for
+    /// `fixtures/generated/r1.json`): half the system calls of loading 10,000 contracts.
+    private func resolve(_ reference: String, root: String) -> Result<String, Failure> {
+        let slash = reference.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(reference[..<$0]) } ?? ""
+        let name = slash.map { String(reference[reference.index(after: $0)...]) } ?? reference
+        // A name the folder's path would swallow (`a/..`, `a/.`, `a/`) takes the whole-path way.
+        guard name != "", name != ".", name != ".." else { return resolveWhole(reference, root: root) }
+        guard let realFolder = realFolder(folder, root: root) else { return .failure(.missing(reference)) }
+        let path = realFolder + "/" + name
+        switch FileSystem.entryKind(of: path) {
+        case .link: return resolveWhole(reference, root: root)
+        case .kind(.missing): return .failure(.missing(reference))
+        case .kind where realFolder != root && !realFolder.hasPrefix(root + "/"): return .failure(.escapes(reference))
+        case .kind(.directory): return .failure(.missing(reference))
+        case .kind(.other(let kind)): return .failure(.unreadable(reference, "\(kind), not a regular file"))
+        case .kind(.file): return .success(path)
+        }
+    }
+
+    /// `resolve` by one `realpath` of the whole path.
+    private func resolveWhole(_ reference: String, root: String) -> Result<String, Failure> {
+        guard let path = FileSystem.realPath(root + "/" + reference) else { return .failure(.missing(reference)) }
+        guard path.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
+        switch FileSystem.kind(of: path) {
+        case .file: return .success(path)
+        case .other(let kind): return .failure(.unreadable(reference, "\(kind), not a regular file"))
+        case .directory, .missing: return .failure(.missing(reference))
+        }
+    }
+
+    /// Folders' canonical paths by their path under the fixtures folder (nil: missing).
+    private var realFolders: [String: String?] = [:]
+
+    private func realFolder(_ folder: String, root: String) -> String? {
+        if let known = realFolders[folder] { return known }
+        let real = folder.isEmpty ? root : FileSystem.realPath(root + "/" + folder)
+        realFolders[folder] = real
+        return real
     }
 }
