@@ -9,7 +9,11 @@ import Testing
 /// fixtures the importer made fit it: an imported set lints clean. An example the document gives
 /// that breaks its own schema is left out with a warning (a body made up from the schema when no
 /// example of the response keeps it).
-@Suite(.needsCorpus) struct CorpusResponseShapeTests {
+///
+/// Serialized: each document is seconds of work that never waits, and run side by side they held
+/// every thread of a 2-core machine for a minute, so other suites' exchanges (whose callbacks
+/// need a thread of the same pool) ran into their 60 s deadline.
+@Suite(.needsCorpus, .serialized) struct CorpusResponseShapeTests {
     @Test(arguments: OpenAPICorpus.documents) func importedFixturesFitTheirSchemas(document: String) throws {
         let imported = try OpenAPIImporter().importFile(try OpenAPICorpus.require().appendingPathComponent(document))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mockapi-shape-\(UUID().uuidString)")
