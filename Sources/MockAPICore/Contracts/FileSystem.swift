@@ -28,13 +28,16 @@ enum FileSystem {
         }
     }
 
-    /// What is at `path` itself, a symbolic link not followed (`lstat`).
-    enum EntryKind: Equatable { case kind(Kind), link }
+    /// What is at a path itself, a symbolic link not followed (`lstat`): a regular file and its
+    /// size, a link, or any other kind (never `.file`).
+    enum Entry: Equatable { case regular(size: Int), link, kind(Kind) }
 
-    static func entryKind(of path: String) -> EntryKind {
+    static func entry(at path: String) -> Entry {
         var info = stat()
         guard lstat(path, &info) == 0 else { return .kind(.missing) }
-        return info.st_mode & S_IFMT == S_IFLNK ? .link : .kind(kind(of: info))
+        if info.st_mode & S_IFMT == S_IFLNK { return .link }
+        let kind = kind(of: info)
+        return kind == .file ? .regular(size: Int(info.st_size)) : .kind(kind)
     }
 
     /// The canonical absolute path, symlinks resolved; nil when it does not exist.
@@ -46,7 +49,10 @@ enum FileSystem {
 
     /// The whole file, or the errno text. Only regular files are read: opening is non-blocking
     /// and the kind is checked on the open descriptor, so a FIFO swapped in cannot hang loading.
-    static func read(_ path: String) -> Result<[UInt8], ReadFailure> {
+    /// `measuredSize`: what `entry(at:)` found the regular file's size to be; it is then read
+    /// without asking its kind again (an `fstat` fewer), unless it is no longer that file.
+    static func read(_ path: String, measuredSize: Int? = nil) -> Result<[UInt8], ReadFailure> {
+        if let measuredSize, let bytes = readMeasured(path, size: measuredSize) { return .success(bytes) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(ReadFailure(errno: errno)) }
         defer { close(descriptor) }
@@ -63,6 +69,27 @@ enum FileSystem {
         }
         if filled < bytes.count { bytes.removeSubrange(filled...) }
         return .success(bytes)
+    }
+
+    /// The file `entry(at:)` measured, read in one call for one byte more than its size: nil
+    /// when it has grown since, is now a link, or cannot be read, for `read` to read it as any
+    /// file. A regular file returns less than asked only at its end.
+    private static func readMeasured(_ path: String, size: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: size + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            filled += count
+            if count == 0 || filled < bytes.count { break }
+        }
+        guard filled <= size else { return nil }
+        bytes.removeSubrange(filled...)
+        return bytes
     }
 
     struct ReadFailure: Error {

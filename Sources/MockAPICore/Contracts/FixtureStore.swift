@@ -58,13 +58,13 @@ final class FixtureStore {
             depth += component.elementsEqual("..".utf8) ? -1 : 1
             if depth < 0 { return .failure(.escapes(reference)) }
         }
-        let path: String
+        let file: ResolvedFile
         switch resolve(reference, root: root) {
-        case .success(let resolved): path = resolved
+        case .success(let resolved): file = resolved
         case .failure(let failure): return .failure(failure)
         }
         let bytes: [UInt8]
-        switch FileSystem.read(path) {
+        switch FileSystem.read(file.path, measuredSize: file.size) {
         case .success(let read): bytes = read
         case .failure(let failure): return .failure(.unreadable(reference, failure.description))
         }
@@ -83,7 +83,13 @@ final class FixtureStore {
     /// itself looked at without following it (`lstat`); only a link is resolved whole. A
     /// `realpath` per fixture read every component's link (five `readlink` calls for
     /// `fixtures/generated/r1.json`): half the system calls of loading 10,000 contracts.
-    private func resolve(_ reference: String, root: String) -> Result<String, Failure> {
+    private struct ResolvedFile {
+        var path: String
+        /// Its size as `lstat` found it; nil when it was reached through a link.
+        var size: Int?
+    }
+
+    private func resolve(_ reference: String, root: String) -> Result<ResolvedFile, Failure> {
         let slash = reference.utf8.lastIndex(of: UInt8(ascii: "/"))
         let folder = slash.map { String(reference[..<$0]) } ?? ""
         let name = slash.map { String(reference[reference.index(after: $0)...]) } ?? reference
@@ -91,22 +97,23 @@ final class FixtureStore {
         guard name != "", name != ".", name != ".." else { return resolveWhole(reference, root: root) }
         guard let realFolder = realFolder(folder, root: root) else { return .failure(.missing(reference)) }
         let path = realFolder + "/" + name
-        switch FileSystem.entryKind(of: path) {
-        case .link: return resolveWhole(reference, root: root)
-        case .kind(.missing): return .failure(.missing(reference))
-        case .kind where realFolder != root && !realFolder.hasPrefix(root + "/"): return .failure(.escapes(reference))
-        case .kind(.directory): return .failure(.missing(reference))
+        let entry = FileSystem.entry(at: path)
+        if entry == .link { return resolveWhole(reference, root: root) }
+        if entry == .kind(.missing) { return .failure(.missing(reference)) }
+        guard realFolder == root || realFolder.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
+        switch entry {
+        case .regular(let size): return .success(ResolvedFile(path: path, size: size))
         case .kind(.other(let kind)): return .failure(.unreadable(reference, "\(kind), not a regular file"))
-        case .kind(.file): return .success(path)
+        case .kind(.file), .kind(.directory), .kind(.missing), .link: return .failure(.missing(reference))
         }
     }
 
     /// `resolve` by one `realpath` of the whole path.
-    private func resolveWhole(_ reference: String, root: String) -> Result<String, Failure> {
+    private func resolveWhole(_ reference: String, root: String) -> Result<ResolvedFile, Failure> {
         guard let path = FileSystem.realPath(root + "/" + reference) else { return .failure(.missing(reference)) }
         guard path.hasPrefix(root + "/") else { return .failure(.escapes(reference)) }
         switch FileSystem.kind(of: path) {
-        case .file: return .success(path)
+        case .file: return .success(ResolvedFile(path: path))
         case .other(let kind): return .failure(.unreadable(reference, "\(kind), not a regular file"))
         case .directory, .missing: return .failure(.missing(reference))
         }
