@@ -77,18 +77,19 @@ final class FixtureStore {
         return .success(Fixture(bytes: bytes, contentType: contentType))
     }
 
-    /// The regular file `reference` names, symlinks resolved, or why it cannot be served: it
-    /// leaves the folder (a link inside fixtures/ pointing outside too), is missing, or is not a
-    /// regular file. The folder holding it is resolved once for all its fixtures and the file
-    /// itself looked at without following it (`lstat`); only a link is resolved whole. A
-    /// `realpath` per fixture read every component's link (five `readlink` calls for
-    /// `fixtures/generated/r1.json`): half the system calls of loading 10,000 contracts.
+    /// A fixture's canonical path.
     private struct ResolvedFile {
         var path: String
         /// Its size as `lstat` found it; nil when it was reached through a link.
         var size: Int?
     }
 
+    /// The regular file `reference` names, symlinks resolved, or why it cannot be served: it
+    /// leaves the folder (a link inside fixtures/ pointing outside too), is missing, or is not a
+    /// regular file. The folder holding it is resolved once for all its fixtures and the file
+    /// itself looked at without following it (`lstat`); only a link is resolved whole. A
+    /// `realpath` per fixture read every component's link (five `readlink` calls for
+    /// `fixtures/generated/r1.json`): half the system calls of loading 10,000 contracts.
     private func resolve(_ reference: String, root: String) -> Result<ResolvedFile, Failure> {
         let slash = reference.utf8.lastIndex(of: UInt8(ascii: "/"))
         let folder = slash.map { String(reference[..<$0]) } ?? ""
