@@ -132,6 +132,17 @@ struct RouteTableTests {
         #expect(table.match(method: .PUT, path: "/v1/r5xxxxx/items") == .methodNotAllowed(allowed: [.GET, .HEAD]))
     }
 
+    @Test func literalsThatDifferOnlyInUnicodeNormalizationAreTwoRoutes() throws {
+        // `é` precomposed and `e` + a combining accent are equal Strings but different bytes;
+        // requests are matched by bytes, with few siblings (scanned) and many (indexed).
+        for siblings in [0, 12] {
+            let others: [(RequestMethod, String)] = (0..<siblings).map { (.GET, "/v1/s\($0)/x") }
+            let (_, table) = try table(others + [(.GET, "/v1/caf\u{E9}/x"), (.GET, "/v1/cafe\u{301}/x")])
+            #expect(table.match(method: .GET, path: "/v1/caf\u{E9}/x") == .found(contract: siblings), "\(siblings) siblings")
+            #expect(table.match(method: .GET, path: "/v1/cafe\u{301}/x") == .found(contract: siblings + 1), "\(siblings) siblings")
+        }
+    }
+
     @Test func aLiteralMatchesOnlyByteForByteAtEveryLength() throws {
         // Keys are compared a word at a time with overlapping tails: a difference at any byte,
         // of keys from 1 to 20 bytes long, must still be a miss; as the only child (tried in

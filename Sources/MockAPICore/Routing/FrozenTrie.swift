@@ -52,7 +52,7 @@ final class FrozenTrie: @unchecked Sendable {
         var slots: [Int32] = []
         nodes.reserveCapacity(builder.nodes.count)
         for node in builder.nodes {
-            let sorted = node.literals.sorted { Self.precedes($0.key, $1.key) }
+            let sorted = node.literals.count < 2 ? node.literals : node.literals.sorted { Self.precedes($0.key, $1.key) }
             let firstEdge = edges.count
             var slotCount = 0
             if sorted.count > Self.hashedChildren {
@@ -76,7 +76,7 @@ final class FrozenTrie: @unchecked Sendable {
                     firstMethod: Int32(endings.count), methodCount: Int32(node.methods.count),
                     intChild: Int32(node.intParameter ?? -1), stringChild: Int32(node.stringParameter ?? -1),
                     pathChild: Int32(node.pathParameter ?? -1)))
-            endings += node.methods.map { Ending(method: $0.method, contract: Int32($0.contract)) }
+            for ending in node.methods { endings.append(Ending(method: ending.method, contract: Int32(ending.contract))) }
         }
         self.nodes = Self.copy(nodes)
         self.edges = Self.copy(edges)

@@ -2,8 +2,28 @@
 struct TrieBuilder {
     struct Node {
         var literals: [(key: [UInt8], child: Int)] = []
-        /// Position in `literals` by key, so inserting 10,000 siblings is not quadratic.
-        var literalPositions: [[UInt8]: Int] = [:]
+        /// Position in `literals` by key, so inserting 10,000 siblings is not quadratic; made
+        /// only past `indexedLiterals` of them (most nodes have one or two: a dictionary each
+        /// cost 40 M instructions of loading 10,000 contracts).
+        /// Keyed by bytes, as requests are matched: two spellings of `é` are two literals.
+        var literalPositions: [[UInt8]: Int]?
+
+        /// The child the literal segment `text` leads to, if any.
+        func child(literal text: String) -> Int? {
+            if let literalPositions { return literalPositions[Array(text.utf8)].map { literals[$0].child } }
+            return literals.first { $0.key.elementsEqual(text.utf8) }?.child
+        }
+
+        mutating func add(literal text: String, child: Int) {
+            literals.append((Array(text.utf8), child))
+            if literalPositions != nil {
+                literalPositions![literals[literals.count - 1].key] = literals.count - 1
+            } else if literals.count > Self.indexedLiterals {
+                literalPositions = Dictionary(uniqueKeysWithValues: literals.enumerated().map { ($1.key, $0) })
+            }
+        }
+
+        static let indexedLiterals = 8
         var intParameter: Int?
         var stringParameter: Int?
         var pathParameter: Int?
@@ -20,13 +40,11 @@ struct TrieBuilder {
         for segment in request.path.segments {
             switch segment {
             case .literal(let text):
-                let key = Array(text.utf8)
-                if let position = nodes[current].literalPositions[key] {
-                    current = nodes[current].literals[position].child
+                if let child = nodes[current].child(literal: text) {
+                    current = child
                 } else {
                     let created = addNode()
-                    nodes[current].literalPositions[key] = nodes[current].literals.count
-                    nodes[current].literals.append((key, created))
+                    nodes[current].add(literal: text, child: created)
                     current = created
                 }
             case .parameter(_, .int):
