@@ -3,10 +3,17 @@ struct TrieBuilder {
     struct Node {
         var literals: [(key: [UInt8], child: Int)] = []
         /// Position in `literals` by key, so inserting 10,000 siblings is not quadratic; made
-        /// only past `indexedLiterals` of them (most nodes have one or two: a dictionary each
-        /// cost 40 M instructions of loading 10,000 contracts).
-        /// Keyed by bytes, as requests are matched: two spellings of `é` are two literals.
+        /// only past `indexedLiterals` of them (most nodes have one or two, and a dictionary in
+        /// every node cost about 40 M instructions of loading 10,000 contracts). Keyed by bytes,
+        /// as requests are matched: two spellings of `é` are two literals.
         var literalPositions: [[UInt8]: Int]?
+        var intParameter: Int?
+        var stringParameter: Int?
+        var pathParameter: Int?
+        /// Contract index per method, for templates that end here.
+        var methods: [(method: RequestMethod, contract: Int)] = []
+
+        static let indexedLiterals = 8
 
         /// The child the literal segment `text` leads to, if any.
         func child(literal text: String) -> Int? {
@@ -22,13 +29,6 @@ struct TrieBuilder {
                 literalPositions = Dictionary(uniqueKeysWithValues: literals.enumerated().map { ($1.key, $0) })
             }
         }
-
-        static let indexedLiterals = 8
-        var intParameter: Int?
-        var stringParameter: Int?
-        var pathParameter: Int?
-        /// Contract index per method, for templates that end here.
-        var methods: [(method: RequestMethod, contract: Int)] = []
     }
 
     var nodes: [Node] = [Node()]
