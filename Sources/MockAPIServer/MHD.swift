@@ -43,6 +43,14 @@ struct MHDConnection: @unchecked Sendable, Hashable {
         }
     }
 
+    /// The same bytes in the worker thread's scratch buffer, read only within this callback (the
+    /// thread's next request overwrites them); nil when they do not fit it (`HeadHeaders`).
+    @inline(__always) func scratchHeaders() -> UnsafeRawBufferPointer? {
+        var size = 0
+        guard let scratch = CMicroHTTPDShims_copy_headers_to_scratch(pointer, &size) else { return nil }
+        return UnsafeRawBufferPointer(start: scratch, count: size)
+    }
+
     /// The socket, or -1.
     var descriptor: Int32 { CMicroHTTPDShims_connection_fd(pointer) }
 

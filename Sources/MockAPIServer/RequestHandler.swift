@@ -131,33 +131,35 @@ final class RequestHandler: Sendable {
         connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int, watch: ConnectionWatch?
     ) -> Begun {
-        let knownMethod = RequestMethod(bytes: bytes(method))
+        let methodBytes = bytes(method)
+        let knownMethod = RequestMethod(bytes: methodBytes)
         // Unretained: the thread's lease holds the state through this call; the context retains it.
         let lease = serving.lease()
         let state = lease._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.state) }
         let responder = state._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responder) }
-        let headers = connection.headers(spareSlot: threadSlot)
+        var arrived = HeadHeaders(connection, spareSlot: threadSlot)
         // The one walk over the headers every request makes; `admit` reads the rest of it.
-        let scan = headers.headScan()
+        let scan = HeaderFields.headScan(packed: arrived.packed)
         var path = fullPath
         var scope: SessionScope?
         var pathOffset = 0
         if Responder.isSessionPath(fullPath) {
             (scope, pathOffset) = responder._withUnsafeGuaranteedRef {
-                $0.sessionScope(path: fullPath, headers: headers, namesSession: scan.namesSession, threadSlot: threadSlot)
+                $0.sessionScope(path: fullPath, headers: arrived.fields(), namesSession: scan.namesSession, threadSlot: threadSlot)
             }
             path = innerPath(fullPath, offset: pathOffset)
         }
         let destination = responder._withUnsafeGuaranteedRef { $0.destination(method: knownMethod, path: path) }
-        // A known method's name is a static string: no allocation.
-        let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         if case .contract(let index) = destination, query == nil, scope == nil, scan.isPlain, let watch, configuration.requestLog == nil,
             answerAtHead(
-                contract: index, lease: lease, state: state, method: methodName, path: path, headers: headers, prefers: scan.prefers, watch: watch,
-                threadSlot: threadSlot)
+                contract: index, lease: lease, state: state, method: UnsafeRawBufferPointer(methodBytes), path: path,
+                headers: arrived.packed, prefers: scan.prefers, watch: watch, threadSlot: threadSlot)
         {
             return .answered(CMicroHTTPDShims_held_state(watch))
         }
+        let headers = arrived.fields()
+        // A known method's name is a static string: no allocation.
+        let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let head = responder._withUnsafeGuaranteedRef { $0.route(to: destination, headers: headers) }
         let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
@@ -180,8 +182,8 @@ final class RequestHandler: Sendable {
     /// until the request ends. False: the request goes on as any other.
     @inline(__always)
     private func answerAtHead(
-        contract: Int, lease: Unmanaged<StateLease>, state: Unmanaged<ServingState>, method: String, path: UnsafeBufferPointer<UInt8>,
-        headers: HeaderFields, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
+        contract: Int, lease: Unmanaged<StateLease>, state: Unmanaged<ServingState>, method: UnsafeRawBufferPointer, path: UnsafeBufferPointer<UInt8>,
+        headers: UnsafeRawBufferPointer, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
     ) -> Bool {
         guard
             let response = state._withUnsafeGuaranteedRef({ $0.responder.plainAnswer(toContract: contract, prefers: prefers) }),
@@ -193,9 +195,9 @@ final class RequestHandler: Sendable {
             let names = $0.responder.names
             return (names.contract(contract), names.response(contract: contract, response: response))
         }
-        journal.record(
-            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), query: [], headers: headers,
-            bodyBytes: 0, parts: [], contract: contractName, response: responseName, status: status, problem: nil, threadSlot: threadSlot)
+        journal.recordAnsweredAtHead(
+            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), packedHeaders: headers, contract: contractName,
+            response: responseName, status: status, threadSlot: threadSlot)
         return true
     }
 

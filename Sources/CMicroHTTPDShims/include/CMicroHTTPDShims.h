@@ -123,6 +123,11 @@ ssize_t CMicroHTTPDShims_connection_send(struct MHD_Connection *connection, cons
 /// unspecified and the caller retries with the returned size.
 size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
 
+/// The same copy into the calling thread's own scratch buffer, which the next call on that thread
+/// overwrites: the bytes are read within the access handler's call only. Sets `*size` to the
+/// bytes the records take, and returns NULL (the buffer unspecified) when they pass its room.
+const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size);
+
 /// Whether every byte of `name` is an RFC 9110 `tchar` (the check `copy_headers` makes of each
 /// header name), for the tests that hold it to the grammar.
 bool CMicroHTTPDShims_is_token(const char *name, size_t size);

@@ -240,25 +240,29 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     /// Folding these into the walk the first needed anyway keeps them off the cost of a request:
     /// a length compare per header.
     package func headScan() -> HeadScan {
+        withPackedBytes(Self.headScan(packed:))
+    }
+
+    /// `headScan` of headers in this layout that are not (yet) a `HeaderFields`: the server's
+    /// copy in its thread's scratch buffer (`HeadHeaders`).
+    package static func headScan(packed buffer: UnsafeRawBufferPointer) -> HeadScan {
         var scan = HeadScan()
         // The walk written out (as `forEachField` walks): through its closure, it was not inlined.
-        withPackedBytes { buffer in
-            var offset = 0
-            while offset + Self.lengthsSize <= buffer.count {
-                let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-                guard offset + Self.lengthsSize + nameLength <= buffer.count else { break }
-                let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + Self.lengthsSize, count: nameLength)
-                offset += Self.lengthsSize + nameLength + valueLength
-                switch nameLength {
-                case 4: if Self.equalsIgnoringCase(name, "host") { scan.hosts += 1 }
-                case 6: if Self.equalsIgnoringCase(name, "prefer") { scan.prefers = true }
-                case 14: if Self.equalsIgnoringCase(name, "content-length") { scan.framed = true }
-                case 15: if Self.equalsIgnoringCase(name, "mockapi-session") { scan.namesSession = true }
-                case 17: if Self.equalsIgnoringCase(name, "transfer-encoding") { scan.framed = true }
-                case 0: scan.malformed = true
-                default: break
-                }
+        var offset = 0
+        while offset + lengthsSize <= buffer.count {
+            let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            guard offset + lengthsSize + nameLength <= buffer.count else { break }
+            let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + lengthsSize, count: nameLength)
+            offset += lengthsSize + nameLength + valueLength
+            switch nameLength {
+            case 4: if equalsIgnoringCase(name, "host") { scan.hosts += 1 }
+            case 6: if equalsIgnoringCase(name, "prefer") { scan.prefers = true }
+            case 14: if equalsIgnoringCase(name, "content-length") { scan.framed = true }
+            case 15: if equalsIgnoringCase(name, "mockapi-session") { scan.namesSession = true }
+            case 17: if equalsIgnoringCase(name, "transfer-encoding") { scan.framed = true }
+            case 0: scan.malformed = true
+            default: break
             }
         }
         return scan

@@ -31,28 +31,52 @@ extension RecordSink {
     }
 }
 
+/// Text a record holds: a String, or bytes already at hand (the server's request path has the
+/// method's bytes from libmicrohttpd, so it makes no String to copy, retain and release).
+protocol RecordText {
+    func write<Sink: RecordSink>(to sink: inout Sink)
+}
+
+extension String: RecordText {
+    @inline(__always)
+    func write<Sink: RecordSink>(to sink: inout Sink) { sink.string(self) }
+}
+
+extension UnsafeRawBufferPointer: RecordText {
+    @inline(__always)
+    func write<Sink: RecordSink>(to sink: inout Sink) { sink.bytes(self) }
+}
+
+/// Headers as their packed bytes (`withPackedBytes`), which read back as a `HeaderFields`.
+extension HeaderFields: RecordText {
+    @inline(__always)
+    func write<Sink: RecordSink>(to sink: inout Sink) { withPackedBytes { sink.bytes($0) } }
+}
+
 /// Counts the bytes a record takes, writing nothing.
 struct RecordSizer: RecordSink {
     private(set) var size = 0
 
+    // Wrapping sums: every count is of bytes already in memory, so they cannot overflow, and
+    // each checked add was a test and a branch (about 30 of them a record).
     @inline(__always)
     mutating func int(_ value: Int) {
-        size += MemoryLayout<Int>.size
+        size &+= MemoryLayout<Int>.size
     }
 
     @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
-        size += MemoryLayout<Int>.size + bytes.count
+        size &+= MemoryLayout<Int>.size &+ bytes.count
     }
 
     @inline(__always)
     mutating func string(_ text: String) {
-        size += MemoryLayout<Int>.size + text.utf8.count
+        size &+= MemoryLayout<Int>.size &+ text.utf8.count
     }
 
     @inline(__always)
     mutating func optionalString(_ text: String?) {
-        size += MemoryLayout<Int>.size + (text?.utf8.count ?? 0)
+        size &+= MemoryLayout<Int>.size &+ (text?.utf8.count ?? 0)
     }
 }
 
@@ -65,17 +89,18 @@ struct RecordWriter: RecordSink {
         self.base = base
     }
 
+    // Wrapping, as the sizer's: the offsets stay within the size it counted.
     @inline(__always)
     mutating func int(_ value: Int) {
         base.storeBytes(of: value, toByteOffset: size, as: Int.self)
-        size += MemoryLayout<Int>.size
+        size &+= MemoryLayout<Int>.size
     }
 
     @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
         int(bytes.count)
         if let source = bytes.baseAddress { (base + size).copyMemory(from: source, byteCount: bytes.count) }
-        size += bytes.count
+        size &+= bytes.count
     }
 }
 

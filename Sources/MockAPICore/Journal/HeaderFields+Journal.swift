@@ -90,17 +90,20 @@ extension HeaderFields {
     /// packed bytes; nil when none does. One pass over the names and lengths, with no closure
     /// and no copy of the headers, for the request path.
     package func firstChangeForJournal(redacting redaction: HeaderRedaction) -> Int? {
-        withPackedBytes { buffer in
-            var offset = 0
-            while offset + 8 <= buffer.count {
-                let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
-                let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + 8, count: nameLength)
-                if valueLength > Self.journalValueLimit || redaction.redacts(name) { return offset }
-                offset += 8 + nameLength + valueLength
-            }
-            return nil
+        withPackedBytes { Self.firstChangeForJournal(packed: $0, redacting: redaction) }
+    }
+
+    /// The same, of headers in this layout that are not a `HeaderFields`.
+    static func firstChangeForJournal(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction) -> Int? {
+        var offset = 0
+        while offset + 8 <= buffer.count {
+            let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+            let valueLength = Int(buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self))
+            let name = UnsafeRawBufferPointer(start: buffer.baseAddress! + offset + 8, count: nameLength)
+            if valueLength > journalValueLimit || redaction.redacts(name) { return offset }
+            offset += 8 + nameLength + valueLength
         }
+        return nil
     }
 
     /// The standard redaction (`HeaderRedaction.standard`), or none when `keepingSecrets`.

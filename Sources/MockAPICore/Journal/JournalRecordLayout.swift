@@ -9,7 +9,7 @@
 ///     id  receivedAt  status  bodyBytes            integers
 ///     method  path                                 text
 ///     query count, then per pair: name, value?     integer, then text
-///     headers                                      HeaderFields' packed bytes
+///     headers                                      HeaderFields' packed bytes (or the same bytes, unwrapped)
 ///     contract?  response?                         text
 ///     parts count, then per part: name, filename?, contentType?, bytes, sha256
 ///     problem?                                     text
@@ -19,15 +19,15 @@ enum JournalRecordLayout {
     /// holds them (its `record(receivedAt:…)` says why).
     @inline(__always)
     static func write<Sink: RecordSink>(
-        id: Int, receivedAt: Int64, status: Int, bodyBytes: Int, method: String, path: UnsafeRawBufferPointer, query: [QueryArgument]?,
-        headers: borrowing HeaderFields, contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?, parts: [ReceivedPart],
+        id: Int, receivedAt: Int64, status: Int, bodyBytes: Int, method: some RecordText, path: UnsafeRawBufferPointer, query: [QueryArgument]?,
+        headers: some RecordText, contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?, parts: [ReceivedPart],
         problem: String?, to sink: inout Sink
     ) {
         sink.int(id)
         sink.int(Int(receivedAt))
         sink.int(status)
         sink.int(bodyBytes)
-        sink.string(method)
+        method.write(to: &sink)
         sink.bytes(path)
         sink.int(query?.count ?? 0)
         if let query {
@@ -36,7 +36,7 @@ enum JournalRecordLayout {
                 sink.optionalString(argument.value)
             }
         }
-        headers.withPackedBytes { sink.bytes($0) }
+        headers.write(to: &sink)
         sink.optionalBytes(contract)
         sink.optionalBytes(response)
         sink.int(parts.count)
