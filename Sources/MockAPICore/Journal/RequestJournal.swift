@@ -148,12 +148,14 @@ package final class RequestJournal: Sendable {
     /// the byte budget and `capacity`.
     @inline(__always)
     private func append(size: Int, threadSlot: Int, write: (inout RecordWriter, Int) -> Void) {
-        if heldBytes.add(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
+        // Wrapping adds (bytes held, ids a request apiece, neither near Int.max): a checked add
+        // is a compare-and-swap loop, a wrapping one a single locked add.
+        if heldBytes.wrappingAdd(size, ordering: .relaxed).newValue > maxBytes { evictOldest() }
         borrowedShards[threadSlot % borrowedShards.count]._withUnsafeGuaranteedRef {
             $0.arena.withLock { arena in
                 // Numbered under the shard's lock, so a shard holds its records in id order even
                 // when two threads share it (eviction and paged reads rely on that).
-                let id = nextID.add(1, ordering: .relaxed).oldValue
+                let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
                 // Evicted or cleared by another thread meanwhile: keeping it would leave a hole.
                 if id <= max(bytesEvictedThrough.load(ordering: .acquiring), clearedThrough.load(ordering: .acquiring)) {
                     heldBytes.subtract(size, ordering: .relaxed)
