@@ -191,9 +191,10 @@ final class RequestHandler: Sendable {
         else { return false }
         MHDConnection.answering(watch)
         CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), lease.retain().toOpaque())
-        let (contractName, responseName) = state._withUnsafeGuaranteedRef {
-            let names = $0.responder.names
-            return (names.contract(contract), names.response(contract: contract, response: response))
+        // Borrowed, as the responder is: read into a local, the names were retained and released.
+        let names = state._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responder.names) }
+        let (contractName, responseName) = names._withUnsafeGuaranteedRef {
+            ($0.contract(contract), $0.response(contract: contract, response: response))
         }
         journal.recordAnsweredAtHead(
             receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), packedHeaders: headers, contract: contractName,
@@ -428,9 +429,9 @@ final class RequestHandler: Sendable {
         }
         // The context's own fields, borrowed, and the names' bytes: no record, no String is made for the journal.
         // The bytes live in the responder's NameBytes, which the context's lease keeps.
-        let (contractName, responseName) = context.withResponder { responder in
-            let names = responder.names
-            return (
+        let names = context.withResponder { Unmanaged.passUnretained($0.names) }
+        let (contractName, responseName) = names._withUnsafeGuaranteedRef { names in
+            (
                 note.contract.map { names.contract($0) },
                 note.contract.flatMap { contract in note.response.map { names.response(contract: contract, response: $0) } }
             )

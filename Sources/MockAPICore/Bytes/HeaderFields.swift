@@ -183,7 +183,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     private func value(forName wanted: UnsafeBufferPointer<UInt8>) -> String? {
         withPackedBytes { buffer -> String? in
             var found: String?
-            forEachField(in: buffer) { fieldName, value in
+            Self.forEachField(in: buffer) { fieldName, value in
                 guard fieldName.count == wanted.count else { return true }
                 for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
                 found = String(decoding: value, as: UTF8.self)
@@ -198,7 +198,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     package func forEachValue(of name: StaticString, _ body: (UnsafeRawBufferPointer) -> Bool) {
         let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         withPackedBytes { buffer in
-            forEachField(in: buffer) { fieldName, value in
+            Self.forEachField(in: buffer) { fieldName, value in
                 guard fieldName.count == wanted.count else { return true }
                 for index in 0..<wanted.count where fieldName[index] | 0x20 != wanted[index] | 0x20 { return true }
                 return body(value)
@@ -273,7 +273,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     package var malformation: String? {
         withPackedBytes { buffer in
             var found: String?
-            forEachField(in: buffer) { name, value in
+            Self.forEachField(in: buffer) { name, value in
                 guard name.count == 0 else { return true }
                 found = String(decoding: value, as: UTF8.self)
                 return false
@@ -293,7 +293,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     public var pairs: [(name: String, value: String)] {
         withPackedBytes { buffer in
             var result: [(name: String, value: String)] = []
-            forEachField(in: buffer) { name, value in
+            Self.forEachField(in: buffer) { name, value in
                 result.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
                 return true
             }
@@ -306,7 +306,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     package var fields: [HTTPField] { pairs.map { HTTPField($0.name, $0.value) } }
 
     /// Calls `body` with each header's name and value bytes until it returns false.
-    func forEachField(
+    static func forEachField(
         in buffer: UnsafeRawBufferPointer,
         _ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Bool
     ) {

@@ -19,41 +19,44 @@ extension HeaderFields {
     /// most 10 bytes longer (`[redacted]` for an empty one), a cut one 40 (its note, past 4,096
     /// bytes).
     package func journaledCopy(redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
-        withPackedBytes { buffer in
-            let unchanged = UnsafeRawBufferPointer(rebasing: buffer[..<min(start, buffer.count)])
-            let rest = UnsafeRawBufferPointer(rebasing: buffer[unchanged.count...])
-            var fields = 0
-            forEachField(in: rest) { _, _ in
-                fields += 1
+        withPackedBytes { Self.journaledCopy(packed: $0, redacting: redaction, from: start) }
+    }
+
+    /// The same, of headers in this layout that are not a `HeaderFields`.
+    static func journaledCopy(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
+        let unchanged = UnsafeRawBufferPointer(rebasing: buffer[..<min(start, buffer.count)])
+        let rest = UnsafeRawBufferPointer(rebasing: buffer[unchanged.count...])
+        var fields = 0
+        Self.forEachField(in: rest) { _, _ in
+            fields += 1
+            return true
+        }
+        return HeaderFields(capacity: buffer.count + fields * Self.largestGrowth) { out in
+            guard let base = out.baseAddress else { return 0 }
+            if let source = unchanged.baseAddress { base.copyMemory(from: source, byteCount: unchanged.count) }
+            var offset = unchanged.count
+            var fits = true
+            Self.forEachField(in: rest) { name, value in
+                // Never past the room, even if a field grew more than `largestGrowth` says.
+                guard offset + Self.lengthsSize + name.count + value.count + Self.largestGrowth <= out.count else {
+                    fits = false
+                    return false
+                }
+                let lengths = offset
+                offset += Self.lengthsSize
+                if let source = name.baseAddress { (base + offset).copyMemory(from: source, byteCount: name.count) }
+                offset += name.count
+                var valueLength = 0
+                Self.journaledValue(name: name, value: value, redaction) { piece in
+                    if let source = piece.baseAddress { (base + offset).copyMemory(from: source, byteCount: piece.count) }
+                    offset += piece.count
+                    valueLength += piece.count
+                }
+                base.storeBytes(of: UInt32(name.count), toByteOffset: lengths, as: UInt32.self)
+                base.storeBytes(of: UInt32(valueLength), toByteOffset: lengths + 4, as: UInt32.self)
                 return true
             }
-            return HeaderFields(capacity: buffer.count + fields * Self.largestGrowth) { out in
-                guard let base = out.baseAddress else { return 0 }
-                if let source = unchanged.baseAddress { base.copyMemory(from: source, byteCount: unchanged.count) }
-                var offset = unchanged.count
-                var fits = true
-                forEachField(in: rest) { name, value in
-                    // Never past the room, even if a field grew more than `largestGrowth` says.
-                    guard offset + Self.lengthsSize + name.count + value.count + Self.largestGrowth <= out.count else {
-                        fits = false
-                        return false
-                    }
-                    let lengths = offset
-                    offset += Self.lengthsSize
-                    if let source = name.baseAddress { (base + offset).copyMemory(from: source, byteCount: name.count) }
-                    offset += name.count
-                    var valueLength = 0
-                    Self.journaledValue(name: name, value: value, redaction) { piece in
-                        if let source = piece.baseAddress { (base + offset).copyMemory(from: source, byteCount: piece.count) }
-                        offset += piece.count
-                        valueLength += piece.count
-                    }
-                    base.storeBytes(of: UInt32(name.count), toByteOffset: lengths, as: UInt32.self)
-                    base.storeBytes(of: UInt32(valueLength), toByteOffset: lengths + 4, as: UInt32.self)
-                    return true
-                }
-                return fits ? offset : out.count * 2 + 1
-            }
+            return fits ? offset : out.count * 2 + 1
         }
     }
 

@@ -129,19 +129,22 @@ package final class RequestJournal: Sendable {
         receivedAt: Int64, method: UnsafeRawBufferPointer, path: UnsafeRawBufferPointer, packedHeaders headers: UnsafeRawBufferPointer,
         contract: UnsafeRawBufferPointer, response: UnsafeRawBufferPointer, status: Int, threadSlot: Int
     ) {
-        guard HeaderFields.firstChangeForJournal(packed: headers, redacting: redaction) == nil else {
-            return record(
-                receivedAt: receivedAt, method: String(decoding: method, as: UTF8.self), path: path, query: [], headers: HeaderFields(packed: headers), bodyBytes: 0, parts: [], contract: contract,
-                response: response, status: status, problem: nil, threadSlot: threadSlot)
+        // Copied only when a header is redacted or cut, as `record` does; the copy's bytes are
+        // written in place of the request's, and it is kept alive until they are.
+        let changed = HeaderFields.firstChangeForJournal(packed: headers, redacting: redaction).map {
+            HeaderFields.journaledCopy(packed: headers, redacting: redaction, from: $0)
         }
+        let journaled = changed?.withPackedBytes { $0 } ?? headers
         @inline(__always) func encode<Sink: RecordSink>(_ sink: inout Sink, id: Int) {
             JournalRecordLayout.write(
-                id: id, receivedAt: receivedAt, status: status, bodyBytes: 0, method: method, path: path, query: nil, headers: headers,
+                id: id, receivedAt: receivedAt, status: status, bodyBytes: 0, method: method, path: path, query: nil, headers: journaled,
                 contract: contract, response: response, parts: [], problem: nil, to: &sink)
         }
         var sizer = RecordSizer()
         encode(&sizer, id: 0)
-        append(size: sizer.size, threadSlot: threadSlot) { writer, id in encode(&writer, id: id) }
+        withExtendedLifetime(changed) {
+            append(size: sizer.size, threadSlot: threadSlot) { writer, id in encode(&writer, id: id) }
+        }
     }
 
     /// Numbers a record of `size` bytes and has `write` lay it out in the thread's shard, keeping
