@@ -31,24 +31,25 @@ extension RecordSink {
     }
 }
 
-/// Text a record holds: a String, or bytes already at hand (the server's request path has the
-/// method's bytes from libmicrohttpd, so it makes no String to copy, retain and release).
-protocol RecordText {
+/// A field a record holds as its length and bytes: a String's UTF-8, bytes already at hand (the
+/// server's request path has the method's bytes from libmicrohttpd, so it makes no String to
+/// copy, retain and release), or headers' packed bytes.
+protocol RecordBytes {
     func write<Sink: RecordSink>(to sink: inout Sink)
 }
 
-extension String: RecordText {
+extension String: RecordBytes {
     @inline(__always)
     func write<Sink: RecordSink>(to sink: inout Sink) { sink.string(self) }
 }
 
-extension UnsafeRawBufferPointer: RecordText {
+extension UnsafeRawBufferPointer: RecordBytes {
     @inline(__always)
     func write<Sink: RecordSink>(to sink: inout Sink) { sink.bytes(self) }
 }
 
 /// Headers as their packed bytes (`withPackedBytes`), which read back as a `HeaderFields`.
-extension HeaderFields: RecordText {
+extension HeaderFields: RecordBytes {
     @inline(__always)
     func write<Sink: RecordSink>(to sink: inout Sink) { withPackedBytes { sink.bytes($0) } }
 }

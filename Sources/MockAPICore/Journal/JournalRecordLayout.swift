@@ -19,8 +19,8 @@ enum JournalRecordLayout {
     /// holds them (its `record(receivedAt:…)` says why).
     @inline(__always)
     static func write<Sink: RecordSink>(
-        id: Int, receivedAt: Int64, status: Int, bodyBytes: Int, method: some RecordText, path: UnsafeRawBufferPointer, query: [QueryArgument]?,
-        headers: some RecordText, contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?, parts: [ReceivedPart],
+        id: Int, receivedAt: Int64, status: Int, bodyBytes: Int, method: some RecordBytes, path: UnsafeRawBufferPointer, query: [QueryArgument]?,
+        headers: some RecordBytes, contract: UnsafeRawBufferPointer?, response: UnsafeRawBufferPointer?, parts: [ReceivedPart],
         problem: String?, to sink: inout Sink
     ) {
         sink.int(id)
