@@ -44,7 +44,7 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     }
 
     /// The same bytes in the worker thread's scratch buffer, read only within this callback (the
-    /// thread's next request overwrites them); nil when they do not fit it (`HeadHeaders`).
+    /// thread's next request overwrites them); nil when they do not fit it (`RequestHandler.beginRequest`).
     @inline(__always) func scratchHeaders() -> UnsafeRawBufferPointer? {
         var size = 0
         guard let scratch = CMicroHTTPDShims_copy_headers_to_scratch(pointer, &size) else { return nil }

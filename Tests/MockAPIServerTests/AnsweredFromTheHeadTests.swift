@@ -8,7 +8,7 @@ import Testing
 /// on its last (`RequestHandler.answerAtHead`). Sent by curl, so the headers are a real client's:
 /// the connection stays open across requests, the body is the fixture's bytes, and the journal
 /// keeps what curl sent, a bearer credential redacted and a long value cut. The headers are read
-/// from the worker thread's scratch buffer (`HeadHeaders`); a head too large for it from a copy.
+/// from the worker thread's scratch buffer (`RequestHandler.beginRequest`); a head too large for it from a copy.
 struct AnsweredFromTheHeadTests {
     struct Entry: Decodable { var path: String, contract: String?, response: String?, status: Int, headers: [String: String] }
 

@@ -59,9 +59,10 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         for (name, value) in elements { append(name: name, value: value) }
     }
 
-    /// Headers from bytes in this layout, as `withPackedBytes` hands them out.
-    package init(packed: UnsafeRawBufferPointer) {
-        self.init(capacity: packed.count) { buffer in
+    /// Headers from bytes in this layout, as `withPackedBytes` hands them out; with `spareSlot`,
+    /// in the buffer that thread slot keeps (`init(capacity:spareSlot:fill:)`).
+    package init(packed: UnsafeRawBufferPointer, spareSlot: Int? = nil) {
+        self.init(capacity: packed.count, spareSlot: spareSlot) { buffer in
             buffer.copyMemory(from: packed)
             return packed.count
         }
@@ -244,7 +245,7 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
     }
 
     /// `headScan` of headers in this layout that are not (yet) a `HeaderFields`: the server's
-    /// copy in its thread's scratch buffer (`HeadHeaders`).
+    /// copy in its thread's scratch buffer (`RequestHandler.beginRequest`).
     package static func headScan(packed buffer: UnsafeRawBufferPointer) -> HeadScan {
         var scan = HeadScan()
         // The walk written out (as `forEachField` walks): through its closure, it was not inlined.

@@ -121,7 +121,7 @@ package final class RequestJournal: Sendable {
     /// `record(receivedAt:…)` for the server's most common request: one answered from its head
     /// (`RequestHandler.answerAtHead`), so with no query, no body, no parts and no problem, its
     /// method and headers still the bytes libmicrohttpd and the thread's scratch buffer hold
-    /// (`HeadHeaders`). The same record, laid out by the same `JournalRecordLayout.write`, with
+    /// (`RequestHandler.beginRequest`). The same record, laid out by the same `JournalRecordLayout.write`, with
     /// those fields known empty here: the general call spilled a dozen arguments to the stack and
     /// asked after each absent field twice (sizing, then writing), about 110 instructions a
     /// request more (`scripts/bench/instructions --cases get`).
