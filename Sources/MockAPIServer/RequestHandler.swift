@@ -163,6 +163,7 @@ final class RequestHandler: Sendable {
                     knownMethod: knownMethod, method: method, query: query, threadSlot: threadSlot, scope: nil, pathOffset: 0))
         }
         let headers = connection.headers(spareSlot: threadSlot)
+        // The same one walk.
         let scan = headers.headScan()
         var path = fullPath
         var scope: SessionScope?

@@ -10,20 +10,20 @@ extension HeaderFields {
     /// through Strings and appended one by one, a request with an `Authorization` header cost
     /// about 28,000 instructions more than one without).
     package func forJournal(redacting redaction: HeaderRedaction) -> HeaderFields {
-        firstChangeForJournal(redacting: redaction).map { journaledCopy(redacting: redaction, from: $0) } ?? self
+        withPackedBytes { Self.journaledCopyIfChanged(packed: $0, redacting: redaction) } ?? self
     }
 
-    /// `forJournal`'s copy, for a caller that found the first field it changes already
-    /// (`firstChangeForJournal`): the fields before it are copied as they are, unchecked again.
-    /// One pass into a buffer with room for the most a field can grow: a redacted value is at
-    /// most 10 bytes longer (`[redacted]` for an empty one), a cut one 40 (its note, past 4,096
-    /// bytes).
-    package func journaledCopy(redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
-        withPackedBytes { Self.journaledCopy(packed: $0, redacting: redaction, from: start) }
+    /// `forJournal`'s copy of headers in this layout (a `HeaderFields`' packed bytes, or the
+    /// server's scratch copy of a head), or nil when the journal keeps them as they came.
+    static func journaledCopyIfChanged(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction) -> HeaderFields? {
+        firstChangeForJournal(packed: buffer, redacting: redaction).map { journaledCopy(packed: buffer, redacting: redaction, from: $0) }
     }
 
-    /// The same, of headers in this layout that are not a `HeaderFields`.
-    static func journaledCopy(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
+    /// The copy, once the first field it changes is found (`firstChangeForJournal`): the fields
+    /// before it are copied as they are, unchecked again. One pass into a buffer with room for
+    /// the most a field can grow: a redacted value is at most 10 bytes longer (`[redacted]` for
+    /// an empty one), a cut one 40 (its note, past 4,096 bytes).
+    private static func journaledCopy(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction, from start: Int) -> HeaderFields {
         let unchanged = UnsafeRawBufferPointer(rebasing: buffer[..<min(start, buffer.count)])
         let rest = UnsafeRawBufferPointer(rebasing: buffer[unchanged.count...])
         var fields = 0
@@ -92,12 +92,7 @@ extension HeaderFields {
     /// Where the first field `forJournal` changes (a header to redact or cut) starts in the
     /// packed bytes; nil when none does. One pass over the names and lengths, with no closure
     /// and no copy of the headers, for the request path.
-    package func firstChangeForJournal(redacting redaction: HeaderRedaction) -> Int? {
-        withPackedBytes { Self.firstChangeForJournal(packed: $0, redacting: redaction) }
-    }
-
-    /// The same, of headers in this layout that are not a `HeaderFields`.
-    static func firstChangeForJournal(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction) -> Int? {
+    private static func firstChangeForJournal(packed buffer: UnsafeRawBufferPointer, redacting redaction: HeaderRedaction) -> Int? {
         var offset = 0
         while offset + 8 <= buffer.count {
             let nameLength = Int(buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self))

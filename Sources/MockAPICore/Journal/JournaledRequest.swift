@@ -12,7 +12,7 @@ package struct JournaledRequest {
     package var path: UnsafeRawBufferPointer
     /// Decoded pairs, redacted when written (`HeaderRedaction.journaledQuery`), re-encoded when read.
     package var query: [QueryArgument]
-    /// As received; redacted and cut when written (`HeaderFields.firstChangeForJournal`).
+    /// As received; redacted and cut when written (`HeaderFields.forJournal`).
     package var headers: HeaderFields
     package var bodyBytes: Int
     package var parts: [ReceivedPart]

@@ -100,7 +100,7 @@ package final class RequestJournal: Sendable {
         threadSlot: Int
     ) {
         // Copied only when a header is redacted or cut; most requests' go in as they came.
-        let changed = headers.firstChangeForJournal(redacting: redaction).map { headers.journaledCopy(redacting: redaction, from: $0) }
+        let changed = headers.withPackedBytes { HeaderFields.journaledCopyIfChanged(packed: $0, redacting: redaction) }
         // Credentials in the query (`?access_token=…`) redacted as headers are. Nil without a
         // query, and only then read: a request with none pays nothing for it.
         let journaledQuery = query.isEmpty ? nil : redaction.journaledQuery(query)
@@ -131,9 +131,7 @@ package final class RequestJournal: Sendable {
     ) {
         // Copied only when a header is redacted or cut, as `record` does; the copy's bytes are
         // written in place of the request's, and it is kept alive until they are.
-        let changed = HeaderFields.firstChangeForJournal(packed: headers, redacting: redaction).map {
-            HeaderFields.journaledCopy(packed: headers, redacting: redaction, from: $0)
-        }
+        let changed = HeaderFields.journaledCopyIfChanged(packed: headers, redacting: redaction)
         let journaled = changed?.withPackedBytes { $0 } ?? headers
         @inline(__always) func encode<Sink: RecordSink>(_ sink: inout Sink, id: Int) {
             JournalRecordLayout.write(
