@@ -86,13 +86,3 @@ package struct RequestLogOptions: Sendable {
         self.verbose = verbose
     }
 }
-
-/// Writes every byte unless the descriptor fails.
-private func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { return }
-        offset += written
-    }
-}

@@ -138,9 +138,25 @@ public struct ContractSet: Sendable {
     }
 
     private static func displayPath(_ url: URL) -> String {
-        let path = url.standardizedFileURL.path
+        let path = lexicallyStandardized(url.path)
         let cwd = FileManager.default.currentDirectoryPath
         if path.hasPrefix(cwd + "/") { return String(path.dropFirst(cwd.count + 1)) }
         return path
+    }
+
+    /// An absolute path without `.` and `..` components, repeated or trailing slashes: what
+    /// `URL.standardizedFileURL.path` gives, links not resolved. Foundation's first call there
+    /// instantiated a `Set<UInt8>` by its mangled name (a scan of every protocol conformance in
+    /// the binary, about 0.45 M instructions of every start).
+    static func lexicallyStandardized(_ path: String) -> String {
+        var kept: [Substring] = []
+        for component in path.split(separator: "/") where component != "." {
+            if component == ".." {
+                _ = kept.popLast()
+            } else {
+                kept.append(component)
+            }
+        }
+        return "/" + kept.joined(separator: "/")
     }
 }
