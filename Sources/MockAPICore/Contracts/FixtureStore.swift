@@ -70,7 +70,7 @@ final class FixtureStore {
         }
         let contentType = MediaType.forFile(named: reference)
         if contentType == "application/json" {
-            do throws(JSONParser.Failure) { _ = try JSONParser.parse(bytes) } catch {
+            do throws(JSONParser.Failure) { try JSONParser.check(bytes) } catch {
                 return .failure(.invalidJSON(file: "\(displayRoot)/\(reference)", error))
             }
         }
