@@ -38,6 +38,11 @@ struct ExactPaths {
                 if let contract { found.append((path, method, contract)) }
             }
         }
+        self.init(entries: found)
+    }
+
+    /// A table of these keys (whole paths, or `IntShapedPaths`' shapes) with their answers.
+    init(entries found: [(path: [UInt8], method: RequestMethod, contract: Int)]) {
         var slotCount = 1
         while slotCount < 2 * found.count { slotCount *= 2 }
         var table = [Entry](repeating: Self.empty, count: slotCount)

@@ -43,6 +43,9 @@ final class FrozenTrie: @unchecked Sendable {
     /// (`ExactPaths`): most requests name such a path, and one hash probe answers them without
     /// walking the trie segment by segment.
     private var exact = ExactPaths()
+    /// Every path of literal segments and `{name:int}` parameters, by its shape
+    /// (`IntShapedPaths`): a request to a resource by its id answered by one probe too.
+    private var shapes = IntShapedPaths()
 
     init(_ builder: TrieBuilder) {
         var nodes: [Node] = []
@@ -84,10 +87,12 @@ final class FrozenTrie: @unchecked Sendable {
         self.endings = Self.copy(endings)
         self.slots = Self.copy(slots)
         exact = ExactPaths(literalPathsOf: self)
+        shapes = IntShapedPaths(of: self)
     }
 
     deinit {
         exact.deallocate()
+        shapes.deallocate()
         nodes.deallocate()
         edges.deallocate()
         keys.deallocate()
@@ -134,10 +139,12 @@ final class FrozenTrie: @unchecked Sendable {
     }
 
     /// `match` for a whole path (`/` first, its first segment at 1, or none for `/` itself): a
-    /// path of literal segments the trie has is answered from `exact`, the rest are walked.
+    /// path of literal segments the trie has is answered from `exact`, one with integer
+    /// parameters from `shapes`, the rest are walked.
     @inline(__always)
     func match(path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
         if let contract = exact.contract(path: path, method: method) { return contract }
+        if let contract = shapes.contract(path: path, method: method) { return contract }
         return walked(segmentStart: path.count > 1 ? 1 : nil, path: path, method: method)
     }
 
@@ -231,7 +238,7 @@ final class FrozenTrie: @unchecked Sendable {
     /// `PathTemplate.ParameterType.isInteger`, with the common case in line: up to 18 digits
     /// always fit an Int64.
     @inline(__always)
-    private static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         guard segment.count > 0, segment.count <= 18 else { return PathTemplate.ParameterType.isInteger(segment) }
         for byte in segment where byte &- UInt8(ascii: "0") > 9 { return PathTemplate.ParameterType.isInteger(segment) }
         return true
@@ -287,6 +294,36 @@ final class FrozenTrie: @unchecked Sendable {
                 let key = keys[Int(edge.keyStart)..<Int(edge.keyStart + edge.keyLength)]
                 pending.append((Int(edge.child), index == 0 ? path + key : path + [UInt8(ascii: "/")] + key))
             }
+        }
+        return found
+    }
+
+    /// Each path of literal segments and at least one `{name:int}` that ends at a node with
+    /// methods, as `literalPaths` writes them with each integer segment one NUL byte, with those
+    /// methods: what `IntShapedPaths` is built from. Nil when a literal key is itself an integer
+    /// (or holds a NUL): there a request's integer segment may take that literal, not the
+    /// parameter, so its shape alone would not say what the trie answers.
+    func intShapedPaths() -> [(shape: [UInt8], methods: [RequestMethod])]? {
+        // Every node's edges (the buffers hold one element more than that when they are empty).
+        for node in nodes {
+            for edge in edges[Int(node.firstEdge)..<Int(node.firstEdge + node.edgeCount)] {
+                let key = UnsafeBufferPointer(start: keys.baseAddress! + Int(edge.keyStart), count: Int(edge.keyLength))
+                if Self.isInteger(key) || key.contains(0) { return nil }
+            }
+        }
+        var found: [(shape: [UInt8], methods: [RequestMethod])] = []
+        var pending: [(node: Int, shape: [UInt8], integers: Int)] = [(0, [UInt8(ascii: "/")], 0)]
+        while let (index, shape, integers) = pending.popLast() {
+            let node = nodes[index]
+            if node.methodCount > 0, integers > 0 {
+                found.append((shape, (Int(node.firstMethod)..<Int(node.firstMethod + node.methodCount)).map { endings[$0].method }))
+            }
+            let separator: [UInt8] = index == 0 ? [] : [UInt8(ascii: "/")]
+            for edge in edges[Int(node.firstEdge)..<Int(node.firstEdge + node.edgeCount)] {
+                let key = keys[Int(edge.keyStart)..<Int(edge.keyStart + edge.keyLength)]
+                pending.append((Int(edge.child), shape + separator + key, integers))
+            }
+            if node.intChild >= 0 { pending.append((Int(node.intChild), shape + separator + [0], integers + 1)) }
         }
         return found
     }
