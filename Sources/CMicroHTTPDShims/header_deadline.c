@@ -3,7 +3,6 @@
 
 #include <poll.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -39,19 +38,11 @@
 // only beyond the share, looks at addresses (getpeername, once per connection).
 
 struct watched_connection {
+    /// First, so the socket context MHD hands back is also the watch the request path uses in line.
+    struct CMicroHTTPDShims_Watch hot;
     struct watched_connection *previous;
     struct watched_connection *next;
     int fd;
-    /// What the connection is doing (`PHASE_*`, the low two bits) and how many times that has
-    /// changed (the rest), written by its MHD thread with a plain store: no clock is read on the
-    /// request path. The sweep times each change it sees (`seen_at`): a request's phases are
-    /// timed to within one sweep interval, which is why the sweep runs eight times per limit.
-    _Atomic uint64_t phase;
-    /// Body bytes that have come since the request's headers.
-    _Atomic uint64_t body_bytes;
-    /// The server's number for the thread that serves the connection (-1 until its first
-    /// request): a connection never changes thread, so it is read once per connection.
-    intptr_t slot;
     /// The watchdog's own (under its lock): the phase the sweep last saw, since when, and whether
     /// it has ended the connection already.
     uint64_t seen_phase;
@@ -61,11 +52,6 @@ struct watched_connection {
     /// it needs it; only the watchdog touches these, under its lock.
     unsigned char peer[16];
     bool peer_known;
-    /// An answer decided from the request's head (`CMicroHTTPDShims_hold_answer`): only the
-    /// connection's MHD thread touches these, between a request's first access call and its end.
-    struct MHD_Response *held_response;
-    unsigned int held_status;
-    void *held_owner;
 };
 
 /// A slow body as the sweep ranks it: by client address, then by its average rate.
@@ -74,14 +60,17 @@ struct slow_body {
     double rate;
 };
 
-/// Headers awaited (the header deadline runs), a body being read (the body rate is checked), an
-/// answer decided (never cut).
-enum { PHASE_AWAITING = 0, PHASE_BODY = 1, PHASE_ANSWERING = 2, PHASE_STATE = 3 };
+/// The phases (`CMicroHTTPDShims_Watch.phase`, in the header). The sweep times each change of
+/// phase it sees (`seen_at`): a request's phases are timed to within one sweep interval, which is
+/// why the sweep runs eight times per limit.
+enum {
+    PHASE_AWAITING = CMicroHTTPDShims_PHASE_AWAITING,
+    PHASE_BODY = CMicroHTTPDShims_PHASE_BODY,
+    PHASE_ANSWERING = CMicroHTTPDShims_PHASE_ANSWERING,
+    PHASE_STATE = CMicroHTTPDShims_PHASE_STATE
+};
 
-static inline void set_phase(struct watched_connection *c, uint64_t state) {
-    uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
-    atomic_store_explicit(&c->phase, (phase | PHASE_STATE) + 1 + state, memory_order_relaxed);
-}
+static inline uint64_t phase_of(const struct watched_connection *c) { return __atomic_load_n(&c->hot.phase, __ATOMIC_RELAXED); }
 
 struct CMicroHTTPDShims_HeaderDeadline {
     pthread_mutex_t lock;
@@ -129,7 +118,7 @@ static bool body_too_slow(const struct CMicroHTTPDShims_HeaderDeadline *deadline
     uint64_t owed_ns = now - since - deadline->body_grace_ns;
     // Bytes owed by now at the minimum rate; in 128-bit so no rate or age can overflow it.
     unsigned __int128 owed = (unsigned __int128)owed_ns * deadline->min_body_rate / 1000000000u;
-    return atomic_load_explicit(&c->body_bytes, memory_order_relaxed) < owed;
+    return __atomic_load_n(&c->hot.body_bytes, __ATOMIC_RELAXED) < owed;
 }
 
 /// How often a crowded server looks for clients that have gone: one peek per idle connection.
@@ -143,7 +132,7 @@ static void end_connection(struct watched_connection *c) {
 /// Whether the connection is still in the phase the sweep last saw it in: reading a body, or
 /// awaiting headers, when `state` says so.
 static bool still(const struct watched_connection *c, uint64_t state) {
-    uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
+    uint64_t phase = phase_of(c);
     return !c->ended && phase == c->seen_phase && (phase & PHASE_STATE) == state;
 }
 
@@ -238,7 +227,7 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
     }
     size_t n = 0, slow_count = 0;
     for (struct watched_connection *c = deadline->head; c != NULL; c = c->next) {
-        uint64_t phase = atomic_load_explicit(&c->phase, memory_order_relaxed);
+        uint64_t phase = phase_of(c);
         if (phase != c->seen_phase) {
             c->seen_phase = phase;
             c->seen_at = now;
@@ -253,7 +242,7 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
     for (size_t i = 0; i < n; i++) {
         struct watched_connection *c = deadline->candidates[i];
         // Moved on since it was collected (answered, or a new request): not late.
-        if (atomic_load_explicit(&c->phase, memory_order_relaxed) != c->seen_phase) continue;
+        if (phase_of(c) != c->seen_phase) continue;
         bool reading_body = (c->seen_phase & PHASE_STATE) == PHASE_BODY;
         uint64_t since = c->seen_at;
         // `since` may be later than `now` (a connection that started meanwhile): unsigned, `now - since` would wrap.
@@ -271,7 +260,7 @@ static void sweep(struct CMicroHTTPDShims_HeaderDeadline *deadline, uint64_t now
         } else if (reading_body) {
             uint64_t body_since = c->seen_at;
             if (body_since != 0 && now > body_since && now - body_since > deadline->slow_age_ns) {
-                double rate = (double)atomic_load_explicit(&c->body_bytes, memory_order_relaxed) * 1e9 / (double)(now - body_since);
+                double rate = (double)__atomic_load_n(&c->hot.body_bytes, __ATOMIC_RELAXED) * 1e9 / (double)(now - body_since);
                 deadline->slow[slow_count++] = (struct slow_body){.connection = c, .rate = rate};
             }
         }
@@ -379,11 +368,11 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
         if (watched == NULL) return;
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         watched->fd = info == NULL ? -1 : info->connect_fd;
-        watched->slot = -1;
+        watched->hot.slot = -1;
         // Awaiting its first headers from now: timed here, not at the next sweep.
         uint64_t now = monotonic_ns();
         pthread_mutex_lock(&deadline->lock);
-        watched->seen_phase = atomic_load_explicit(&watched->phase, memory_order_relaxed);
+        watched->seen_phase = phase_of(watched);
         watched->seen_at = now;
         watched->next = deadline->head;
         if (deadline->head != NULL) deadline->head->previous = watched;
@@ -416,55 +405,7 @@ static struct watched_connection *watched_connection(struct MHD_Connection *conn
     return info == NULL ? NULL : info->socket_context;
 }
 
-void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
-    struct watched_connection *watched = watched_connection(connection);
-    if (watched == NULL) return NULL;
-    atomic_store_explicit(&watched->body_bytes, 0, memory_order_relaxed);
-    set_phase(watched, PHASE_BODY);
-    return watched;
-}
-
-intptr_t CMicroHTTPDShims_watch_slot(void *watched) {
-    return watched == NULL ? -1 : ((struct watched_connection *)watched)->slot;
-}
-
-void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot) {
-    if (watched != NULL) ((struct watched_connection *)watched)->slot = slot;
-}
-
-void CMicroHTTPDShims_body_received(void *watched, size_t bytes) {
-    struct watched_connection *c = watched;
-    if (c != NULL) atomic_fetch_add_explicit(&c->body_bytes, bytes, memory_order_relaxed);
-}
-
-void CMicroHTTPDShims_answering(void *watched) {
-    if (watched != NULL) set_phase(watched, PHASE_ANSWERING);
-}
-
-void CMicroHTTPDShims_awaiting_headers(void *watched) {
-    if (watched != NULL) set_phase(watched, PHASE_AWAITING);
-}
-
 void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection) {
     CMicroHTTPDShims_awaiting_headers(watched_connection(connection));
 }
 
-void CMicroHTTPDShims_hold_answer(void *watched, struct MHD_Response *response, unsigned int status, void *owner) {
-    struct watched_connection *c = watched;
-    c->held_response = response;
-    c->held_status = status;
-    c->held_owner = owner;
-}
-
-enum MHD_Result CMicroHTTPDShims_queue_held_answer(struct MHD_Connection *connection, void *watched) {
-    struct watched_connection *c = watched;
-    return MHD_queue_response(connection, c->held_status, c->held_response);
-}
-
-void *CMicroHTTPDShims_release_held_answer(void *watched) {
-    struct watched_connection *c = watched;
-    void *owner = c->held_owner;
-    c->held_response = NULL;
-    c->held_owner = NULL;
-    return owner;
-}

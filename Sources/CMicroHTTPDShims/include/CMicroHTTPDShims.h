@@ -29,23 +29,76 @@ void CMicroHTTPDShims_header_deadline_stop(struct CMicroHTTPDShims_HeaderDeadlin
 void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *connection, void **socket_context,
                                              enum MHD_ConnectionNotificationCode code);
 
+/// What the watchdog keeps of a connection that its own MHD thread reads and writes on every
+/// request: the first member of the watchdog's record (the connection's socket context), so the
+/// calls below are in line (as calls into this module they cost about 80 instructions a
+/// request). The sweep reads `phase` and `body_bytes` from its own thread: both are loaded and
+/// stored as relaxed atomics (`__atomic`, as C11 atomics on `_Atomic` fields).
+struct CMicroHTTPDShims_Watch {
+    /// What the connection is doing (`CMicroHTTPDShims_PHASE_*`, the low two bits) and how many
+    /// times that has changed (the rest), written by its MHD thread with a plain store: no clock
+    /// is read on the request path; the sweep times each change it sees.
+    uint64_t phase;
+    /// Body bytes that have come since the request's headers.
+    uint64_t body_bytes;
+    /// The server's number for the thread that serves the connection (-1 until its first
+    /// request): a connection never changes thread, so it is read once per connection.
+    intptr_t slot;
+    /// An answer decided from the request's head (`CMicroHTTPDShims_hold_answer`): only the
+    /// connection's MHD thread touches these, between a request's first access call and its end.
+    struct MHD_Response *held_response;
+    unsigned int held_status;
+    void *held_owner;
+};
+
+/// Headers awaited (the header deadline runs), a body being read (the body rate is checked), an
+/// answer decided (never cut); `STATE` masks them out of `phase`.
+enum {
+    CMicroHTTPDShims_PHASE_AWAITING = 0,
+    CMicroHTTPDShims_PHASE_BODY = 1,
+    CMicroHTTPDShims_PHASE_ANSWERING = 2,
+    CMicroHTTPDShims_PHASE_STATE = 3
+};
+
+static inline void CMicroHTTPDShims_set_phase(struct CMicroHTTPDShims_Watch *watch, uint64_t state) {
+    uint64_t phase = __atomic_load_n(&watch->phase, __ATOMIC_RELAXED);
+    __atomic_store_n(&watch->phase, (phase | CMicroHTTPDShims_PHASE_STATE) + 1 + state, __ATOMIC_RELAXED);
+}
+
 /// A request's headers are complete: off the clock, but cut if the client stops mid-body.
 /// Returns the connection's watch (NULL without a watchdog), for the calls below: looked up once
 /// per request, not at each.
-void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection);
+static inline void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct CMicroHTTPDShims_Watch *watch = info == NULL ? NULL : (struct CMicroHTTPDShims_Watch *)info->socket_context;
+    if (watch == NULL) return NULL;
+    __atomic_store_n(&watch->body_bytes, 0, __ATOMIC_RELAXED);
+    CMicroHTTPDShims_set_phase(watch, CMicroHTTPDShims_PHASE_BODY);
+    return watch;
+}
 
 /// The thread slot kept with the watch (-1 before one is set, or without a watch), and setting it.
-intptr_t CMicroHTTPDShims_watch_slot(void *watched);
-void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot);
+static inline intptr_t CMicroHTTPDShims_watch_slot(void *watched) {
+    return watched == NULL ? -1 : ((struct CMicroHTTPDShims_Watch *)watched)->slot;
+}
+static inline void CMicroHTTPDShims_watch_set_slot(void *watched, intptr_t slot) {
+    if (watched != NULL) ((struct CMicroHTTPDShims_Watch *)watched)->slot = slot;
+}
 
 /// `bytes` more of the request's body have arrived (for the minimum body rate).
-void CMicroHTTPDShims_body_received(void *watched, size_t bytes);
+static inline void CMicroHTTPDShims_body_received(void *watched, size_t bytes) {
+    if (watched != NULL) __atomic_fetch_add(&((struct CMicroHTTPDShims_Watch *)watched)->body_bytes, bytes, __ATOMIC_RELAXED);
+}
 
 /// The answer is decided: never cut from here on.
-void CMicroHTTPDShims_answering(void *watched);
+static inline void CMicroHTTPDShims_answering(void *watched) {
+    if (watched != NULL) CMicroHTTPDShims_set_phase(watched, CMicroHTTPDShims_PHASE_ANSWERING);
+}
 
 /// A response is done: the clock runs for the next request's headers.
-void CMicroHTTPDShims_awaiting_headers(void *watched);
+static inline void CMicroHTTPDShims_awaiting_headers(void *watched) {
+    if (watched != NULL) CMicroHTTPDShims_set_phase(watched, CMicroHTTPDShims_PHASE_AWAITING);
+}
 
 /// The same, for a connection whose request left no watch behind (refused before it began).
 void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection);
@@ -53,13 +106,27 @@ void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connect
 /// An answer decided from a request's head alone (a plain request to a prepared response), held
 /// on the connection's watch from the request's first access call to its last, which queues it.
 /// `owner` (what keeps `response` alive) stays held until the request ends.
-void CMicroHTTPDShims_hold_answer(void *watched, struct MHD_Response *response, unsigned int status, void *owner);
+static inline void CMicroHTTPDShims_hold_answer(void *watched, struct MHD_Response *response, unsigned int status, void *owner) {
+    struct CMicroHTTPDShims_Watch *watch = watched;
+    watch->held_response = response;
+    watch->held_status = status;
+    watch->held_owner = owner;
+}
 
 /// Queues the answer held on `watched` (`CMicroHTTPDShims_hold_answer`).
-enum MHD_Result CMicroHTTPDShims_queue_held_answer(struct MHD_Connection *connection, void *watched);
+static inline enum MHD_Result CMicroHTTPDShims_queue_held_answer(struct MHD_Connection *connection, void *watched) {
+    struct CMicroHTTPDShims_Watch *watch = watched;
+    return MHD_queue_response(connection, watch->held_status, watch->held_response);
+}
 
 /// Ends the hold: returns its owner, for the caller to let go.
-void *CMicroHTTPDShims_release_held_answer(void *watched);
+static inline void *CMicroHTTPDShims_release_held_answer(void *watched) {
+    struct CMicroHTTPDShims_Watch *watch = watched;
+    void *owner = watch->held_owner;
+    watch->held_response = NULL;
+    watch->held_owner = NULL;
+    return owner;
+}
 
 /// The request state of a request answered from its head: its watch, tagged (bit 1; a query
 /// copy's tag is bit 0, and both are 16-byte aligned allocations). Inline: asked on every call.
