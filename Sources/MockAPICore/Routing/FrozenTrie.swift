@@ -86,6 +86,7 @@ final class FrozenTrie: @unchecked Sendable {
         self.keys = Self.copy(keys)
         self.endings = Self.copy(endings)
         self.slots = Self.copy(slots)
+        exact.deallocate() // the empty table it held until the trie could answer
         exact = ExactPaths(literalPathsOf: self)
         shapes = IntShapedPaths(of: self)
     }

@@ -12,8 +12,8 @@
 /// and path children it may take accept any integer alike. A segment that is an integer of
 /// another form (`-1`, 19 digits) stays in the shape as it is, which no key holds: walked.
 struct IntShapedPaths {
-    private var table = ExactPaths()
-    private var isEmpty = true
+    /// Nil when the trie has no integer-shaped path, or a literal key that is an integer.
+    private var table: ExactPaths?
     /// Longer paths are walked: the shape is written in a buffer on the stack.
     private static let longestPath = 512
 
@@ -32,18 +32,16 @@ struct IntShapedPaths {
             }
         }
         table = ExactPaths(entries: found)
-        isEmpty = false
     }
 
-    func deallocate() { table.deallocate() }
+    func deallocate() { table?.deallocate() }
 
     /// The contract the trie answers `method` at `path` with, when the path's shape is one of
     /// its integer-shaped paths and the method ends there; nil otherwise (it may still match).
     @inline(__always)
     func contract(path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
-        guard !isEmpty, path.count <= Self.longestPath, let bytes = path.baseAddress else { return nil }
-        // Room for a word stored past the shape's end (`write`).
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.longestPath + 8) { shape in
+        guard let table, path.count <= Self.longestPath, let bytes = path.baseAddress else { return nil }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.longestPath) { shape in
             let count = Self.write(shapeOf: bytes, count: path.count, into: shape.baseAddress!)
             return table.contract(path: UnsafeBufferPointer(start: shape.baseAddress!, count: count), method: method)
         }
