@@ -400,12 +400,7 @@ void CMicroHTTPDShims_header_deadline_notify(void *cls, struct MHD_Connection *c
     }
 }
 
-static struct watched_connection *watched_connection(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return info == NULL ? NULL : info->socket_context;
-}
-
 void CMicroHTTPDShims_connection_awaiting_headers(struct MHD_Connection *connection) {
-    CMicroHTTPDShims_awaiting_headers(watched_connection(connection));
+    CMicroHTTPDShims_awaiting_headers(CMicroHTTPDShims_watch(connection));
 }
 

@@ -65,12 +65,18 @@ static inline void CMicroHTTPDShims_set_phase(struct CMicroHTTPDShims_Watch *wat
     __atomic_store_n(&watch->phase, (phase | CMicroHTTPDShims_PHASE_STATE) + 1 + state, __ATOMIC_RELAXED);
 }
 
+/// The connection's watch: its socket context, which the watchdog set when it opened (NULL
+/// without a watchdog).
+static inline struct CMicroHTTPDShims_Watch *CMicroHTTPDShims_watch(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : (struct CMicroHTTPDShims_Watch *)info->socket_context;
+}
+
 /// A request's headers are complete: off the clock, but cut if the client stops mid-body.
 /// Returns the connection's watch (NULL without a watchdog), for the calls below: looked up once
 /// per request, not at each.
 static inline void *CMicroHTTPDShims_headers_arrived(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    struct CMicroHTTPDShims_Watch *watch = info == NULL ? NULL : (struct CMicroHTTPDShims_Watch *)info->socket_context;
+    struct CMicroHTTPDShims_Watch *watch = CMicroHTTPDShims_watch(connection);
     if (watch == NULL) return NULL;
     __atomic_store_n(&watch->body_bytes, 0, __ATOMIC_RELAXED);
     CMicroHTTPDShims_set_phase(watch, CMicroHTTPDShims_PHASE_BODY);

@@ -239,7 +239,7 @@ final class FrozenTrie: @unchecked Sendable {
     /// `PathTemplate.ParameterType.isInteger`, with the common case in line: up to 18 digits
     /// always fit an Int64.
     @inline(__always)
-    static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func isInteger(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
         guard segment.count > 0, segment.count <= 18 else { return PathTemplate.ParameterType.isInteger(segment) }
         for byte in segment where byte &- UInt8(ascii: "0") > 9 { return PathTemplate.ParameterType.isInteger(segment) }
         return true

@@ -24,8 +24,7 @@ struct IntShapedPaths {
         guard let shapes = trie.intShapedPaths(), !shapes.isEmpty else { return }
         var found: [(path: [UInt8], method: RequestMethod, contract: Int)] = []
         for (shape, methods) in shapes {
-            var sample: [UInt8] = []
-            for byte in shape { sample += byte == 0 ? [UInt8(ascii: "0")] : [byte] }
+            let sample = shape.map { $0 == 0 ? UInt8(ascii: "0") : $0 }
             for method in methods {
                 let contract = sample.withUnsafeBufferPointer { trie.match(segmentStart: $0.count > 1 ? 1 : nil, path: $0, method: method) }
                 if let contract { found.append((shape, method, contract)) }
@@ -50,7 +49,7 @@ struct IntShapedPaths {
     /// `path`'s shape, as a lookup writes it (for tests).
     static func shape(of path: [UInt8]) -> [UInt8] {
         path.withUnsafeBufferPointer { path in
-            [UInt8](unsafeUninitializedCapacity: path.count + 8) { shape, written in
+            [UInt8](unsafeUninitializedCapacity: max(path.count, 1)) { shape, written in
                 written = path.baseAddress.map { write(shapeOf: $0, count: path.count, into: shape.baseAddress!) } ?? 0
             }
         }
