@@ -44,7 +44,7 @@ final class RequestHandler: Sendable {
     // Both callbacks borrow the handler and the request's context with
     // `_withUnsafeGuaranteedRef`: MHD keeps them alive for the call, so the retain and release
     // `takeUnretainedValue()` costs per use are pure overhead on every request.
-    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadDataSize, requestState in
+    static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadDataSize, requestState in
         guard let cls, let pointer = connection, let requestState, let uploadDataSize else { return .NO }
         let connection = MHDConnection(pointer)
         return Unmanaged<RequestHandler>.fromOpaque(cls)._withUnsafeGuaranteedRef { handler in
@@ -73,7 +73,7 @@ final class RequestHandler: Sendable {
             }
             handler.inFlightCounters.add(1, slot: slot)
             let context: RequestContext
-            switch handler.beginRequest(connection: connection, path: path, method: method, query: query, threadSlot: slot, watch: watch) {
+            switch handler.beginRequest(connection: connection, path: path, method: method, version: version, query: query, threadSlot: slot, watch: watch) {
             case .answered(let state):
                 free(query)
                 requestState.pointee = state
@@ -135,7 +135,7 @@ final class RequestHandler: Sendable {
     /// request); going on, it makes one from those bytes. Any other request copies its headers
     /// into a `HeaderFields` at once, as does a head too large for the scratch buffer.
     private func beginRequest(
-        connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?,
+        connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int, watch: ConnectionWatch?
     ) -> Begun {
         let methodBytes = bytes(method)
@@ -148,7 +148,8 @@ final class RequestHandler: Sendable {
             let packed = connection.scratchHeaders()
         {
             // The one walk over the headers every request makes; `admit` reads the rest of it.
-            let scan = HeaderFields.headScan(packed: packed)
+            var scan = HeaderFields.headScan(packed: packed)
+            if scan.hosts == 0 { scan.requiresHost = Self.requiresHost(version) }
             let destination = responder._withUnsafeGuaranteedRef { $0.destination(method: knownMethod, path: fullPath) }
             if case .contract(let index) = destination, scan.isPlain,
                 answerAtHead(
@@ -164,7 +165,9 @@ final class RequestHandler: Sendable {
         }
         let headers = connection.headers(spareSlot: threadSlot)
         // The same one walk.
-        let scan = headers.headScan()
+        var scan = headers.headScan()
+        if scan.hosts == 0 { scan.requiresHost = Self.requiresHost(version) }
+        scan.targetHasSpace = query?.pointee.target_has_space ?? false
         var path = fullPath
         var scope: SessionScope?
         var pathOffset = 0
@@ -192,7 +195,7 @@ final class RequestHandler: Sendable {
         // A known method's name is a static string: no allocation.
         let methodName = knownMethod?.rawValue ?? method.map { String(cString: $0) } ?? "GET"
         let head = responder._withUnsafeGuaranteedRef { $0.route(to: destination, headers: headers) }
-        let rawQuery = query.map { UnsafeRawBufferPointer(start: UnsafeRawPointer($0) + MemoryLayout<MHDQuery>.size, count: $0.pointee.length) }
+        let rawQuery = query.map { UnsafeRawBufferPointer(start: CMicroHTTPDShims_query_bytes($0), count: $0.pointee.length) }
         let arguments = rawQuery.map(QueryString.arguments) ?? []
         // Only a request that will be forwarded keeps its raw query.
         let forwarding = if case .raw = head.body { true } else { false }
@@ -201,6 +204,14 @@ final class RequestHandler: Sendable {
         return RequestContext(
             lease: lease.takeUnretainedValue(), method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
+    }
+
+    /// Whether a request on this protocol version must carry Host (RFC 9112 §3.2): HTTP/1.1 and
+    /// later. MHD hands the access handler only `HTTP/1.x` versions it parsed (8 bytes).
+    @inline(never)
+    private static func requiresHost(_ version: UnsafePointer<CChar>?) -> Bool {
+        guard let version, strlen(version) == 8 else { return true }
+        return version[7] != CChar(UInt8(ascii: "0"))
     }
 
     /// Most mock traffic: a plain head (`HeadScan.isPlain`: no body declared, so none comes) with

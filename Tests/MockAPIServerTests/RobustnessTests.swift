@@ -142,12 +142,38 @@ struct RobustnessTests {
 
     @Test func http11WithoutHostGets400() async throws {
         try await withMockServer { server in
-            let client = try RawHTTP(port: server.port)
-            try client.send("GET /v1/categories HTTP/1.1\r\n\r\n")
-            #expect(try client.readResponse()?.status == 400)
+            for version in ["1.1", "1.2"] {
+                let client = try RawHTTP(port: server.port)
+                try client.send("GET /v1/categories HTTP/\(version)\r\n\r\n")
+                let response = try #require(try client.readResponse())
+                #expect(response.status == 400)
+                #expect(ProblemDocument(body: response.body)?.detail == "an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)")
+            }
             let old = try RawHTTP(port: server.port)
             try old.send("GET /v1/categories HTTP/1.0\r\n\r\n")
             #expect(try old.readResponse()?.status == 200)
+            // Host given but empty is a Host (RFC 9112 §3.2 allows it): the request goes on.
+            let empty = try RawHTTP(port: server.port)
+            try empty.send("GET /v1/categories HTTP/1.1\r\nHost:\r\n\r\n")
+            #expect(try empty.readResponse()?.status == 200)
+        }
+    }
+
+    /// RFC 9112 §3.2: one space between method, target and version. A space inside the target
+    /// (in its path or its query, or one more before the version) is a malformed request line.
+    @Test func aSpaceInTheRequestTargetGets400() async throws {
+        try await withMockServer { server in
+            for target in ["/v1/cate gories", "/v1/categories?a=1 2", "/v1/categories ", "/v1/categories? "] {
+                let client = try RawHTTP(port: server.port)
+                try client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+                let response = try #require(try client.readResponse(), "\(target)")
+                #expect(response.status == 400, "\(target)")
+                #expect(ProblemDocument(body: response.body)?.detail == "the request target has a space in it (RFC 9112 §3.2)", "\(target)")
+            }
+            // Spaces MHD skips around the target (before it, after the version) leave it whole.
+            let lenient = try RawHTTP(port: server.port)
+            try lenient.send("GET  /v1/categories?a=%20 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try lenient.readResponse()?.status != 400)
         }
     }
 

@@ -205,16 +205,26 @@ const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *c
 /// header name), for the tests that hold it to the grammar.
 bool CMicroHTTPDShims_is_token(const char *name, size_t size);
 
-/// A request's query string, copied before libmicrohttpd could index it.
+/// A request's query string, copied before libmicrohttpd could index it; or, with
+/// `target_has_space`, word that the request target has a space in it (and no bytes).
 struct CMicroHTTPDShims_Query {
     size_t length;
+    bool target_has_space;
     char bytes[];
 };
 
 /// MHD_OPTION_URI_LOG_CALLBACK: returns NULL for a request without a query, otherwise a tagged
 /// pointer (low bit set) to a malloc'd `CMicroHTTPDShims_Query`, and ends the query MHD would
-/// parse at the '?'. The pointer becomes the request's state for the access handler.
+/// parse at the '?'. The pointer becomes the request's state for the access handler. A target
+/// with a space in it (which RFC 9112 §3.2 forbids; MHD, not strict, takes the last space as the
+/// one before the version) gets a query that says so, so it leaves the path every plain request
+/// takes and is refused in the access handler.
 void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// A query copy's bytes (`length` of them).
+static inline const uint8_t *CMicroHTTPDShims_query_bytes(const struct CMicroHTTPDShims_Query *query) {
+    return (const uint8_t *)query->bytes;
+}
 
 /// The query copy a request state holds, or NULL when the state is not one (free it with free()).
 /// Inline: the access handler asks on each of a request's calls, and a call cost more than the test.

@@ -232,10 +232,17 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         package var framed = false
         /// Whether it has a `Prefer` header, so a request without one is not walked for it again.
         package var prefers = false
+        /// Whether the request must name its `Host` (RFC 9112 §3.2: HTTP/1.1 must; HTTP/1.0
+        /// need not): the server says, from the request line, for a head with none. A head
+        /// made in process (tests, the core's callers) has no request line and needs none.
+        package var requiresHost = false
+        /// Whether the request target has a space in it (RFC 9112 §3.2), which the server's
+        /// copy of the target says: the request line is malformed.
+        package var targetHasSpace = false
 
-        /// Well formed, at most one `Host`, no body framing and no session header: a head the
-        /// server reads on without asking anything more of it.
-        package var isPlain: Bool { !malformed && hosts <= 1 && !framed && !namesSession }
+        /// Well formed, one `Host`, no body framing and no session header: a head the server
+        /// reads on without asking anything more of it.
+        package var isPlain: Bool { !malformed && hosts == 1 && !framed && !namesSession && !targetHasSpace }
     }
 
     /// Folding these into the walk the first needed anyway keeps them off the cost of a request:

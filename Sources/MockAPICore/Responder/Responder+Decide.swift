@@ -62,7 +62,8 @@ extension Responder {
     /// Phase 2, admit: what the head alone says, before any of the body is read (the request's
     /// headers scanned once by `HeaderFields.headScan`). Framing refused outright, and a declared
     /// body over the limit, are answered at once. So is more than one Host line (RFC 9112 §3.2
-    /// asks for 400 even when they agree): which one names the server is unknowable. So is a
+    /// asks for 400 even when they agree): which one names the server is unknowable; and none in
+    /// an HTTP/1.1 request, or a space in its target (the same section). So is a
     /// malformed header line (RFC 9112 §5.2, RFC 9110 §5.5): what MHD made of it is not what the
     /// client sent, and the proxy must never send it on. `refusedSession`: the answer to a session
     /// that cannot serve the request (`sessionScope`), checked after a malformed line and not
@@ -73,8 +74,14 @@ extension Responder {
             let reason = headers.malformation ?? "a header line is malformed"
             return headRefusal(ErrorResponses.malformed(reason, contract: nil), head)
         }
+        if scan.targetHasSpace {
+            return headRefusal(ErrorResponses.malformed("the request target has a space in it (RFC 9112 §3.2)", contract: nil), head)
+        }
         if let refusedSession { return .answer(decision(.generated(refusedSession), journal: nil)) }
         if scan.hosts > 1 { return headRefusal(ErrorResponses.malformed("Host is given more than once (RFC 9112 §3.2)", contract: nil), head) }
+        if scan.hosts == 0, scan.requiresHost {
+            return headRefusal(ErrorResponses.malformed("an HTTP/1.1 request must carry a Host header (RFC 9112 §3.2)", contract: nil), head)
+        }
         // Neither `Content-Length` nor `Transfer-Encoding`: no body, and no walk to find that out.
         guard scan.framed else { return .readBody(declaredLength: nil) }
         switch BodyFraming(headers: headers) {
