@@ -94,7 +94,43 @@ struct header_copy {
     uint8_t *buffer;
     size_t capacity;
     size_t used;
+    struct CMicroHTTPDShims_HeadScan *scan;
 };
+
+// Whether a header name is `lowercase` in any case. The name is a token (a malformed one was
+// given an empty name), so `| 0x20` lowercases its letters and changes none of its other bytes
+// into one of `lowercase`'s: the same test `HeaderFields.headScan` makes.
+static inline __attribute__((always_inline)) bool names(const char *name, const char *lowercase, size_t size) {
+    for (size_t i = 0; i < size; i++) {
+        if ((uint8_t)(name[i] | 0x20) != (uint8_t)lowercase[i]) return false;
+    }
+    return true;
+}
+
+// One header's part of the head scan, by its name's length first: most names are none of these.
+static inline __attribute__((always_inline)) void scan_header(struct CMicroHTTPDShims_HeadScan *scan, const char *name, size_t size) {
+    switch (size) {
+    case 0: scan->malformed = true; break;
+    case 4: if (names(name, "host", 4)) scan->hosts++; break;
+    case 6: if (names(name, "prefer", 6)) scan->prefers = true; break;
+    case 14: if (names(name, "content-length", 14)) scan->framed = true; break;
+    case 15: if (names(name, "mockapi-session", 15)) scan->names_session = true; break;
+    case 17: if (names(name, "transfer-encoding", 17)) scan->framed = true; break;
+    default: break;
+    }
+}
+
+void CMicroHTTPDShims_scan_packed_headers(const uint8_t *buffer, size_t size, struct CMicroHTTPDShims_HeadScan *scan) {
+    *scan = (struct CMicroHTTPDShims_HeadScan){0};
+    size_t offset = 0;
+    while (offset + 8 <= size) {
+        uint32_t lengths[2];
+        memcpy(lengths, buffer + offset, sizeof lengths);
+        if (offset + 8 + lengths[0] > size) break;
+        scan_header(scan, (const char *)buffer + offset + 8, lengths[0]);
+        offset += 8 + (size_t)lengths[0] + lengths[1];
+    }
+}
 
 // 1 for each byte a header name may not hold: all but RFC 9110 §5.6.2's `tchar`.
 static const uint8_t not_token[256] = {
@@ -240,13 +276,16 @@ static enum MHD_Result copy_header(void *context, enum MHD_ValueKind kind, const
         copy_bytes(out + sizeof lengths + key_size, value, value_size);
     }
     copy->used += record;
+    scan_header(copy->scan, key, key_size);
     return MHD_YES;
 }
 
 // Why: copying headers through a Swift closure cost a thunk, two strlen calls and a growing
 // array append per header; this is one C loop over lengths MHD already knows.
-size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity) {
-    struct header_copy copy = {buffer, capacity, 0};
+size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity,
+                                     struct CMicroHTTPDShims_HeadScan *scan) {
+    *scan = (struct CMicroHTTPDShims_HeadScan){0};
+    struct header_copy copy = {buffer, capacity, 0, scan};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, copy_header, &copy);
     return copy.used;
 }
@@ -257,8 +296,9 @@ size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t 
 // only the pages a thread writes are ever touched.
 static _Thread_local uint8_t scratch_headers[8192] __attribute__((aligned(16)));
 
-const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size) {
-    size_t used = CMicroHTTPDShims_copy_headers(connection, scratch_headers, sizeof scratch_headers);
+const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size,
+                                                       struct CMicroHTTPDShims_HeadScan *scan) {
+    size_t used = CMicroHTTPDShims_copy_headers(connection, scratch_headers, sizeof scratch_headers, scan);
     *size = used;
     return used <= sizeof scratch_headers ? scratch_headers : NULL;
 }

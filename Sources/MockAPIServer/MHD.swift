@@ -35,19 +35,20 @@ struct MHDConnection: @unchecked Sendable, Hashable {
     func resume() { MHD_resume_connection(pointer) }
 
     /// Request headers in arrival order, copied as bytes in one C call, into the buffer the
-    /// thread slot keeps when the previous request is done with it.
-    @inline(__always) func headers(spareSlot: Int) -> HeaderFields {
+    /// thread slot keeps when the previous request is done with it; `scan` gets what the copy
+    /// saw of them (`CMicroHTTPDShims_HeadScan`).
+    @inline(__always) func headers(spareSlot: Int, scan: inout CMicroHTTPDShims_HeadScan) -> HeaderFields {
         // Room for a typical client's headers; more is asked for when they need it.
         HeaderFields(capacity: 512, spareSlot: spareSlot) { buffer in
-            CMicroHTTPDShims_copy_headers(pointer, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count)
+            CMicroHTTPDShims_copy_headers(pointer, buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), buffer.count, &scan)
         }
     }
 
     /// The same bytes in the worker thread's scratch buffer, read only within this callback (the
     /// thread's next request overwrites them); nil when they do not fit it (`RequestHandler.beginRequest`).
-    @inline(__always) func scratchHeaders() -> UnsafeRawBufferPointer? {
+    @inline(__always) func scratchHeaders(scan: inout CMicroHTTPDShims_HeadScan) -> UnsafeRawBufferPointer? {
         var size = 0
-        guard let scratch = CMicroHTTPDShims_copy_headers_to_scratch(pointer, &size) else { return nil }
+        guard let scratch = CMicroHTTPDShims_copy_headers_to_scratch(pointer, &size, &scan) else { return nil }
         return UnsafeRawBufferPointer(start: scratch, count: size)
     }
 
@@ -212,3 +213,4 @@ struct MHDDaemon: @unchecked Sendable {
         CMicroHTTPDShims_header_deadline_stop(headerDeadline)
     }
 }
+

@@ -144,30 +144,28 @@ final class RequestHandler: Sendable {
         let lease = serving.lease()
         let state = lease._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.state) }
         let responder = state._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responder) }
+        // The one walk over the headers every request makes is their copy's: it says what
+        // `admit` reads of the head (`HeaderFields.HeadScan`, made from it off the plain path).
+        var scanned = CMicroHTTPDShims_HeadScan()
         if query == nil, let watch, configuration.requestLog == nil, !Responder.isSessionPath(fullPath),
-            let packed = connection.scratchHeaders()
+            let packed = connection.scratchHeaders(scan: &scanned)
         {
-            // The one walk over the headers every request makes; `admit` reads the rest of it.
-            var scan = HeaderFields.headScan(packed: packed)
-            if scan.hosts == 0 { scan.requiresHost = Self.requiresHost(version) }
             let destination = responder._withUnsafeGuaranteedRef { $0.destination(method: knownMethod, path: fullPath) }
-            if case .contract(let index) = destination, scan.isPlain,
+            if case .contract(let index) = destination, CMicroHTTPDShims_head_is_plain(&scanned),
                 answerAtHead(
                     contract: index, lease: lease, state: state, method: UnsafeRawBufferPointer(methodBytes), path: fullPath,
-                    headers: packed, prefers: scan.prefers, watch: watch, threadSlot: threadSlot)
+                    headers: packed, prefers: scanned.prefers, watch: watch, threadSlot: threadSlot)
             {
                 return .answered(CMicroHTTPDShims_held_state(watch))
             }
             return .context(
                 context(
-                    destination, headers: HeaderFields(packed: packed, spareSlot: threadSlot), scan: scan, lease: lease, responder: responder,
-                    knownMethod: knownMethod, method: method, query: query, threadSlot: threadSlot, scope: nil, pathOffset: 0))
+                    destination, headers: HeaderFields(packed: packed, spareSlot: threadSlot), scan: Self.headScan(scanned, version: version, query: nil),
+                    lease: lease, responder: responder, knownMethod: knownMethod, method: method, query: query, threadSlot: threadSlot, scope: nil,
+                    pathOffset: 0))
         }
-        let headers = connection.headers(spareSlot: threadSlot)
-        // The same one walk.
-        var scan = headers.headScan()
-        if scan.hosts == 0 { scan.requiresHost = Self.requiresHost(version) }
-        scan.targetHasSpace = query?.pointee.target_has_space ?? false
+        let headers = connection.headers(spareSlot: threadSlot, scan: &scanned)
+        let scan = Self.headScan(scanned, version: version, query: query)
         var path = fullPath
         var scope: SessionScope?
         var pathOffset = 0
@@ -206,9 +204,20 @@ final class RequestHandler: Sendable {
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
     }
 
+    /// The head's scan as `admit` reads it: what the header copy saw, and what the request line
+    /// says (a space in its target, which `take_query` found; a Host it must carry).
+    @inline(never)
+    private static func headScan(_ scanned: CMicroHTTPDShims_HeadScan, version: UnsafePointer<CChar>?, query: UnsafeMutablePointer<MHDQuery>?)
+        -> HeaderFields.HeadScan
+    {
+        HeaderFields.HeadScan(
+            hosts: Int(scanned.hosts), namesSession: scanned.names_session, malformed: scanned.malformed, framed: scanned.framed,
+            prefers: scanned.prefers, requiresHost: scanned.hosts == 0 && requiresHost(version),
+            targetHasSpace: query?.pointee.target_has_space ?? false)
+    }
+
     /// Whether a request on this protocol version must carry Host (RFC 9112 §3.2): HTTP/1.1 and
     /// later. MHD hands the access handler only `HTTP/1.x` versions it parsed (8 bytes).
-    @inline(never)
     private static func requiresHost(_ version: UnsafePointer<CChar>?) -> Bool {
         guard let version, strlen(version) == 8 else { return true }
         return version[7] != CChar(UInt8(ascii: "0"))

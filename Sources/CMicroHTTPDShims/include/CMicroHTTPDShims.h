@@ -190,16 +190,42 @@ const char *CMicroHTTPDShims_tls_check(const char *certificate_pem, const char *
 /// on the socket otherwise. Returns the bytes sent, or -1 (errno set for the socket; EINTR: retry).
 ssize_t CMicroHTTPDShims_connection_send(struct MHD_Connection *connection, const void *bytes, size_t length);
 
+/// What the server asks of a request's head (`HeaderFields.HeadScan`): how many Host lines,
+/// and whether it has a Prefer header, body framing (Content-Length, Transfer-Encoding), a
+/// Mockapi-Session header, or a malformed line (copied with an empty name).
+struct CMicroHTTPDShims_HeadScan {
+    uint32_t hosts;
+    bool prefers;
+    bool framed;
+    bool names_session;
+    bool malformed;
+};
+
+/// `HeaderFields.HeadScan.isPlain` of a scan the copy made, for the server's plain path (which
+/// never makes the Swift scan): well formed, one Host, no body framing, no session header.
+static inline bool CMicroHTTPDShims_head_is_plain(const struct CMicroHTTPDShims_HeadScan *scan) {
+    return !scan->malformed && scan->hosts == 1 && !scan->framed && !scan->names_session;
+}
+
 /// Copies the request's headers into `buffer` as records of a 32-bit native-endian name length,
 /// a 32-bit value length, the name's bytes and the value's bytes, in arrival order.
 /// Returns the bytes the records take; when that exceeds `capacity`, the buffer's contents are
 /// unspecified and the caller retries with the returned size.
-size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity);
+///
+/// `scan` is filled as the headers are copied: what `HeaderFields.headScan` would say of the
+/// copy, with no second walk over it (`HeadScanAgreementTests` holds the two equal).
+size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t *buffer, size_t capacity,
+                                     struct CMicroHTTPDShims_HeadScan *scan);
 
 /// The same copy into the calling thread's own scratch buffer, which the next call on that thread
 /// overwrites: the bytes are read within the access handler's call only. Sets `*size` to the
 /// bytes the records take, and returns NULL (the buffer unspecified) when they pass its room.
-const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size);
+const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size,
+                                                       struct CMicroHTTPDShims_HeadScan *scan);
+
+/// The scan `copy_headers` makes, of headers already in its layout (records of two 32-bit
+/// lengths, then name and value), for the tests that hold it to `HeaderFields.headScan`.
+void CMicroHTTPDShims_scan_packed_headers(const uint8_t *buffer, size_t size, struct CMicroHTTPDShims_HeadScan *scan);
 
 /// Whether every byte of `name` is an RFC 9110 `tchar` (the check `copy_headers` makes of each
 /// header name), for the tests that hold it to the grammar.

@@ -240,6 +240,19 @@ public struct HeaderFields: @unchecked Sendable, Equatable, ExpressibleByArrayLi
         /// copy of the target says: the request line is malformed.
         package var targetHasSpace = false
 
+        init() {}
+
+        /// The scan the server made while copying a head, with what it knows of the request line.
+        package init(hosts: Int, namesSession: Bool, malformed: Bool, framed: Bool, prefers: Bool, requiresHost: Bool, targetHasSpace: Bool) {
+            self.hosts = hosts
+            self.namesSession = namesSession
+            self.malformed = malformed
+            self.framed = framed
+            self.prefers = prefers
+            self.requiresHost = requiresHost
+            self.targetHasSpace = targetHasSpace
+        }
+
         /// Well formed, one `Host`, no body framing and no session header: a head the server
         /// reads on without asking anything more of it.
         package var isPlain: Bool { !malformed && hosts == 1 && !framed && !namesSession && !targetHasSpace }
