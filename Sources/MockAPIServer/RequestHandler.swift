@@ -75,7 +75,7 @@ final class RequestHandler: Sendable {
             let context: RequestContext
             switch handler.beginRequest(connection: connection, path: path, method: method, version: version, query: query, threadSlot: slot, watch: watch) {
             case .answered(let state):
-                free(query)
+                // Answered at its head: it had no query to free (`answerAtHead`).
                 requestState.pointee = state
                 return .YES
             case .context(let begun):
@@ -83,7 +83,7 @@ final class RequestHandler: Sendable {
             }
             context.watch = watch
             context.pathLength = path.count
-            free(query)
+            if let query { free(query) }
             let result = handler.admit(context, connection: connection, path: path)
             // Stored last, so handing the context to MHD is its last use: the retain this takes and
             // the release of the local cancel out. MHD reads the state only in later callbacks.
@@ -138,8 +138,7 @@ final class RequestHandler: Sendable {
         connection: MHDConnection, path fullPath: UnsafeBufferPointer<UInt8>, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
         query: UnsafeMutablePointer<MHDQuery>?, threadSlot: Int, watch: ConnectionWatch?
     ) -> Begun {
-        let methodBytes = bytes(method)
-        let knownMethod = RequestMethod(bytes: methodBytes)
+        let (methodBytes, knownMethod) = Self.method(method)
         // Unretained: the thread's lease holds the state through this call; the context retains it.
         let lease = serving.lease()
         let state = lease._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.state) }
@@ -202,6 +201,19 @@ final class RequestHandler: Sendable {
         return RequestContext(
             lease: lease.takeUnretainedValue(), method: methodName, head: consume head, query: arguments, headers: headers, scan: scan, budget: bufferBudget,
             rawQuery: kept, threadSlot: threadSlot, timed: configuration.requestLog != nil, scope: scope, pathOffset: pathOffset)
+    }
+
+    /// The method's bytes, and which it is when the server knows it. `GET`, most requests, is
+    /// known by one 4-byte load of its name and the NUL after it, with no `strlen` or compare:
+    /// the 4 bytes are MHD's copy of the request line, which holds a space (the NUL now) and a
+    /// target after any method, however short.
+    @inline(__always)
+    private static func method(_ method: UnsafePointer<CChar>?) -> (bytes: UnsafeBufferPointer<UInt8>, known: RequestMethod?) {
+        if let method, UnsafeRawPointer(method).loadUnaligned(as: UInt32.self) == UInt32(littleEndian: 0x0054_4547) {
+            return (bytes(method, count: 3), .GET)
+        }
+        let named = bytes(method)
+        return (named, RequestMethod(bytes: named))
     }
 
     /// The head's scan as `admit` reads it: what the header copy saw, and what the request line

@@ -159,6 +159,23 @@ struct RobustnessTests {
         }
     }
 
+    /// `GET` is known by its bytes and the NUL after them read as one word: a method that
+    /// shares its first bytes, or differs only in case, is not taken for it (methods are
+    /// case-sensitive, RFC 9110 §9.1), and the path a GET answers with 200 answers them otherwise.
+    @Test func onlyGETItselfIsTakenForGET() async throws {
+        try await withMockServer { server in
+            let get = try RawHTTP(port: server.port)
+            try get.send("GET /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try get.readResponse()?.status == 200)
+            for method in ["GETS", "GE", "get", "GeT", "G"] {
+                let client = try RawHTTP(port: server.port)
+                try client.send("\(method) /v1/categories HTTP/1.1\r\nHost: x\r\n\r\n")
+                let status = try client.readResponse()?.status
+                #expect(status != nil && status != 200, "\(method): \(String(describing: status))")
+            }
+        }
+    }
+
     /// RFC 9112 §3.2: one space between method, target and version. A space inside the target
     /// (in its path or its query, or one more before the version) is a malformed request line.
     @Test func aSpaceInTheRequestTargetGets400() async throws {
