@@ -213,4 +213,3 @@ struct MHDDaemon: @unchecked Sendable {
         CMicroHTTPDShims_header_deadline_stop(headerDeadline)
     }
 }
-

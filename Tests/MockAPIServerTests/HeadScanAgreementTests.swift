@@ -18,10 +18,10 @@ import Testing
         // Each byte's case at random.
         for index in name.indices where random.next() % 2 == 0 { name[index] ^= name[index] >= 65 ? 0x20 : 0 }
         switch random.next() % 6 {
-        case 0:  // one byte changed to any value, or to one `| 0x20` folds onto the wanted byte
+        case 0: // one byte changed to any value, or to one `| 0x20` folds onto the wanted byte
             let index = Int(random.next() % UInt64(name.count))
             name[index] = random.next() % 2 == 0 ? UInt8(truncatingIfNeeded: random.next()) : (name[index] | 0x20) & ~0x20
-        case 1: name = []  // a malformed line
+        case 1: name = [] // a malformed line
         case 2: name = Array("X-Trace-\(random.next() % 1000)".utf8)
         default: break
         }
