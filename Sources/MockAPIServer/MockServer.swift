@@ -122,7 +122,7 @@ package final class MockServer: Sendable {
         // The port is known only now (it may have been 0): bodies with {{baseURL}} are built here.
         reloader.baseURL.withLock { $0 = baseURL }
         sessions.listening(at: baseURL)
-        handler.serving.state.prepared.prepare(baseURL: baseURL)
+        handler.serving.state.prepare(baseURL: baseURL)
         readiness.set(.ready)
     }
 

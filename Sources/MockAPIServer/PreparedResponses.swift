@@ -89,6 +89,9 @@ final class PreparedResponses: @unchecked Sendable {
         baseURLReady.store(true, ordering: .releasing)
     }
 
+    /// Whether every response that can be built before a request is: none waits for the port.
+    var everyResponseBuilt: Bool { !kinds.contains(.needsBaseURL) || baseURLReady.load(ordering: .acquiring) }
+
     /// The prepared response and its status, or nil when this request needs its own (`render`).
     /// In a session, a `{{baseURL}}` body names the session's URL, so its links keep the app in
     /// it: that one is built at the session's first request for it and kept in the session.

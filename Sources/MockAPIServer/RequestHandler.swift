@@ -237,7 +237,8 @@ final class RequestHandler: Sendable {
 
     /// Most mock traffic: a plain head (`HeadScan.isPlain`: no body declared, so none comes) with
     /// no query, outside a session, with no request log, routed to a contract that `plainAnswer`
-    /// gives a prepared response. Asked before the rest of the head is routed (`RoutedHead`).
+    /// gives a response prepared at start (`HeadAnswers` holds them, with the names the journal
+    /// records). Asked before the rest of the head is routed (`RoutedHead`).
     /// What `continueRequest` would decide on the last call is decided now, journaled now, and
     /// held on the connection's watch for that call to queue: no context is made, kept and
     /// freed. The lease, retained with the answer, keeps the response alive across a reload
@@ -247,20 +248,12 @@ final class RequestHandler: Sendable {
         contract: Int, lease: Unmanaged<StateLease>, state: Unmanaged<ServingState>, method: UnsafeRawBufferPointer, path: UnsafeBufferPointer<UInt8>,
         headers: UnsafeRawBufferPointer, prefers: Bool, watch: ConnectionWatch, threadSlot: Int
     ) -> Bool {
-        guard
-            let response = state._withUnsafeGuaranteedRef({ $0.responder.plainAnswer(toContract: contract, prefers: prefers) }),
-            let (ready, status) = state._withUnsafeGuaranteedRef({ $0.prepared.responseAndStatus(contract: contract, response: response) })
-        else { return false }
+        guard !prefers, let answer = state._withUnsafeGuaranteedRef({ $0.headAnswers[contract: contract] }) else { return false }
         MHDConnection.answering(watch)
-        CMicroHTTPDShims_hold_answer(watch, ready, UInt32(status), lease.retain().toOpaque())
-        // Borrowed, as the responder is: read into a local, the names were retained and released.
-        let names = state._withUnsafeGuaranteedRef { Unmanaged.passUnretained($0.responder.names) }
-        let (contractName, responseName) = names._withUnsafeGuaranteedRef {
-            ($0.contract(contract), $0.response(contract: contract, response: response))
-        }
+        CMicroHTTPDShims_hold_answer(watch, answer.response, UInt32(answer.status), lease.retain().toOpaque())
         journal.recordAnsweredAtHead(
-            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), packedHeaders: headers, contract: contractName,
-            response: responseName, status: status, threadSlot: threadSlot)
+            receivedAt: System.epochMilliseconds(), method: method, path: UnsafeRawBufferPointer(path), packedHeaders: headers,
+            contract: answer.contract, response: answer.responseName, status: answer.status, threadSlot: threadSlot)
         return true
     }
 

@@ -8,13 +8,24 @@ import SystemLibc
 final class ServingState: Sendable {
     let responder: Responder
     let prepared: PreparedResponses
+    /// What a plain request to each contract is answered with at its head.
+    let headAnswers: HeadAnswers
 
     init(responder: Responder, prepared: PreparedResponses) {
         self.responder = responder
         self.prepared = prepared
+        headAnswers = HeadAnswers(contracts: responder.set.contracts.count)
+        if prepared.everyResponseBuilt { headAnswers.fill(responder: responder, prepared: prepared) }
     }
 
     deinit { prepared.destroyAll() }
+
+    /// Builds the responses whose only placeholder is `{{baseURL}}` (`PreparedResponses.prepare`),
+    /// then the head's answers, which may be among them. Call once, as soon as the port is known.
+    func prepare(baseURL: String) {
+        prepared.prepare(baseURL: baseURL)
+        if !headAnswers.isFilled { headAnswers.fill(responder: responder, prepared: prepared) }
+    }
 }
 
 /// One worker thread's hold on the serving state. Requests retain this per-thread object, never
