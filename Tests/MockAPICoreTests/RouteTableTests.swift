@@ -51,6 +51,22 @@ struct RouteTableTests {
         #expect(years.match(method: .GET, path: "/v1/2025/report") == .found(contract: 0))
     }
 
+    /// A path ending in a digit skips the literal table when no literal path ends in one
+    /// (`ExactPaths.mayHold`); where one does (`/v2`, `/oauth2/token2`), it is still found there,
+    /// and an id path still answers from the shapes or the walk.
+    @Test func aPathEndingInADigitIsFoundWhereverItLies() throws {
+        let (_, ids) = try table([(.GET, "/items/{id:int}"), (.GET, "/items/{id:int}/{version}"), (.GET, "/items/latest")])
+        #expect(ids.match(method: .GET, path: "/items/7") == .found(contract: 0))
+        #expect(ids.match(method: .GET, path: "/items/7/v2") == .found(contract: 1), "walked: a string parameter ending in a digit")
+        #expect(ids.match(method: .GET, path: "/items/latest") == .found(contract: 2))
+        #expect(ids.match(method: .GET, path: "/items/latest2") == .notFound)
+        let (_, versions) = try table([(.GET, "/v2"), (.GET, "/oauth2/token2"), (.GET, "/items/{id:int}"), (.GET, "/{version}")])
+        #expect(versions.match(method: .GET, path: "/v2") == .found(contract: 0))
+        #expect(versions.match(method: .GET, path: "/oauth2/token2") == .found(contract: 1))
+        #expect(versions.match(method: .GET, path: "/items/12") == .found(contract: 2))
+        #expect(versions.match(method: .GET, path: "/v3") == .found(contract: 3))
+    }
+
     /// The shape a lookup writes a word at a time, against the plain rule: split at `/`, each
     /// segment of 1 to 18 digits one NUL, joined again. Random paths of up to 70 bytes put
     /// slashes, digits and signs at every offset of a word.

@@ -144,7 +144,7 @@ final class FrozenTrie: @unchecked Sendable {
     /// parameters from `shapes`, the rest are walked.
     @inline(__always)
     func match(path: UnsafeBufferPointer<UInt8>, method: RequestMethod) -> Int? {
-        if let contract = exact.contract(path: path, method: method) { return contract }
+        if exact.mayHold(path), let contract = exact.contract(path: path, method: method) { return contract }
         if let contract = shapes.contract(path: path, method: method) { return contract }
         return walked(segmentStart: path.count > 1 ? 1 : nil, path: path, method: method)
     }
