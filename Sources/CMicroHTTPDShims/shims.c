@@ -294,6 +294,8 @@ size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t 
 // (to scan them and to journal them). Copied here, with no buffer to claim and no reference to
 // count, rather than into a `HeaderFields` of their own. 8 KiB a thread holds any usual head;
 // only the pages a thread writes are ever touched.
+_Thread_local struct CMicroHTTPDShims_LeaseCache CMicroHTTPDShims_lease_cache;
+
 static _Thread_local uint8_t scratch_headers[8192] __attribute__((aligned(16)));
 
 const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size,

@@ -1,3 +1,4 @@
+import CMicroHTTPDShims
 import MockAPICore
 import Synchronization
 import SystemLibc
@@ -45,10 +46,14 @@ final class StateLease: Sendable {
 /// thread-local lease: one atomic load of the generation, no lock, unless a reload happened.
 final class ServingStateCell: @unchecked Sendable {
     // Why unchecked: `key` is a pthread key, written once in init; the thread-local values it
-    // holds are touched only by their own thread.
+    // holds, and the thread's lease cache, are touched only by their own thread.
     private let current: Mutex<(state: ServingState, generation: Int)>
     private let generation = Atomic<Int>(0)
     private let key: pthread_key_t
+    /// Names this cell in a thread's lease cache (`CMicroHTTPDShims_cached_lease`): never reused,
+    /// so a cache left by a cell that is gone matches no other.
+    private let id = ServingStateCell.ids.add(1, ordering: .relaxed).newValue
+    private static let ids = Atomic<UInt64>(0)
 
     init(_ state: ServingState) {
         current = Mutex((state, 0))
@@ -72,15 +77,33 @@ final class ServingStateCell: @unchecked Sendable {
     /// The calling thread's lease on the current state, renewed when a reload has happened.
     /// Unretained: the thread keeps it until its next call here, so a caller that keeps it past
     /// that retains it (a request's context, a held answer); one that does not pays nothing.
+    /// Read from the thread's lease cache, a C thread-local that holds the lease this cell's key
+    /// holds for the thread (`pthread_getspecific` was a call into libc on every request).
+    @inline(__always)
     func lease() -> Unmanaged<StateLease> {
         let wanted = generation.load(ordering: .acquiring)
+        if let cached = CMicroHTTPDShims_cached_lease(id) {
+            let lease = Unmanaged<StateLease>.fromOpaque(cached)
+            if lease._withUnsafeGuaranteedRef({ $0.generation }) == wanted { return lease }
+        }
+        return renewedLease(wanted)
+    }
+
+    /// The thread's lease from its key (another cell's was cached), or a fresh one after a reload
+    /// (the old one released); cached either way.
+    @inline(never)
+    private func renewedLease(_ wanted: Int) -> Unmanaged<StateLease> {
         if let stored = pthread_getspecific(key) {
             let lease = Unmanaged<StateLease>.fromOpaque(stored)
-            if lease._withUnsafeGuaranteedRef({ $0.generation }) == wanted { return lease }
+            if lease._withUnsafeGuaranteedRef({ $0.generation }) == wanted {
+                CMicroHTTPDShims_cache_lease(id, stored)
+                return lease
+            }
             lease.release()
         }
         let fresh = Unmanaged.passRetained(current.withLock { StateLease(state: $0.state, generation: $0.generation) })
         pthread_setspecific(key, fresh.toOpaque())
+        CMicroHTTPDShims_cache_lease(id, fresh.toOpaque())
         return fresh
     }
 

@@ -261,4 +261,22 @@ static inline struct CMicroHTTPDShims_Query *CMicroHTTPDShims_query(void *reques
 /// MHD_OPTION_UNESCAPE_CALLBACK: decodes %HH in place except %2F and %00; returns the new length.
 size_t CMicroHTTPDShims_unescape_path(void *cls, struct MHD_Connection *connection, char *text);
 
+/// The calling thread's last serving-state lease and the cell it is for (`ServingStateCell`, whose
+/// pthread key holds the lease's retain): one thread-local read on every request.
+struct CMicroHTTPDShims_LeaseCache {
+    uint64_t cell;
+    void *lease;
+};
+extern _Thread_local struct CMicroHTTPDShims_LeaseCache CMicroHTTPDShims_lease_cache;
+
+/// The lease cached for `cell`, or NULL when the thread's cache holds another cell's (or none).
+static inline void *CMicroHTTPDShims_cached_lease(uint64_t cell) {
+    return CMicroHTTPDShims_lease_cache.cell == cell ? CMicroHTTPDShims_lease_cache.lease : NULL;
+}
+
+static inline void CMicroHTTPDShims_cache_lease(uint64_t cell, void *lease) {
+    CMicroHTTPDShims_lease_cache.cell = cell;
+    CMicroHTTPDShims_lease_cache.lease = lease;
+}
+
 #endif
