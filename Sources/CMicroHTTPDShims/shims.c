@@ -329,10 +329,18 @@ void *CMicroHTTPDShims_take_query(void *cls, const char *uri, struct MHD_Connect
     (void)cls;
     (void)connection;
     char *mark = (char *)uri + strcspn(uri, "? ");
-    if (*mark == ' ') return target_with_space();
+    if (*mark == ' ') {
+        // Refused, but its query is still cut: MHD must not index it (the pool, above).
+        char *question = strchr(mark, '?');
+        if (question != NULL) question[1] = '\0';
+        return target_with_space();
+    }
     if (*mark == '\0' || mark[1] == '\0') return NULL;
     size_t length = strlen(mark + 1);
-    if (memchr(mark + 1, ' ', length) != NULL) return target_with_space();
+    if (memchr(mark + 1, ' ', length) != NULL) {
+        mark[1] = '\0';
+        return target_with_space();
+    }
     struct CMicroHTTPDShims_Query *copy = malloc(sizeof *copy + length);
     if (copy == NULL) return NULL;
     copy->length = length;
