@@ -294,8 +294,6 @@ size_t CMicroHTTPDShims_copy_headers(struct MHD_Connection *connection, uint8_t 
 // (to scan them and to journal them). Copied here, with no buffer to claim and no reference to
 // count, rather than into a `HeaderFields` of their own. 8 KiB a thread holds any usual head;
 // only the pages a thread writes are ever touched.
-_Thread_local struct CMicroHTTPDShims_LeaseCache CMicroHTTPDShims_lease_cache;
-
 static _Thread_local uint8_t scratch_headers[8192] __attribute__((aligned(16)));
 
 const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *connection, size_t *size,
@@ -304,6 +302,10 @@ const uint8_t *CMicroHTTPDShims_copy_headers_to_scratch(struct MHD_Connection *c
     *size = used;
     return used <= sizeof scratch_headers ? scratch_headers : NULL;
 }
+
+// The thread's serving-state lease cache (`CMicroHTTPDShims_cached_lease`, in the header): a
+// plain thread-local, read in line on every request.
+_Thread_local struct CMicroHTTPDShims_LeaseCache CMicroHTTPDShims_lease_cache;
 
 // A query state with no bytes that says the target has a space in it. NULL when out of memory:
 // the request then goes on as if it had no query (MHD's own limits still hold).

@@ -138,6 +138,15 @@ final class RawHTTP {
         }
     }
 
+    /// `raw` (a request as written, malformed if the test wants) on a fresh connection, and the
+    /// answer read back; nil when none came (within `seconds`, when given).
+    static func exchange(_ port: Int, _ raw: String, timeoutSeconds seconds: Int? = nil) throws -> Response? {
+        let client = try RawHTTP(port: port)
+        if let seconds { client.receiveTimeout(seconds: seconds) }
+        try client.send(raw)
+        return try client.readResponse()
+    }
+
     /// One request on a fresh connection.
     static func request(_ port: Int, _ method: String, _ target: String, headers: [String: String] = [:], body: Data = Data()) throws -> Response {
         let client = try RawHTTP(port: port)
